@@ -1,0 +1,130 @@
+#pragma once
+// The problem as read from input: plain host data, validated and with every name resolved to an index.
+// io/ fills it (TOML or the embedded default); src/ turns it into device Params. Each entity keeps where
+// it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
+#include "kernels/geometry_data.hpp"
+#include "kernels/xs_data.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace keff::model {
+
+struct SourceLoc {
+  std::string file;  // "<default>" for the embedded benchmark
+  int line = 0;
+  std::string str() const { return file + ":" + std::to_string(line); }
+};
+
+enum class PhysicsMode { continuous_energy, multigroup };
+
+struct Surface {
+  int user_id = 0;  // the id written in the input
+  SurfaceKind kind = SurfaceKind::x_plane;
+  std::array<double, surface_coeff_count> coeffs{};
+  BoundaryKind boundary = BoundaryKind::transmission;
+  SourceLoc where;
+};
+
+struct HalfSpace {
+  int surface = 0;  // index into Problem::surfaces
+  bool positive = false;
+};
+
+struct Cell {
+  std::string name;
+  int universe = 0;  // index into Problem::universes
+  std::vector<HalfSpace> region;  // intersection; never empty
+  FillKind fill_kind = FillKind::material;
+  int fill = -1;  // material index (-1 = void), universe index or lattice index
+  SourceLoc where;
+};
+
+struct Universe {
+  std::string name;
+  std::vector<int> cells;  // indices into Problem::cells, in input order
+};
+
+struct Lattice {
+  std::string name;
+  std::array<double, 3> lower_left{};
+  std::array<double, 3> pitch{};
+  std::array<int, 3> shape{1, 1, 1};
+  // Universe indices, x fastest, then y upward from lower_left, then z.
+  std::vector<int> universes;
+  int outer = -1;  // universe index outside the elements, -1 = none (particles there are lost)
+  SourceLoc where;
+};
+
+struct NuclideAmount {
+  std::string name;
+  double density = 0;  // atoms / barn-cm, > 0
+};
+
+struct Material {
+  std::string name;
+  SourceLoc where;
+  // Continuous energy
+  std::vector<NuclideAmount> nuclides;
+  // Multigroup (macroscopic, cm^-1), sized to Problem::groups
+  std::vector<double> sigma_t, sigma_f, nu_sigma_f, chi;
+  std::vector<std::vector<double>> sigma_s;  // [from][to]
+};
+
+// Where continuous-energy data comes from. An empty `library` means synthetic data generated in
+// memory from (nuclides, gridpoints, seed, shape).
+struct NuclearDataSpec {
+  std::string library;
+  int nuclides = 68;          // library size (Hoogenboom-Martin "small")
+  int gridpoints = 11303;     // points per nuclide
+  std::uint64_t seed = 20251;
+  bool flat = false;          // energy-independent cross sections and nu (verification)
+  SourceLoc where;
+};
+
+struct Box {
+  std::array<double, 3> lower{};
+  std::array<double, 3> upper{};
+};
+
+struct Mesh {
+  Box box;
+  std::array<int, 3> shape{1, 1, 1};
+};
+
+struct Settings {
+  std::int64_t particles = 10000;
+  int batches = 50;
+  int inactive = 10;
+  std::uint64_t seed = 1;
+  PhysicsMode mode = PhysicsMode::continuous_energy;
+  EnergyGridKind energy_grid = EnergyGridKind::hash;
+  int hash_bins = 8000;
+  double bank_capacity_factor = 3.0;  // fission bank sites per source particle before overflow
+  double initial_k = 1.0;
+  int max_events = 100000;            // per history; beyond it the particle counts as lost
+  std::int64_t max_lost = 10;         // more lost particles than this fails the run
+  Box source;                         // initial source: uniform in this box, in fissionable material
+  Mesh entropy_mesh;                  // Shannon entropy of the fission source
+  Mesh tally_mesh;                    // flux and fission rate per energy group
+  std::vector<double> tally_energy_bounds;  // eV, ascending, continuous-energy group edges
+  std::string statepoint = "statepoint.h5";  // empty: none written
+};
+
+struct Problem {
+  std::string source_name;  // input file path, or "<default>"
+  Settings settings;
+  NuclearDataSpec nuclear_data;
+  int groups = 0;  // multigroup only
+  std::vector<Surface> surfaces;
+  std::vector<Cell> cells;
+  std::vector<Universe> universes;
+  std::vector<Lattice> lattices;
+  std::vector<Material> materials;
+  int root_universe = 0;
+};
+
+}  // namespace keff::model

@@ -1,0 +1,24 @@
+#pragma once
+// Run outputs: the JSON summary and the HDF5 statepoint (results and final source bank), both written
+// atomically (temporary file in the same directory, then rename) so a crash never leaves half a file.
+#include "io/run_results.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace keff {
+
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// JSON: {"k":{"mean","std"}, "estimators":{...}, "batches":[{"batch","k","entropy",...}],
+//        "particles_per_second", "timing":{...}, ...}. Doubles with 17 significant digits, so a
+// batch's k round-trips bit for bit.
+void write_summary_json(const std::string& path, const RunResults& results);
+
+// HDF5 statepoint, layout documented in io/README.md.
+void write_statepoint(const std::string& path, const RunResults& results);
+
+}  // namespace keff

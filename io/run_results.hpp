@@ -1,0 +1,60 @@
+#pragma once
+// Everything a finished (or interrupted) run reports: filled by src/simulation, written by io/ as the
+// JSON summary and the HDF5 statepoint. Plain host data.
+#include "kernels/site.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace keff {
+
+struct MeanStd {
+  double mean = 0;
+  double std = 0;  // standard deviation of the mean; 0 with fewer than two active batches
+};
+
+struct BatchResult {
+  int batch = 0;     // 1-based
+  bool active = false;
+  double k = 0;      // the batch's combined estimate (the collision estimator while the run is inactive)
+  double k_collision = 0, k_absorption = 0, k_tracklength = 0;
+  double entropy = 0;  // bits
+  MeanStd k_running;   // over active batches so far (k_combined when available)
+  std::int64_t fission_sites = 0;
+};
+
+struct MeshTallyResult {
+  std::array<int, 3> shape{1, 1, 1};
+  std::array<double, 3> lower{}, upper{};
+  std::vector<double> energy_bounds;  // eV (continuous energy); empty in multigroup
+  int groups = 1;
+  // Per bin, index ((g * nz + iz) * ny + iy) * nx + ix; per source particle, over active batches.
+  std::vector<double> flux_mean, flux_std, fission_mean, fission_std;
+};
+
+struct RunResults {
+  std::string input;        // input file, or "<default>"
+  std::string mode;         // "continuous-energy" | "multigroup"
+  std::string energy_grid;  // "hash" | "unionized" | "nuclide" (continuous energy)
+  std::string execution_space;
+  int threads = 1, ranks = 1;
+  std::uint64_t seed = 0;
+  std::int64_t particles = 0;
+  int batches = 0, inactive = 0;
+  int nuclides = 0, gridpoints = 0;
+
+  std::vector<BatchResult> batch;
+  MeanStd k_collision, k_absorption, k_tracklength, k_combined;
+  double particles_per_second = 0;  // active batches
+  std::vector<std::pair<std::string, double>> timing;  // phase -> seconds, in report order
+  std::int64_t lost_particles = 0;
+  int bank_overflows = 0;  // batches rerun with a larger bank
+
+  MeshTallyResult mesh;
+  std::vector<Site> source_bank;  // the source for the batch after the last
+};
+
+}  // namespace keff

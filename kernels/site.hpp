@@ -1,0 +1,27 @@
+#pragma once
+// A fission (source) site: where a new neutron is born. Plain data, so a View of sites moves between
+// ranks and into files as bytes.
+#include "types.hpp"
+#include "vec3.hpp"
+
+#include <cstdint>
+
+namespace keff {
+
+struct Site {
+  Vec3 r;
+  Vec3 u;
+  Real energy = 0;   // eV (continuous energy)
+  int group = 0;     // multigroup
+  int progeny = 0;   // which of its parent's sites this is
+  Real weight = 1;
+  std::int64_t parent = 0;  // global index of the parent history in its batch
+};
+
+// Sites sort by (parent, progeny): the order the bank would have if one thread ran every history.
+inline constexpr std::int64_t max_progeny_per_history = 1 << 20;
+KOKKOS_INLINE_FUNCTION std::int64_t site_key(const Site& s) {
+  return s.parent * max_progeny_per_history + s.progeny;
+}
+
+}  // namespace keff

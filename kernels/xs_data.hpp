@@ -1,0 +1,83 @@
+#pragma once
+// Device layout of cross-section data (Params: built once by src/, read-only in kernels).
+#include "types.hpp"
+
+namespace keff {
+
+enum class EnergyGridKind : int { nuclide = 0, hash = 1, unionized = 2 };
+
+// Continuous-energy nuclides. Each nuclide's grid is a slice [grid_offsets(n), grid_offsets(n+1)) of
+// the concatenated per-point arrays, energies ascending from energy_min_ev to energy_max_ev.
+template <class Mem>
+struct NuclideParams {
+  Kokkos::View<const int*, Mem> grid_offsets;  // [n_nuclides + 1]
+  Kokkos::View<const Real*, Mem> energy;       // eV
+  Kokkos::View<const Real*, Mem> total;        // barns; total = elastic + capture + fission
+  Kokkos::View<const Real*, Mem> elastic;
+  Kokkos::View<const Real*, Mem> capture;
+  Kokkos::View<const Real*, Mem> fission;
+
+  Kokkos::View<const Real*, Mem> awr;          // target mass / neutron mass
+  Kokkos::View<const Real*, Mem> nu0;          // nu(E) = nu0 + nu1 * E[MeV]
+  Kokkos::View<const Real*, Mem> nu1;
+  Kokkos::View<const Real*, Mem> watt_a;       // Watt spectrum parameters: a [MeV], b [1/MeV]
+  Kokkos::View<const Real*, Mem> watt_b;
+  Kokkos::View<const int*, Mem> fissile;
+
+  int grid_kind = static_cast<int>(EnergyGridKind::hash);
+
+  // Logarithmic hash grid: bin b covers [emin * exp(b / inv_dlog), ...); hash_index(b, n) is the local
+  // grid index of nuclide n at or below the bin's lower edge.
+  Kokkos::View<const int**, Kokkos::LayoutRight, Mem> hash_index;  // [n_bins + 1][n_nuclides]
+  Real hash_log_emin = 0;
+  Real hash_inv_dlog = 0;
+
+  // Unionized grid: union_energy holds every nuclide's points, sorted; union_index(u, n) is the local
+  // grid index of nuclide n at or below union_energy(u).
+  Kokkos::View<const Real*, Mem> union_energy;
+  Kokkos::View<const int**, Kokkos::LayoutRight, Mem> union_index;  // [n_union][n_nuclides]
+
+  KOKKOS_INLINE_FUNCTION int n_nuclides() const { return static_cast<int>(grid_offsets.extent(0)) - 1; }
+};
+
+// Materials as lists of (nuclide, atom density in atoms/barn-cm).
+template <class Mem>
+struct MaterialParams {
+  Kokkos::View<const int*, Mem> offsets;    // [n_materials + 1]
+  Kokkos::View<const int*, Mem> nuclide;
+  Kokkos::View<const Real*, Mem> density;
+  Kokkos::View<const int*, Mem> fissionable;
+  int max_nuclides = 0;                     // longest material: size of the per-thread micro-XS cache
+};
+
+// Multigroup macroscopic data, group 0 the fastest. Scattering is isotropic.
+template <class Mem>
+struct MultigroupParams {
+  int n_groups = 0;
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> sigma_t;     // [material][g]
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> sigma_a;
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> sigma_f;
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> nu_sigma_f;
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> chi;
+  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> sigma_s;    // [material][from][to]
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> sigma_s_out; // sum over `to`
+};
+
+// Macroscopic cross sections of one material at one energy (cm^-1).
+struct MacroXs {
+  Real total = 0;
+  Real absorption = 0;
+  Real fission = 0;
+  Real nu_fission = 0;
+};
+
+// Microscopic cross sections of one nuclide at one energy (barns).
+struct MicroXs {
+  Real total = 0;
+  Real elastic = 0;
+  Real capture = 0;
+  Real fission = 0;
+  Real nu = 0;
+};
+
+}  // namespace keff

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs what keff needs to build, skipping whatever is already there.
+#
+# Debian 12 packages: compiler, CMake, Ninja, OpenMPI, parallel HDF5, GoogleTest, toml++, nlohmann-json.
+# Kokkos: if a Kokkos CMake package is already visible (Kokkos_ROOT, CMAKE_PREFIX_PATH, or installed), it is
+# used and no system package is touched. Otherwise libkokkos-dev comes from Debian unstable, pinned low so
+# nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see README).
+set -euo pipefail
+
+log() { printf 'keff-setup: %s\n' "$*"; }
+
+have_kokkos() {
+  local p
+  for p in "${Kokkos_ROOT:-}" "${Kokkos_DIR:-}" ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr /usr/local; do
+    [ -n "$p" ] || continue
+    if compgen -G "$p/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null ||
+       compgen -G "$p/lib/*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null ||
+       [ -f "$p/KokkosConfig.cmake" ]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+debian_pkgs=(g++ cmake ninja-build make pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
+             libgtest-dev libtomlplusplus-dev nlohmann-json3-dev ca-certificates python3)
+missing=()
+for p in "${debian_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+apt_updated=0
+apt_update() { if [ $apt_updated = 0 ]; then as_root apt-get update -qq; apt_updated=1; fi; }
+
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing from Debian 12: ${missing[*]}"
+  apt_update
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "Debian 12 packages already installed"
+fi
+
+if have_kokkos; then
+  log "Kokkos found; no system package touched"
+else
+  log "Kokkos not found: installing libkokkos-dev from Debian unstable (pinned, see README)"
+  # Unstable's Release file on this mirror can be past Valid-Until, hence check-valid-until=no.
+  echo 'deb [check-valid-until=no] http://deb.debian.org/debian sid main' |
+    as_root tee /etc/apt/sources.list.d/keff-sid.list >/dev/null
+  printf 'Package: *\nPin: release n=sid\nPin-Priority: 100\n' |
+    as_root tee /etc/apt/preferences.d/keff-sid-pin >/dev/null
+  apt_updated=0; apt_update
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t sid libkokkos-dev >/dev/null
+fi
+
+# Debian's Kokkos CMake config names two archives the package does not ship; empty ones satisfy it.
+for cfgdir in /usr/lib/*/cmake/Kokkos /usr/lib/cmake/Kokkos; do
+  [ -d "$cfgdir" ] || continue
+  libdir=$(cd "$cfgdir/../.." && pwd)
+  for a in libkokkosalgorithms.a libkokkossimd.a; do
+    if grep -rqs "$a" "$cfgdir" && [ ! -e "$libdir/$a" ]; then
+      log "creating empty $libdir/$a (named by Debian's Kokkos CMake config, not shipped)"
+      as_root ar rcs "$libdir/$a"
+    fi
+  done
+done
+log "dependencies ready"

@@ -1,0 +1,23 @@
+#pragma once
+// Turns host nuclear data and the problem's materials into device Params: per-nuclide grids, the chosen
+// energy-grid acceleration (hash or unionized), materials, multigroup tables.
+#include "io/model.hpp"
+#include "io/nuclear_data.hpp"
+#include "kernels/xs_data.hpp"
+#include "src/device.hpp"
+
+namespace keff {
+
+NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
+                                              EnergyGridKind grid, int hash_bins);
+
+// Resolves each material's nuclide names against `library`. A name the library lacks throws
+// InputError naming the material, the nuclide and where the material was defined.
+MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
+                                                const NuclideLibrary& library);
+
+// Multigroup: materials' fissionable flags and the macroscopic tables.
+MaterialParams<DeviceMem> build_multigroup_material_params(const DeviceExec& exec, const model::Problem& problem);
+MultigroupParams<DeviceMem> build_multigroup_params(const DeviceExec& exec, const model::Problem& problem);
+
+}  // namespace keff
