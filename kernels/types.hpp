@@ -1,6 +1,7 @@
 #pragma once
 // Scalar types, strong identifiers and physical constants shared by device and host code.
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <cstdint>
 

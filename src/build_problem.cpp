@@ -1,1 +1,58 @@
-// placeholder: being written
+#include "src/build_problem.hpp"
+
+#include "src/build_geometry.hpp"
+#include "src/build_nuclear_data.hpp"
+#include "src/synthetic_data.hpp"
+
+namespace keff {
+
+MeshSpec make_mesh(const model::Mesh& mesh) {
+  MeshSpec m;
+  for (int d = 0; d < 3; ++d) {
+    m.lower[d] = mesh.box.lower[static_cast<std::size_t>(d)];
+    m.shape[d] = mesh.shape[static_cast<std::size_t>(d)];
+    const double width = mesh.box.upper[static_cast<std::size_t>(d)] - mesh.box.lower[static_cast<std::size_t>(d)];
+    m.inv_width[d] = m.shape[d] / width;
+  }
+  return m;
+}
+
+NuclideLibrary load_nuclear_data(const model::Problem& problem) {
+  const auto& nd = problem.nuclear_data;
+  SyntheticDataSpec spec;
+  spec.nuclides = nd.nuclides;
+  spec.gridpoints = nd.gridpoints;
+  spec.seed = nd.seed;
+  spec.flat = nd.flat;
+  return generate_synthetic_library(spec);
+}
+
+ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem) {
+  Kokkos::Profiling::ScopedRegion region("keff::setup::build_problem");
+  ProblemParams p;
+  p.mode = problem.settings.mode;
+  p.geometry = build_geometry(exec, problem);
+  p.entropy_mesh = make_mesh(problem.settings.entropy_mesh);
+  p.tally_mesh = make_mesh(problem.settings.tally_mesh);
+
+  if (p.mode == model::PhysicsMode::multigroup) {
+    p.materials = build_multigroup_material_params(exec, problem);
+    p.multigroup = build_multigroup_params(exec, problem);
+    p.tally_groups = problem.groups;
+  } else {
+    const NuclideLibrary library = load_nuclear_data(problem);
+    p.n_nuclides = static_cast<int>(library.nuclides.size());
+    p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
+    p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
+    p.materials = build_material_params(exec, problem, library);
+    const auto& bounds = problem.settings.tally_energy_bounds;
+    Kokkos::View<Real*, Kokkos::HostSpace> host("keff::tally::energy_bounds", bounds.size());
+    for (std::size_t i = 0; i < bounds.size(); ++i) host(i) = bounds[i];
+    p.tally_energy_bounds = Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
+    p.tally_groups = static_cast<int>(bounds.size()) - 1;
+  }
+  exec.fence();
+  return p;
+}
+
+}  // namespace keff

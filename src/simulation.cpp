@@ -1,1 +1,376 @@
-// placeholder: being written
+#include "src/simulation.hpp"
+
+#include "kernels/bank_sort.hpp"
+#include "kernels/entropy.hpp"
+#include "kernels/initial_source.hpp"
+#include "kernels/source_select.hpp"
+#include "kernels/transport_history.hpp"
+#include "src/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+#include <cstring>
+
+namespace keff {
+
+namespace {
+
+std::int64_t bank_capacity(double factor, std::int64_t n_local) {
+  return static_cast<std::int64_t>(std::ceil(factor * static_cast<double>(n_local))) + 64;
+}
+
+const char* mode_name(model::PhysicsMode m) {
+  return m == model::PhysicsMode::multigroup ? "multigroup" : "continuous-energy";
+}
+
+const char* grid_name(EnergyGridKind g) {
+  switch (g) {
+    case EnergyGridKind::hash: return "hash";
+    case EnergyGridKind::unionized: return "unionized";
+    case EnergyGridKind::nuclide: return "nuclide";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
+                       std::ostream* log)
+    : exec_(exec), problem_(problem), comm_(comm), log_(comm.is_root() ? log : nullptr) {
+  ScopedPhase phase(timers_, "setup");
+  const auto& s = problem.settings;
+  params_ = build_problem(exec, problem);
+  ce_physics_ = {params_.nuclides, params_.materials};
+  mg_physics_ = {params_.multigroup};
+  slice_ = rank_slice(s.particles, comm.rank(), comm.size());
+  k_prev_ = s.initial_k;
+
+  Kokkos::Profiling::ScopedRegion region("keff::setup::allocate_state");
+  const auto alloc = [&](const std::string& label) {
+    return Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label);
+  };
+  source_ = Kokkos::View<Site*, DeviceMem>(alloc("keff::source::sites"), slice_.count);
+  next_source_ = Kokkos::View<Site*, DeviceMem>(alloc("keff::source::next_sites"), slice_.count);
+  const std::int64_t capacity = bank_capacity(s.bank_capacity_factor, slice_.count);
+  bank_.sites = Kokkos::View<Site*, DeviceMem>(alloc("keff::bank::sites"), capacity);
+  bank_.count = Kokkos::View<std::int64_t, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::bank::count")));
+  bank_keys_ = Kokkos::View<std::int64_t*, DeviceMem>(alloc("keff::bank::keys"), capacity);
+  bank_count_host_ = Kokkos::View<std::int64_t, Kokkos::HostSpace>("keff::bank::count_host");
+
+  mesh_tally_.mesh = params_.tally_mesh;
+  mesh_tally_.energy_bounds = params_.tally_energy_bounds;
+  const int bins = params_.tally_mesh.n_bins();
+  mesh_tally_.flux = decltype(mesh_tally_.flux)(Kokkos::view_alloc(exec, std::string("keff::tally::flux")), params_.tally_groups, bins);
+  mesh_tally_.fission =
+      decltype(mesh_tally_.fission)(Kokkos::view_alloc(exec, std::string("keff::tally::fission")), params_.tally_groups, bins);
+  const auto n_tally = static_cast<std::size_t>(params_.tally_groups) * static_cast<std::size_t>(bins);
+  flux_sum_.assign(n_tally, 0.0);
+  flux_sq_.assign(n_tally, 0.0);
+  fission_sum_.assign(n_tally, 0.0);
+  fission_sq_.assign(n_tally, 0.0);
+
+  entropy_counts_ = Kokkos::View<std::int64_t*, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::entropy::counts")),
+                                                           params_.entropy_mesh.n_bins());
+  lost_.recorded = Kokkos::View<int, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::transport::lost_flag")));
+  lost_.where = Kokkos::View<Real[6], DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::transport::lost_where")));
+  workspace_ = Workspace<DeviceExec>(exec, params_.materials.max_nuclides);
+  exec.fence();
+}
+
+template <class Physics>
+void Simulation::sample_initial_source_with(const Physics& physics) {
+  const auto& box = problem_.settings.source;
+  SampleInitialSource<DeviceExec, Physics> k;
+  k.geometry = params_.geometry;
+  k.physics = physics;
+  k.fissionable = params_.materials.fissionable;
+  k.sites = source_;
+  k.failures = Kokkos::View<std::int64_t, DeviceMem>("keff::source::failures");
+  for (int d = 0; d < 3; ++d) {
+    k.lower[d] = box.lower[static_cast<std::size_t>(d)];
+    k.upper[d] = box.upper[static_cast<std::size_t>(d)];
+  }
+  k.seed = problem_.settings.seed;
+  k.n_global = static_cast<std::uint64_t>(problem_.settings.particles);
+  k.first_index = slice_.first;
+  keff::sample_initial_source(exec_, k, slice_.count);
+  std::int64_t failures = 0;
+  Kokkos::deep_copy(failures, k.failures);
+  if (comm_.sum(failures) > 0) {
+    throw RunError("initial source: no fissionable material found in the source box of " + problem_.source_name +
+                   " ([settings.source] lower_left/upper_right must overlap a cell filled with fissionable material)");
+  }
+}
+
+void Simulation::sample_initial_source() {
+  ScopedPhase phase(timers_, "initial source");
+  Kokkos::Profiling::ScopedRegion region("keff::source::initial");
+  if (params_.mode == model::PhysicsMode::multigroup) {
+    sample_initial_source_with(mg_physics_);
+  } else {
+    sample_initial_source_with(ce_physics_);
+  }
+}
+
+template <class Physics>
+BatchCounters Simulation::transport_with(const Physics& physics, const BatchControl& control) {
+  HistoryTransport<DeviceExec, Physics> kernel;
+  kernel.geometry = params_.geometry;
+  kernel.physics = physics;
+  kernel.source = source_;
+  kernel.bank = bank_;
+  kernel.mesh = mesh_tally_;
+  kernel.lost = lost_;
+  kernel.ws = workspace_;
+  kernel.control = control;
+  return transport_histories(exec_, kernel, slice_.count);
+}
+
+BatchCounters Simulation::transport_batch(int batch) {
+  Kokkos::deep_copy(exec_, bank_.count, std::int64_t(0));
+  Kokkos::deep_copy(exec_, mesh_tally_.flux, Fixed(0));
+  Kokkos::deep_copy(exec_, mesh_tally_.fission, Fixed(0));
+  BatchControl control;
+  control.seed = problem_.settings.seed;
+  control.batch = static_cast<std::uint64_t>(batch);
+  control.n_global = static_cast<std::uint64_t>(problem_.settings.particles);
+  control.first_index = slice_.first;
+  control.k_prev = k_prev_;
+  control.max_events = problem_.settings.max_events;
+  const BatchCounters sums = params_.mode == model::PhysicsMode::multigroup ? transport_with(mg_physics_, control)
+                                                                           : transport_with(ce_physics_, control);
+  exec_.fence();
+  return sums;
+}
+
+std::int64_t Simulation::read_bank_count() {
+  Kokkos::deep_copy(exec_, bank_count_host_, bank_.count);
+  exec_.fence();
+  return bank_count_host_();
+}
+
+void Simulation::grow_bank(std::int64_t needed) {
+  const auto capacity = static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(needed))) + 64;
+  bank_.sites = Kokkos::View<Site*, DeviceMem>(
+      Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, std::string("keff::bank::sites")), capacity);
+  bank_keys_ = Kokkos::View<std::int64_t*, DeviceMem>(
+      Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, std::string("keff::bank::keys")), capacity);
+}
+
+void Simulation::check_lost(int batch, std::int64_t lost_this_batch) {
+  lost_total_ += lost_this_batch;
+  if (lost_total_ <= problem_.settings.max_lost) return;
+  Kokkos::View<Real[6], Kokkos::HostSpace> where("keff::transport::lost_where_host");
+  Kokkos::deep_copy(exec_, where, lost_.where);
+  exec_.fence();
+  std::ostringstream msg;
+  msg << lost_total_ << " particles lost by batch " << batch << " (more than settings.max_lost = "
+      << problem_.settings.max_lost << "); one was at (" << where(0) << ", " << where(1) << ", " << where(2)
+      << ") moving (" << where(3) << ", " << where(4) << ", " << where(5)
+      << "): the geometry of " << problem_.source_name << " has a gap, an overlap or an unbounded region there";
+  throw RunError(msg.str());
+}
+
+void Simulation::comb_next_source(int batch, std::int64_t local_sites) {
+  ScopedPhase phase(timers_, "source selection");
+  Kokkos::Profiling::ScopedRegion region("keff::source::select");
+  const std::int64_t m = comm_.sum(local_sites);
+  if (m == 0) {
+    throw RunError("batch " + std::to_string(batch) +
+                   " produced no fission sites: the system has no fissionable material reachable by neutrons");
+  }
+  Lcg63 rng = history_rng(problem_.settings.seed, RngStream::selection, static_cast<std::uint64_t>(batch), 1, 0);
+  const Real xi = rng.next();
+  const std::int64_t n = problem_.settings.particles;
+  if (comm_.size() == 1) {
+    comb_source<DeviceExec, DeviceMem>(exec_, bank_.sites, 0, m, next_source_, slice_.first, n, xi);
+  } else {
+    // Every rank receives the whole sorted bank (ranks own contiguous parent ranges, so rank order is
+    // global order) and combs its slice from it.
+    auto host = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace{}, Kokkos::subview(bank_.sites, Kokkos::make_pair(std::int64_t(0), local_sites)));
+    const std::vector<char> all = comm_.all_gather_bytes(host.data(), local_sites * std::int64_t(sizeof(Site)));
+    Kokkos::View<const Site*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> all_host(
+        reinterpret_cast<const Site*>(all.data()), m);
+    auto all_device = Kokkos::create_mirror_view_and_copy(DeviceMem{}, all_host);
+    comb_source<DeviceExec, DeviceMem>(exec_, all_device, 0, m, next_source_, slice_.first, n, xi);
+  }
+  exec_.fence();
+  std::swap(source_, next_source_);
+}
+
+void Simulation::accumulate_mesh_tally() {
+  ScopedPhase phase(timers_, "tallies");
+  Kokkos::Profiling::ScopedRegion region("keff::tally::accumulate");
+  auto flux = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, mesh_tally_.flux);
+  auto fission = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, mesh_tally_.fission);
+  const auto n = static_cast<int>(flux.size());
+  comm_.sum(flux.data(), n);
+  comm_.sum(fission.data(), n);
+  const double per_particle = 1.0 / static_cast<double>(problem_.settings.particles);
+  for (int i = 0; i < n; ++i) {
+    const double f = from_fixed<mesh_fraction_bits>(flux.data()[i]) * per_particle;
+    const double r = from_fixed<mesh_fraction_bits>(fission.data()[i]) * per_particle;
+    flux_sum_[static_cast<std::size_t>(i)] += f;
+    flux_sq_[static_cast<std::size_t>(i)] += f * f;
+    fission_sum_[static_cast<std::size_t>(i)] += r;
+    fission_sq_[static_cast<std::size_t>(i)] += r * r;
+  }
+}
+
+BatchResult Simulation::run_batch(int batch) {
+  const auto& s = problem_.settings;
+  const bool active = batch > s.inactive;
+  BatchCounters sums;
+  std::int64_t local_sites = 0;
+  {
+    ScopedPhase phase(timers_, active ? "transport active" : "transport inactive");
+    for (;;) {
+      sums = transport_batch(batch);
+      local_sites = read_bank_count();
+      const std::int64_t worst = comm_.max(local_sites - static_cast<std::int64_t>(bank_.sites.extent(0)));
+      if (worst <= 0) break;
+      // Never silently dropped: every rank reruns the batch with room for what it produced.
+      ++bank_overflows_;
+      if (log_) {
+        *log_ << "  batch " << batch << ": fission bank overflow (" << local_sites << " sites, capacity "
+              << bank_.sites.extent(0) << " on this rank); rerunning the batch with a larger bank\n";
+      }
+      grow_bank(std::max(local_sites, static_cast<std::int64_t>(bank_.sites.extent(0)) + worst));
+    }
+  }
+  std::int64_t global[6] = {sums.k_collision, sums.k_absorption, sums.k_tracklength,
+                            sums.collisions, sums.leaked, sums.lost};
+  comm_.sum(global, 6);
+  check_lost(batch, global[5]);
+
+  {
+    ScopedPhase phase(timers_, "bank sort");
+    sort_bank(exec_, bank_.sites, bank_keys_, local_sites);
+    exec_.fence();
+  }
+  BatchResult r;
+  r.batch = batch;
+  r.active = active;
+  {
+    ScopedPhase phase(timers_, "entropy");
+    Kokkos::Profiling::ScopedRegion region("keff::entropy::compute");
+    count_sites_per_bin(exec_, params_.entropy_mesh, Kokkos::View<const Site*, DeviceMem>(bank_.sites), local_sites,
+                        entropy_counts_);
+    auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, entropy_counts_);
+    comm_.sum(counts.data(), static_cast<int>(counts.size()));
+    r.entropy = shannon_entropy(std::vector<std::int64_t>(counts.data(), counts.data() + counts.size()));
+  }
+  const double n = static_cast<double>(s.particles);
+  r.k_collision = from_fixed<estimator_fraction_bits>(global[0]) / n;
+  r.k_absorption = from_fixed<estimator_fraction_bits>(global[1]) / n;
+  r.k_tracklength = from_fixed<estimator_fraction_bits>(global[2]) / n;
+  r.k = r.k_collision;
+  r.fission_sites = comm_.sum(local_sites);
+
+  comb_next_source(batch, local_sites);
+  if (active) {
+    ++active_batches_;
+    k_active_[0].push_back(r.k_collision);
+    k_active_[1].push_back(r.k_absorption);
+    k_active_[2].push_back(r.k_tracklength);
+    r.k_running = combine_estimators(k_active_);
+    accumulate_mesh_tally();
+  }
+  k_prev_ = r.k_collision;
+  batches_.push_back(r);
+  return r;
+}
+
+void Simulation::print_header() const {
+  if (!log_) return;
+  *log_ << " batch   k(batch)    entropy    k(mean) +/- std\n"
+        << " -----   --------    -------    ---------------\n";
+}
+
+void Simulation::print_row(const BatchResult& r) const {
+  if (!log_) return;
+  char line[160];
+  if (r.active) {
+    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f    %8.5f +/- %7.5f\n", r.batch, r.k, r.entropy,
+                  r.k_running.mean, r.k_running.std);
+  } else {
+    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f\n", r.batch, r.k, r.entropy);
+  }
+  *log_ << line << std::flush;
+}
+
+RunResults Simulation::run() {
+  Kokkos::Profiling::ScopedRegion region("keff::run");
+  sample_initial_source();
+  print_header();
+  for (int b = 1; b <= problem_.settings.batches; ++b) {
+    Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
+    print_row(run_batch(b));
+  }
+  return collect_results();
+}
+
+RunResults Simulation::collect_results() {
+  const auto& s = problem_.settings;
+  RunResults res;
+  res.input = problem_.source_name;
+  res.mode = mode_name(s.mode);
+  res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : grid_name(s.energy_grid);
+  res.execution_space = DeviceExec::name();
+  res.threads = exec_.concurrency();
+  res.ranks = comm_.size();
+  res.seed = s.seed;
+  res.particles = s.particles;
+  res.batches = s.batches;
+  res.inactive = s.inactive;
+  res.nuclides = params_.n_nuclides;
+  res.gridpoints = params_.gridpoints;
+  res.batch = batches_;
+  res.k_collision = mean_std(k_active_[0]);
+  res.k_absorption = mean_std(k_active_[1]);
+  res.k_tracklength = mean_std(k_active_[2]);
+  res.k_combined = combine_estimators(k_active_);
+  const double active_time = timers_.get("transport active");
+  res.particles_per_second =
+      active_time > 0 ? static_cast<double>(s.particles) * active_batches_ / active_time : 0.0;
+  res.timing = timers_.all();
+  res.lost_particles = lost_total_;
+  res.bank_overflows = bank_overflows_;
+
+  auto& m = res.mesh;
+  for (int d = 0; d < 3; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    m.shape[i] = s.tally_mesh.shape[i];
+    m.lower[i] = s.tally_mesh.box.lower[i];
+    m.upper[i] = s.tally_mesh.box.upper[i];
+  }
+  if (s.mode == model::PhysicsMode::continuous_energy) m.energy_bounds = s.tally_energy_bounds;
+  m.groups = params_.tally_groups;
+  const double na = active_batches_;
+  const auto finish = [na](const std::vector<double>& sum, const std::vector<double>& sq, std::vector<double>& mean,
+                           std::vector<double>& sd) {
+    mean.resize(sum.size());
+    sd.resize(sum.size());
+    for (std::size_t i = 0; i < sum.size(); ++i) {
+      mean[i] = na > 0 ? sum[i] / na : 0.0;
+      sd[i] = na > 1 ? std::sqrt(std::max(0.0, sq[i] / na - mean[i] * mean[i]) / (na - 1)) : 0.0;
+    }
+  };
+  finish(flux_sum_, flux_sq_, m.flux_mean, m.flux_std);
+  finish(fission_sum_, fission_sq_, m.fission_mean, m.fission_std);
+
+  // Final source, gathered in global order.
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, source_);
+  const std::vector<char> all = comm_.all_gather_bytes(host.data(), slice_.count * std::int64_t(sizeof(Site)));
+  if (comm_.is_root()) {
+    res.source_bank.resize(all.size() / sizeof(Site));
+    std::memcpy(static_cast<void*>(res.source_bank.data()), all.data(), all.size());
+  }
+  return res;
+}
+
+}  // namespace keff

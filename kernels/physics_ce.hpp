@@ -1,0 +1,104 @@
+#pragma once
+// Continuous-energy physics: material cross sections from nuclide data, and the collision: sample the
+// nuclide, bank fission neutrons, then absorb (analog) or scatter elastically off a target at rest,
+// isotropically in the centre-of-mass frame.
+#include "fission_bank.hpp"
+#include "particle.hpp"
+#include "xs_lookup.hpp"
+
+namespace keff {
+
+// Maxwellian with temperature parameter t (MeV).
+KOKKOS_INLINE_FUNCTION Real sample_maxwell(Real t, Lcg63& rng) {
+  const Real r1 = rng.next(), r2 = rng.next(), r3 = rng.next();
+  const Real c = Kokkos::cos(0.5 * constants::pi * r3);
+  return -t * (Kokkos::log(1.0 - r1) + Kokkos::log(1.0 - r2) * c * c);
+}
+
+// Watt fission spectrum chi(E) ~ exp(-E/a) sinh(sqrt(b E)), a in MeV, b in 1/MeV; returns eV.
+KOKKOS_INLINE_FUNCTION Real sample_watt_ev(Real a, Real b, Lcg63& rng) {
+  for (;;) {
+    const Real w = sample_maxwell(a, rng);
+    const Real e = w + 0.25 * a * a * b + (2.0 * rng.next() - 1.0) * Kokkos::sqrt(a * a * b * w);
+    const Real ev = e * 1.0e6;
+    if (ev > constants::energy_min_ev && ev < constants::energy_max_ev) return ev;
+  }
+}
+
+struct CollisionOutcome {
+  Real k_absorption = 0;  // this collision's absorption-estimator score
+};
+
+template <class Mem>
+struct ContinuousEnergyPhysics {
+  NuclideParams<Mem> nuclides;
+  MaterialParams<Mem> materials;
+
+  template <class Cache>
+  KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const Particle& p, const Cache& cache) const {
+    return keff::macro_xs(nuclides, materials, p.geo.material, p.energy, cache);
+  }
+
+  // Energy of a neutron born from a fission of nuclide n (or of the first fissile nuclide of the material
+  // for the initial source).
+  KOKKOS_INLINE_FUNCTION Real fission_energy(int n, Lcg63& rng) const {
+    return sample_watt_ev(nuclides.watt_a(n), nuclides.watt_b(n), rng);
+  }
+
+  KOKKOS_INLINE_FUNCTION void initial_source(Site& s, int material, Lcg63& rng) const {
+    int n = 0;
+    for (int k = materials.offsets(material); k < materials.offsets(material + 1); ++k) {
+      if (nuclides.fissile(materials.nuclide(k))) { n = materials.nuclide(k); break; }
+    }
+    s.energy = fission_energy(n, rng);
+  }
+
+  template <class Cache>
+  KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache& cache,
+                                                  const FissionBank<Mem>& bank, Real k_prev) const {
+    CollisionOutcome out;
+    const int mat = p.geo.material;
+    const int first = materials.offsets(mat);
+    const int count = materials.offsets(mat + 1) - first;
+    const int n = materials.nuclide(first + sample_nuclide(cache, count, xs.total, p.rng.next()));
+    const MicroXs micro = micro_xs(nuclides, n, p.energy, energy_search(nuclides, p.energy));
+
+    // Fission neutrons, expected weight * nu sigma_f / sigma_t / k of the sampled nuclide: over the
+    // nuclide choice that is weight * nu Sigma_f / Sigma_t / k, the collision estimator.
+    if (micro.fission > 0) {
+      const Real expected = p.weight * micro.nu * micro.fission / (micro.total * k_prev);
+      const int n_sites = static_cast<int>(expected + p.rng.next());
+      for (int i = 0; i < n_sites; ++i) {
+        Site s;
+        s.r = p.r;
+        s.u = sample_isotropic(p.rng);
+        s.energy = fission_energy(n, p.rng);
+        s.weight = 1.0;
+        s.parent = p.index;
+        s.progeny = p.n_progeny++;
+        bank.push(s);
+      }
+    }
+
+    const Real absorption = micro.capture + micro.fission;
+    if (p.rng.next() * micro.total < absorption) {
+      out.k_absorption = p.weight * micro.nu * micro.fission / absorption;
+      p.alive = false;
+      return out;
+    }
+    scatter_elastic(p, nuclides.awr(n));
+    return out;
+  }
+
+  // Target at rest, isotropic in the centre-of-mass frame.
+  KOKKOS_INLINE_FUNCTION static void scatter_elastic(Particle& p, Real awr) {
+    const Real mu_cm = 2.0 * p.rng.next() - 1.0;
+    const Real s = awr * awr + 2.0 * awr * mu_cm + 1.0;
+    p.energy *= s / ((awr + 1.0) * (awr + 1.0));
+    p.energy = Kokkos::fmax(p.energy, constants::energy_min_ev);
+    const Real mu_lab = (1.0 + awr * mu_cm) / Kokkos::sqrt(s);
+    p.u = rotate_direction(p.u, mu_lab, p.rng);
+  }
+};
+
+}  // namespace keff

@@ -1,0 +1,78 @@
+#pragma once
+// Multigroup physics: macroscopic group constants, isotropic scattering with a group-to-group matrix,
+// analog absorption, fission neutrons born in a group sampled from chi.
+#include "fission_bank.hpp"
+#include "particle.hpp"
+#include "physics_ce.hpp"  // CollisionOutcome
+
+namespace keff {
+
+template <class Mem>
+struct MultigroupPhysics {
+  MultigroupParams<Mem> mg;
+
+  template <class Cache>
+  KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const Particle& p, const Cache&) const {
+    MacroXs xs;
+    const int m = p.geo.material;
+    if (m < 0) return xs;
+    xs.total = mg.sigma_t(m, p.group);
+    xs.absorption = mg.sigma_a(m, p.group);
+    xs.fission = mg.sigma_f(m, p.group);
+    xs.nu_fission = mg.nu_sigma_f(m, p.group);
+    return xs;
+  }
+
+  KOKKOS_INLINE_FUNCTION int sample_chi(int m, Lcg63& rng) const {
+    const Real xi = rng.next();
+    Real c = 0;
+    for (int g = 0; g < mg.n_groups; ++g) {
+      c += mg.chi(m, g);
+      if (xi < c) return g;
+    }
+    return mg.n_groups - 1;
+  }
+
+  KOKKOS_INLINE_FUNCTION void initial_source(Site& s, int material, Lcg63& rng) const {
+    s.group = sample_chi(material, rng);
+  }
+
+  template <class Cache>
+  KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache&,
+                                                  const FissionBank<Mem>& bank, Real k_prev) const {
+    CollisionOutcome out;
+    const int m = p.geo.material;
+    if (xs.nu_fission > 0) {
+      const Real expected = p.weight * xs.nu_fission / (xs.total * k_prev);
+      const int n_sites = static_cast<int>(expected + p.rng.next());
+      for (int i = 0; i < n_sites; ++i) {
+        Site s;
+        s.r = p.r;
+        s.u = sample_isotropic(p.rng);
+        s.group = sample_chi(m, p.rng);
+        s.weight = 1.0;
+        s.parent = p.index;
+        s.progeny = p.n_progeny++;
+        bank.push(s);
+      }
+    }
+    if (p.rng.next() * xs.total < xs.absorption) {
+      out.k_absorption = p.weight * xs.nu_fission / xs.absorption;
+      p.alive = false;
+      return out;
+    }
+    // Outgoing group from the row of the scattering matrix.
+    const Real target = p.rng.next() * mg.sigma_s_out(m, p.group);
+    Real c = 0;
+    int g_out = mg.n_groups - 1;
+    for (int g = 0; g < mg.n_groups; ++g) {
+      c += mg.sigma_s(m, p.group, g);
+      if (target < c) { g_out = g; break; }
+    }
+    p.group = g_out;
+    p.u = sample_isotropic(p.rng);
+    return out;
+  }
+};
+
+}  // namespace keff

@@ -1,0 +1,59 @@
+#pragma once
+// keff's view of MPI: a duplicated communicator (so keff's messages never match a caller's) and the few
+// collectives the driver needs. Everything works with one rank.
+#include <mpi.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace keff {
+
+// An MPI call failed; what() names the call and MPI's error string.
+class MpiError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Communicator {
+ public:
+  explicit Communicator(MPI_Comm parent = MPI_COMM_WORLD);
+  ~Communicator();
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+
+  MPI_Comm get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool is_root() const { return rank_ == 0; }
+
+  // Exact, order-independent sum of integers over ranks, in place.
+  void sum(std::int64_t* values, int n) const;
+  std::int64_t sum(std::int64_t value) const;
+  std::int64_t max(std::int64_t value) const;
+  // Sum of `value` over lower ranks (0 on rank 0).
+  std::int64_t exclusive_sum(std::int64_t value) const;
+  // True on every rank if `flag` is true on any.
+  bool any(bool flag) const;
+  // Concatenates every rank's bytes in rank order, on every rank.
+  std::vector<char> all_gather_bytes(const void* data, std::int64_t n_bytes) const;
+  void barrier() const;
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+// Throws MpiError if `code` is not MPI_SUCCESS.
+void check_mpi(int code, const char* call);
+
+// This rank's share [first, first + count) of n items split as evenly as possible over `size` ranks.
+struct Slice {
+  std::int64_t first = 0;
+  std::int64_t count = 0;
+};
+Slice rank_slice(std::int64_t n, int rank, int size);
+
+}  // namespace keff

@@ -1,0 +1,34 @@
+#pragma once
+// Params of a whole problem: everything kernels read, built once from the validated model and never
+// changed during the run.
+#include "io/model.hpp"
+#include "io/nuclear_data.hpp"
+#include "kernels/geometry_data.hpp"
+#include "kernels/tally_data.hpp"
+#include "kernels/xs_data.hpp"
+#include "src/device.hpp"
+
+namespace keff {
+
+struct ProblemParams {
+  model::PhysicsMode mode = model::PhysicsMode::continuous_energy;
+  GeometryParams<DeviceMem> geometry;
+  MaterialParams<DeviceMem> materials;
+  NuclideParams<DeviceMem> nuclides;        // continuous energy
+  MultigroupParams<DeviceMem> multigroup;   // multigroup
+  MeshSpec entropy_mesh;
+  MeshSpec tally_mesh;
+  Kokkos::View<const Real*, DeviceMem> tally_energy_bounds;  // continuous energy; empty in multigroup
+  int tally_groups = 1;
+  int n_nuclides = 0;   // in the nuclear data library
+  int gridpoints = 0;   // per nuclide
+};
+
+MeshSpec make_mesh(const model::Mesh& mesh);
+
+// Nuclear data for a continuous-energy problem: generated in memory from the problem's spec.
+NuclideLibrary load_nuclear_data(const model::Problem& problem);
+
+ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem);
+
+}  // namespace keff
