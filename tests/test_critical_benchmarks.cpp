@@ -1,1 +1,36 @@
-// placeholder: being written
+// Critical configurations from the Los Alamos analytic benchmark suite (A. Sood, R. A. Forster,
+// D. K. Parsons, LA-13511, 1999): one-group, isotropic scattering, bare, at the critical dimension the
+// report gives to six digits, so k = 1 exactly.
+#include <gtest/gtest.h>
+
+#include "run_problem.hpp"
+
+#include <cmath>
+
+namespace keff {
+namespace {
+
+// |k - 1| must be within 3 standard deviations and within this absolute bound.
+constexpr double k_tolerance = 0.005;
+
+void expect_critical(const char* example) {
+  const auto r = test::run_quietly(test::example(example), 20000, 80, 20);
+  const auto& k = r.k_combined;
+  EXPECT_LE(std::fabs(k.mean - 1.0), 3.0 * k.std) << example << ": k = " << k.mean << " +/- " << k.std;
+  EXPECT_LT(std::fabs(k.mean - 1.0), k_tolerance) << example << ": k = " << k.mean << " +/- " << k.std;
+  EXPECT_GT(k.std, 0.0);
+  EXPECT_LT(k.std, 0.002);
+  EXPECT_EQ(r.lost_particles, 0);
+}
+
+// Problem 2, PUa-1-0-SL: Pu-239 (a) slab, half-thickness 1.853722 cm (0.605055 mean free paths).
+TEST(Criticality, PuSlab) { expect_critical("la13511_pua_slab.toml"); }
+
+// Problem 14, Ua-1-0-SP: U-235 (a) sphere, radius 7.428998 cm.
+TEST(Criticality, USphere) { expect_critical("la13511_ua_sphere.toml"); }
+
+// Problem 8, PUb-1-0-SP: Pu-239 (b) sphere, radius 6.082547 cm.
+TEST(Criticality, PuSphere) { expect_critical("la13511_pub_sphere.toml"); }
+
+}  // namespace
+}  // namespace keff

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# One command on a fresh machine: install what is missing, build, and run the whole test suite.
+# Arguments go to ctest (e.g. -L verification, -R geometry).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup-deps.sh
+scripts/build.sh
+export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
+ctest --test-dir "${KEFF_BUILD_DIR:-build}" --output-on-failure --timeout 1200 "$@"

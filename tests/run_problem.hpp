@@ -1,0 +1,25 @@
+#pragma once
+// Runs a problem to completion in-process, quietly, for tests that check its answers.
+#include "io/input.hpp"
+#include "mpi/communicator.hpp"
+#include "src/simulation.hpp"
+
+#include <string>
+
+namespace keff::test {
+
+inline model::Problem example(const std::string& name) {
+  return read_problem_file(std::string(KEFF_EXAMPLES) + "/" + name);
+}
+
+inline RunResults run_quietly(model::Problem problem, std::int64_t particles, int batches, int inactive) {
+  problem.settings.particles = particles;
+  problem.settings.batches = batches;
+  problem.settings.inactive = inactive;
+  problem.settings.statepoint.clear();
+  const Communicator comm;
+  Simulation sim(DeviceExec(), problem, comm, nullptr);
+  return sim.run();
+}
+
+}  // namespace keff::test
