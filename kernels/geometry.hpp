@@ -1,0 +1,359 @@
+#pragma once
+// CSG tracking on the device: surface evaluation, point location in nested universes and lattices,
+// distance to the nearest boundary, and boundary crossing. Layout and conventions: geometry_data.hpp.
+//
+// Design notes
+// - Points within `coincident_tolerance` of a surface or lattice wall are *on* it, and their side is
+//   decided by the flight direction (pointing out of the positive side means negative). Locating,
+//   distances and crossings all use that one rule, so a particle moved onto a boundary is always put
+//   on the far side and never re-crosses the same surface at zero distance forever.
+// - A half-space the particle is already outside of (by more than the tolerance) reports distance 0:
+//   the caller then relocates from the root, which repairs any stale state instead of tracking on.
+// - Curved surfaces compare signs of the un-normalised p.u (p: position relative to the centre or axis)
+//   in both surface_sense and surface_distance, so the two cannot disagree through rounding.
+// - A particle in a lattice's outer universe sees the lattice grid continued outside the elements:
+//   it stops at every virtual element wall, so it is relocated into the lattice when it reaches it.
+//   Such a level has `lattice >= 0` and a `lat_index` outside the lattice shape.
+// - Boundaries at several levels within the tolerance of each other (a lattice edge on the core's
+//   reflective plane) go to the outermost level, so its boundary condition is never skipped.
+#include "geometry_data.hpp"
+#include "types.hpp"
+#include "vec3.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace keff {
+
+// Distance (cm) within which a point counts as lying on a surface or lattice wall.
+inline constexpr Real coincident_tolerance = 1e-9;
+
+namespace detail {
+
+KOKKOS_INLINE_FUNCTION bool is_plane(SurfaceKind kind) {
+  return kind == SurfaceKind::x_plane || kind == SurfaceKind::y_plane || kind == SurfaceKind::z_plane ||
+         kind == SurfaceKind::plane;
+}
+
+// A plane as n.r = d with |n| = 1 (general planes are normalised by the builder).
+struct PlaneEq {
+  Vec3 n;
+  Real d = 0;
+};
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION PlaneEq plane_of(const GeometryParams<Mem>& g, int s) {
+  switch (static_cast<SurfaceKind>(g.surface_kind(s))) {
+    case SurfaceKind::x_plane: return {{1, 0, 0}, g.surface_coeffs(s, 0)};
+    case SurfaceKind::y_plane: return {{0, 1, 0}, g.surface_coeffs(s, 0)};
+    case SurfaceKind::z_plane: return {{0, 0, 1}, g.surface_coeffs(s, 0)};
+    default:
+      return {{g.surface_coeffs(s, 0), g.surface_coeffs(s, 1), g.surface_coeffs(s, 2)}, g.surface_coeffs(s, 3)};
+  }
+}
+
+// A sphere or cylinder seen from r along u: p and v are the position relative to the centre (or axis)
+// and the direction, both with the axial component removed for cylinders.
+struct CurvedView {
+  Vec3 p;
+  Vec3 v;
+  Real radius = 0;
+  int axis = -1;  // 0, 1, 2 for x/y/z cylinders, -1 for a sphere
+};
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION CurvedView curved_of(const GeometryParams<Mem>& g, int s, Vec3 r, Vec3 u) {
+  const Real c0 = g.surface_coeffs(s, 0), c1 = g.surface_coeffs(s, 1), c2 = g.surface_coeffs(s, 2);
+  CurvedView c;
+  switch (static_cast<SurfaceKind>(g.surface_kind(s))) {
+    case SurfaceKind::x_cylinder: c.p = r - Vec3{0, c0, c1}; c.radius = c2; c.axis = 0; break;
+    case SurfaceKind::y_cylinder: c.p = r - Vec3{c0, 0, c1}; c.radius = c2; c.axis = 1; break;
+    case SurfaceKind::z_cylinder: c.p = r - Vec3{c0, c1, 0}; c.radius = c2; c.axis = 2; break;
+    default: c.p = r - Vec3{c0, c1, c2}; c.radius = g.surface_coeffs(s, 3); break;
+  }
+  c.v = u;
+  if (c.axis >= 0) {
+    c.p[c.axis] = 0;
+    c.v[c.axis] = 0;
+  }
+  return c;
+}
+
+KOKKOS_INLINE_FUNCTION Real curved_value(const CurvedView& c) { return Kokkos::sqrt(dot(c.p, c.p)) - c.radius; }
+
+// Distance along a plane normal direction: g > -tol is the signed distance into the half-space the
+// particle is in, w the rate at which it changes along u.
+KOKKOS_INLINE_FUNCTION Real plane_exit(Real g, Real w) {
+  if (w >= 0) return constants::infinity;  // parallel, or heading deeper in
+  if (g < coincident_tolerance) return 0;
+  return g / -w;
+}
+
+// Roots of a t^2 + 2 k t + c = 0 (a = |v|^2, k = p.v, c = |p|^2 - R^2 = f (|p| + R)), in the
+// cancellation-free forms.
+KOKKOS_INLINE_FUNCTION Real curved_exit(const CurvedView& cv, Real f, bool inside_positive) {
+  const Real a = dot(cv.v, cv.v);
+  if (a <= 0) return constants::infinity;  // along a cylinder's axis: the radius never changes
+  const Real k = dot(cv.p, cv.v);
+  const Real c = f * (Kokkos::sqrt(dot(cv.p, cv.p)) + cv.radius);
+  const bool on = Kokkos::fabs(f) < coincident_tolerance;
+  if (inside_positive) {
+    // Outside a convex surface: only a ray heading towards it can enter, at the near root.
+    if (k >= 0) return constants::infinity;
+    if (on) return 0;
+    const Real disc = k * k - a * c;
+    if (disc <= 0) return constants::infinity;  // misses or grazes
+    return c / (-k + Kokkos::sqrt(disc));
+  }
+  // Inside: always leaves, at the far root. On the surface, tangent or outward counts as already out
+  // (the same rule surface_sense applies).
+  if (on && k >= 0) return 0;
+  const Real disc = Kokkos::fmax(0.0, k * k - a * c);
+  if (k <= 0) return (-k + Kokkos::sqrt(disc)) / a;
+  return -c / (k + Kokkos::sqrt(disc));
+}
+
+}  // namespace detail
+
+// Signed distance f(r): positive in the positive half-space.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real surface_value(const GeometryParams<Mem>& g, int s, Vec3 r) {
+  if (detail::is_plane(static_cast<SurfaceKind>(g.surface_kind(s)))) {
+    const detail::PlaneEq pl = detail::plane_of(g, s);
+    return dot(pl.n, r) - pl.d;
+  }
+  return detail::curved_value(detail::curved_of(g, s, r, Vec3{}));
+}
+
+// Unit normal at r pointing into the positive half-space. At a sphere's centre or on a cylinder's axis
+// any direction is a normal; a fixed one perpendicular to the axis is returned.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Vec3 surface_normal(const GeometryParams<Mem>& g, int s, Vec3 r) {
+  if (detail::is_plane(static_cast<SurfaceKind>(g.surface_kind(s)))) return detail::plane_of(g, s).n;
+  const detail::CurvedView c = detail::curved_of(g, s, r, Vec3{});
+  const Real len = Kokkos::sqrt(dot(c.p, c.p));
+  if (len <= 0) return c.axis == 0 ? Vec3{0, 1, 0} : Vec3{1, 0, 0};
+  return (1 / len) * c.p;
+}
+
+// Which side of surface s the particle at r moving along u is on (true: positive).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool surface_sense(const GeometryParams<Mem>& g, int s, Vec3 r, Vec3 u) {
+  Real f = 0, toward = 0;  // toward: sign of normal . u
+  if (detail::is_plane(static_cast<SurfaceKind>(g.surface_kind(s)))) {
+    const detail::PlaneEq pl = detail::plane_of(g, s);
+    f = dot(pl.n, r) - pl.d;
+    toward = dot(pl.n, u);
+  } else {
+    const detail::CurvedView c = detail::curved_of(g, s, r, u);
+    f = detail::curved_value(c);
+    toward = dot(c.p, c.v);
+  }
+  if (Kokkos::fabs(f) >= coincident_tolerance) return f > 0;
+  return toward >= 0;
+}
+
+// Distance along u until the particle leaves the half-space `inside_positive` of surface s;
+// constants::infinity if it never does.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real surface_distance(const GeometryParams<Mem>& g, int s, Vec3 r, Vec3 u,
+                                             bool inside_positive) {
+  const Real sign = inside_positive ? 1 : -1;
+  if (detail::is_plane(static_cast<SurfaceKind>(g.surface_kind(s)))) {
+    const detail::PlaneEq pl = detail::plane_of(g, s);
+    const Real depth = sign * (dot(pl.n, r) - pl.d);
+    if (depth <= -coincident_tolerance) return 0;
+    return detail::plane_exit(depth, sign * dot(pl.n, u));
+  }
+  const detail::CurvedView c = detail::curved_of(g, s, r, u);
+  const Real f = detail::curved_value(c);
+  if (sign * f <= -coincident_tolerance) return 0;
+  return detail::curved_exit(c, f, inside_positive);
+}
+
+// Whether every half-space of the cell's region holds at r_local (universe coordinates).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool cell_contains(const GeometryParams<Mem>& g, int cell, Vec3 r_local, Vec3 u) {
+  for (int i = g.cell_region_offsets(cell); i < g.cell_region_offsets(cell + 1); ++i) {
+    const int token = g.cell_region(i);
+    const bool positive = token > 0;
+    const int s = (positive ? token : -token) - 1;
+    if (surface_sense(g, s, r_local, u) != positive) return false;
+  }
+  return true;
+}
+
+namespace detail {
+
+// Element index along one lattice axis; on a wall, the element the direction points into.
+KOKKOS_INLINE_FUNCTION int lattice_axis_index(Real x, Real pitch, Real dir) {
+  // Clamped so a point far outside still gives a representable (out-of-shape) index.
+  const Real t = Kokkos::fmin(Kokkos::fmax(x / pitch, -1.0e9), 1.0e9);
+  const Real wall = Kokkos::floor(t + 0.5);
+  if (Kokkos::fabs(x - wall * pitch) < coincident_tolerance) return static_cast<int>(wall) - (dir < 0 ? 1 : 0);
+  return static_cast<int>(Kokkos::floor(t));
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool lattice_index_inside(const GeometryParams<Mem>& g, int lat, const int idx[3]) {
+  for (int i = 0; i < 3; ++i) {
+    if (idx[i] < 0 || idx[i] >= g.lattice_shape(lat, i)) return false;
+  }
+  return true;
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int lattice_universe(const GeometryParams<Mem>& g, int lat, const int idx[3]) {
+  const int nx = g.lattice_shape(lat, 0), ny = g.lattice_shape(lat, 1);
+  return g.lattice_universes(g.lattice_offsets(lat) + idx[0] + nx * (idx[1] + ny * idx[2]));
+}
+
+// Centre of element idx (inside the shape or not) in the lattice's own coordinates.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Vec3 lattice_element_centre(const GeometryParams<Mem>& g, int lat, const int idx[3]) {
+  Vec3 c;
+  for (int i = 0; i < 3; ++i) c[i] = g.lattice_lower_left(lat, i) + (idx[i] + 0.5) * g.lattice_pitch(lat, i);
+  return c;
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int first_cell_containing(const GeometryParams<Mem>& g, int universe, Vec3 r_local,
+                                                 Vec3 u) {
+  for (int i = g.universe_cell_offsets(universe); i < g.universe_cell_offsets(universe + 1); ++i) {
+    const int cell = g.universe_cells(i);
+    if (cell_contains(g, cell, r_local, u)) return cell;
+  }
+  return -1;
+}
+
+}  // namespace detail
+
+// Element of lattice `lat` holding r_local (coordinates of the universe the lattice fills a cell of).
+// Returns whether that element lies inside the lattice shape; idx is set either way.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool lattice_element(const GeometryParams<Mem>& g, int lat, Vec3 r_local, Vec3 u,
+                                            int idx[3]) {
+  for (int i = 0; i < 3; ++i) {
+    idx[i] = detail::lattice_axis_index(r_local[i] - g.lattice_lower_left(lat, i), g.lattice_pitch(lat, i), u[i]);
+  }
+  return detail::lattice_index_inside(g, lat, idx);
+}
+
+// Finds the cell at every level from the root universe down to a material. False if the particle is
+// outside every cell of some universe, outside a lattice without an outer universe, or too deep.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s) {
+  GeometryLevel next;  // the universe, placing lattice and offset of the level being entered
+  next.universe = g.root_universe;
+  s.n_levels = 0;
+  s.material = -1;
+  for (int depth = 0; depth < max_geometry_levels; ++depth) {
+    const Vec3 r_local = r - next.offset;
+    next.cell = detail::first_cell_containing(g, next.universe, r_local, u);
+    if (next.cell < 0) return false;
+    s.level[depth] = next;
+    s.n_levels = depth + 1;
+    const int fill = g.cell_fill(next.cell);
+    switch (static_cast<FillKind>(g.cell_fill_kind(next.cell))) {
+      case FillKind::material: s.material = fill; return true;
+      case FillKind::universe:
+        next.universe = fill;
+        next.lattice = -1;
+        next.lat_index[0] = next.lat_index[1] = next.lat_index[2] = 0;
+        break;
+      case FillKind::lattice:
+        next.lattice = fill;
+        if (lattice_element(g, fill, r_local, u, next.lat_index)) {
+          next.universe = detail::lattice_universe(g, fill, next.lat_index);
+          next.offset = next.offset + detail::lattice_element_centre(g, fill, next.lat_index);
+        } else {
+          next.universe = g.lattice_outer(fill);
+          if (next.universe < 0) return false;
+        }
+        break;
+    }
+  }
+  return false;
+}
+
+namespace detail {
+
+// Distance from x (relative to an element centre) along u to the walls of a box of the given pitch.
+KOKKOS_INLINE_FUNCTION Real element_wall_distance(Vec3 x, Vec3 u, const Real pitch[3]) {
+  Real d = constants::infinity;
+  for (int i = 0; i < 3; ++i) {
+    const Real half = 0.5 * pitch[i];
+    if (u[i] > 0) d = Kokkos::fmin(d, (half - x[i]) / u[i]);
+    if (u[i] < 0) d = Kokkos::fmin(d, (-half - x[i]) / u[i]);
+  }
+  return Kokkos::fmax(d, 0.0);
+}
+
+// Nearest boundary of level k alone: its cell's surfaces, then the walls of the lattice element that
+// placed it. Ties within a level go to the first found.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION BoundaryHit level_boundary(const GeometryParams<Mem>& g, const GeometryState& s, int k,
+                                                  Vec3 r, Vec3 u) {
+  const GeometryLevel& lv = s.level[k];
+  const Vec3 r_local = r - lv.offset;
+  BoundaryHit hit;
+  hit.level = k;
+  for (int i = g.cell_region_offsets(lv.cell); i < g.cell_region_offsets(lv.cell + 1); ++i) {
+    const int token = g.cell_region(i);
+    const int surface = (token > 0 ? token : -token) - 1;
+    const Real d = surface_distance(g, surface, r_local, u, token > 0);
+    if (d < hit.distance) {
+      hit.distance = d;
+      hit.surface = surface;
+    }
+  }
+  if (lv.lattice >= 0 && k > 0) {
+    const Vec3 r_lattice = r - s.level[k - 1].offset;
+    const Vec3 x = r_lattice - lattice_element_centre(g, lv.lattice, lv.lat_index);
+    const Real pitch[3] = {g.lattice_pitch(lv.lattice, 0), g.lattice_pitch(lv.lattice, 1),
+                           g.lattice_pitch(lv.lattice, 2)};
+    const Real d = element_wall_distance(x, u, pitch);
+    if (d < hit.distance) {
+      hit.distance = d;
+      hit.surface = -1;
+    }
+  }
+  return hit;
+}
+
+}  // namespace detail
+
+// The nearest boundary ahead over all levels; within coincident_tolerance of the nearest, the
+// outermost level wins.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION BoundaryHit distance_to_boundary(const GeometryParams<Mem>& g, const GeometryState& s,
+                                                        Vec3 r, Vec3 u) {
+  BoundaryHit per_level[max_geometry_levels];
+  Real nearest = constants::infinity;
+  for (int k = 0; k < s.n_levels; ++k) {
+    per_level[k] = detail::level_boundary(g, s, k, r, u);
+    nearest = Kokkos::fmin(nearest, per_level[k].distance);
+  }
+  for (int k = 0; k < s.n_levels; ++k) {
+    if (per_level[k].distance <= nearest + coincident_tolerance) return per_level[k];
+  }
+  return BoundaryHit{};
+}
+
+// Applies the boundary the particle has just been moved onto: vacuum leaks, reflective mirrors u and
+// keeps the location, anything else (transmission surface, lattice wall) relocates from the root.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION CrossingResult cross_boundary(const GeometryParams<Mem>& g, GeometryState& s, Vec3 r,
+                                                     Vec3& u, const BoundaryHit& hit) {
+  if (hit.surface >= 0) {
+    const auto boundary = static_cast<BoundaryKind>(g.surface_boundary(hit.surface));
+    if (boundary == BoundaryKind::vacuum) return CrossingResult::leaked;
+    if (boundary == BoundaryKind::reflective) {
+      const Vec3 n = surface_normal(g, hit.surface, r - s.level[hit.level].offset);
+      u = u - (2 * dot(u, n)) * n;
+      return CrossingResult::reflected;
+    }
+  }
+  return locate(g, r, u, s) ? CrossingResult::inside : CrossingResult::lost;
+}
+
+}  // namespace keff
