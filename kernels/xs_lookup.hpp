@@ -1,0 +1,156 @@
+#pragma once
+// Continuous-energy cross-section lookup: grid search (plain, hash-accelerated or unionized), linear-
+// linear interpolation of one nuclide, the macroscopic sum over a material and nuclide sampling.
+//
+// Every grid kind gives the same local index as nuclide_grid_index_bisect for every energy, so the
+// interpolated cross sections are bit-for-bit identical whichever acceleration a run uses.
+//
+// Usage in a kernel:
+//   auto cache = Kokkos::subview(ws.micro_xs, token, Kokkos::ALL);   // >= materials.max_nuclides
+//   const MacroXs macro = macro_xs(nuclides, materials, m, E, cache);
+//   const int k = sample_nuclide(cache, materials.offsets(m + 1) - materials.offsets(m), macro.total, xi);
+//   const int n = materials.nuclide(materials.offsets(m) + k);
+#include "xs_data.hpp"
+
+namespace keff {
+
+namespace detail {
+
+// The largest i in [lo, hi) with energy(base + i) <= E, given energy(base + lo) <= E < energy(base + hi).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int bisect_grid(const NuclideParams<Mem>& p, int base, int lo, int hi, Real E) {
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    if (p.energy(base + mid) <= E) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+}  // namespace detail
+
+// Local index i of nuclide n's own grid with energy(i) <= E < energy(i + 1), by binary search; E at or
+// below the first point gives 0, at or above the last point npts - 2.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int nuclide_grid_index_bisect(const NuclideParams<Mem>& p, int n, Real E) {
+  const int base = p.grid_offsets(n);
+  const int last = p.grid_offsets(n + 1) - base - 1;
+  if (!(E > p.energy(base))) return 0;
+  if (E >= p.energy(base + last)) return last - 1;
+  return detail::bisect_grid(p, base, 0, last, E);
+}
+
+// Done once per energy for all nuclides: the hash bin (hash grid), the union-grid index (unionized
+// grid: the largest u with union_energy(u) <= E, clamped to [0, n_union - 1]) or 0 (nuclide grids).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int energy_search(const NuclideParams<Mem>& p, Real E) {
+  if (p.grid_kind == static_cast<int>(EnergyGridKind::hash)) {
+    const int n_bins = static_cast<int>(p.hash_index.extent(0)) - 1;
+    const Real x = (Kokkos::log(E) - p.hash_log_emin) * p.hash_inv_dlog;
+    if (!(x > 0)) return 0;  // also E <= 0 and NaN
+    if (x >= static_cast<Real>(n_bins)) return n_bins - 1;
+    return static_cast<int>(x);
+  }
+  if (p.grid_kind == static_cast<int>(EnergyGridKind::unionized)) {
+    const int n_union = static_cast<int>(p.union_energy.extent(0));
+    if (!(E > p.union_energy(0))) return 0;
+    if (E >= p.union_energy(n_union - 1)) return n_union - 1;
+    int lo = 0, hi = n_union - 1;  // union_energy(lo) < E < union_energy(hi)
+    while (hi - lo > 1) {
+      const int mid = lo + (hi - lo) / 2;
+      if (p.union_energy(mid) <= E) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+  return 0;
+}
+
+// The same index as nuclide_grid_index_bisect, using `search` = energy_search(p, E).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int nuclide_grid_index(const NuclideParams<Mem>& p, int n, Real E, int search) {
+  const int base = p.grid_offsets(n);
+  const int last = p.grid_offsets(n + 1) - base - 1;
+  if (p.grid_kind == static_cast<int>(EnergyGridKind::unionized)) {
+    const int i = p.union_index(search, n);
+    return i < 0 ? 0 : (i > last - 1 ? last - 1 : i);
+  }
+  if (!(E > p.energy(base))) return 0;
+  if (E >= p.energy(base + last)) return last - 1;
+  if (p.grid_kind == static_cast<int>(EnergyGridKind::hash)) {
+    int lo = p.hash_index(search, n);
+    int hi = p.hash_index(search + 1, n) + 1;
+    if (hi > last) hi = last;
+    // The bin was found with this device's log; where it rounds differently from the host's that built
+    // the table, fall back to the whole grid on that side.
+    if (!(p.energy(base + lo) <= E)) lo = 0;
+    if (!(E < p.energy(base + hi))) hi = last;
+    return detail::bisect_grid(p, base, lo, hi, E);
+  }
+  return detail::bisect_grid(p, base, 0, last, E);
+}
+
+// Microscopic cross sections of nuclide n at E, interpolated linearly in energy; total is the sum of
+// the partials; nu = nu0 + nu1 * E[MeV] for fissile nuclides, else 0. Outside the grid the end values
+// are held.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search) {
+  const int j = p.grid_offsets(n) + nuclide_grid_index(p, n, E, search);
+  const Real e0 = p.energy(j);
+  const Real e1 = p.energy(j + 1);
+  Real f = (E - e0) / (e1 - e0);
+  f = f < Real(0) ? Real(0) : (f > Real(1) ? Real(1) : f);
+  MicroXs xs;
+  xs.elastic = p.elastic(j) + f * (p.elastic(j + 1) - p.elastic(j));
+  xs.capture = p.capture(j) + f * (p.capture(j + 1) - p.capture(j));
+  xs.fission = p.fission(j) + f * (p.fission(j + 1) - p.fission(j));
+  xs.total = xs.elastic + xs.capture + xs.fission;
+  xs.nu = p.fissile(n) ? p.nu0(n) + p.nu1(n) * (E * Real(1.0e-6)) : Real(0);
+  return xs;
+}
+
+// Macroscopic cross sections (cm^-1) of `material` at E; material < 0 (void) gives zeros. Writes
+// cache(k) = density_k * sigma_t_k for the k-th nuclide of the material (cache: a 1-D View of at least
+// materials.max_nuclides entries, e.g. a row of a per-thread workspace), for sample_nuclide.
+template <class Mem, class Cache>
+KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const NuclideParams<Mem>& p, const MaterialParams<Mem>& materials,
+                                        int material, Real E, const Cache& cache) {
+  MacroXs macro;
+  if (material < 0) return macro;
+  const int begin = materials.offsets(material);
+  const int end = materials.offsets(material + 1);
+  const int search = energy_search(p, E);
+  for (int k = begin; k < end; ++k) {
+    const Real density = materials.density(k);
+    const MicroXs micro = micro_xs(p, materials.nuclide(k), E, search);
+    const Real total = density * micro.total;
+    macro.total += total;
+    macro.absorption += density * (micro.capture + micro.fission);
+    macro.fission += density * micro.fission;
+    macro.nu_fission += density * micro.nu * micro.fission;
+    cache(k - begin) = total;
+  }
+  return macro;
+}
+
+// The k in [0, count) whose cumulative sum of cache(0..k) first exceeds xi * total (xi in [0, 1)):
+// nuclide k of the material, chosen with probability cache(k) / total. Entries of 0 are never chosen
+// unless round-off leaves the target past the end, which gives count - 1.
+template <class Cache>
+KOKKOS_INLINE_FUNCTION int sample_nuclide(const Cache& cache, int count, Real total, Real xi) {
+  const Real target = xi * total;
+  Real sum = 0;
+  for (int k = 0; k < count; ++k) {
+    sum += cache(k);
+    if (target < sum) return k;
+  }
+  return count - 1;
+}
+
+}  // namespace keff
