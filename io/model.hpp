@@ -53,6 +53,8 @@ struct Lattice {
   std::array<double, 3> lower_left{};
   std::array<double, 3> pitch{};
   std::array<int, 3> shape{1, 1, 1};
+  // A 2-D lattice (input without z) has shape[2] = 1, lower_left[2] = -constants::infinity and
+  // pitch[2] = 2 * constants::infinity: one layer spanning all z, centred on z = 0.
   // Universe indices, x fastest, then y upward from lower_left, then z.
   std::vector<int> universes;
   int outer = -1;  // universe index outside the elements, -1 = none (particles there are lost)
@@ -69,7 +71,8 @@ struct Material {
   SourceLoc where;
   // Continuous energy
   std::vector<NuclideAmount> nuclides;
-  // Multigroup (macroscopic, cm^-1), sized to Problem::groups
+  // Multigroup (macroscopic, cm^-1), sized to Problem::groups; sigma_f, nu_sigma_f and chi are zeros
+  // where the input leaves them out (a non-fissile material)
   std::vector<double> sigma_t, sigma_f, nu_sigma_f, chi;
   std::vector<std::vector<double>> sigma_s;  // [from][to]
 };

@@ -1,1 +1,389 @@
-// placeholder: being written
+// Input reading: every example parses into the model it describes, the embedded default is the example
+// file byte for byte, and every bad input fails with a message naming its file, line and key.
+#include "io/input.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace keff {
+namespace {
+
+const std::string examples = KEFF_EXAMPLES;
+const std::string inputs = KEFF_TEST_INPUTS;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int count_if_material(const model::Problem& p, const std::string& universe, const std::string& material) {
+  int n = 0;
+  for (const auto& c : p.cells) {
+    if (p.universes[c.universe].name == universe && c.fill_kind == FillKind::material && c.fill >= 0 &&
+        p.materials[c.fill].name == material) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+const model::Material& material(const model::Problem& p, const std::string& name) {
+  const auto it = std::find_if(p.materials.begin(), p.materials.end(), [&](const auto& m) { return m.name == name; });
+  EXPECT_NE(it, p.materials.end()) << name;
+  return *it;
+}
+
+int universe(const model::Problem& p, const std::string& name) {
+  for (std::size_t u = 0; u < p.universes.size(); ++u) {
+    if (p.universes[u].name == name) return static_cast<int>(u);
+  }
+  ADD_FAILURE() << "no universe " << name;
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Examples and the default problem
+
+TEST(Input, EveryExampleParses) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(examples)) {
+    if (entry.path().extension() != ".toml") continue;
+    ++count;
+    SCOPED_TRACE(entry.path().string());
+    const auto p = read_problem_file(entry.path().string());
+    EXPECT_EQ(p.source_name, entry.path().string());
+    EXPECT_FALSE(p.cells.empty());
+    EXPECT_GE(p.root_universe, 0);
+  }
+  EXPECT_GE(count, 8);
+}
+
+TEST(Input, DefaultProblemIsTheExampleFile) {
+  EXPECT_EQ(std::string(default_problem_toml()), read_text(examples + "/default.toml"));
+}
+
+TEST(Input, DefaultProblem) {
+  const auto p = default_problem();
+  EXPECT_EQ(p.source_name, "<default>");
+  EXPECT_EQ(p.settings.mode, model::PhysicsMode::continuous_energy);
+  EXPECT_EQ(p.settings.energy_grid, EnergyGridKind::hash);
+  EXPECT_EQ(p.settings.particles, 10000);
+  EXPECT_EQ(p.settings.batches, 30);
+  EXPECT_EQ(p.settings.inactive, 10);
+  EXPECT_EQ(p.settings.statepoint, "statepoint.h5");
+  EXPECT_EQ(p.nuclear_data.nuclides, 68);
+  EXPECT_EQ(p.nuclear_data.gridpoints, 11303);
+  EXPECT_TRUE(p.nuclear_data.library.empty());
+  EXPECT_EQ(p.nuclear_data.where.str(), "<default>:" + std::to_string(p.nuclear_data.where.line));
+  EXPECT_GT(p.nuclear_data.where.line, 0);
+
+  ASSERT_EQ(p.lattices.size(), 1u);
+  const auto& lat = p.lattices[0];
+  EXPECT_EQ(lat.shape, (std::array<int, 3>{9, 9, 1}));
+  const int pin = universe(p, "pin"), gt = universe(p, "gt");
+  EXPECT_EQ(std::count(lat.universes.begin(), lat.universes.end(), pin), 76);
+  EXPECT_EQ(std::count(lat.universes.begin(), lat.universes.end(), gt), 5);
+  EXPECT_EQ(lat.universes[4 + 9 * 4], gt);  // the centre
+
+  const auto& fuel = material(p, "fuel");
+  EXPECT_EQ(fuel.nuclides.size(), 34u);
+  EXPECT_EQ(fuel.nuclides[0].name, "U235");  // input order is kept
+  EXPECT_EQ(fuel.nuclides[1].name, "U238");
+  EXPECT_EQ(fuel.nuclides[2].name, "O16");
+  EXPECT_EQ(fuel.nuclides[3].name, "FP001");
+  EXPECT_EQ(fuel.nuclides.back().name, "FP031");
+  EXPECT_EQ(fuel.nuclides.back().density, 1.0e-6);
+  EXPECT_EQ(count_if_material(p, "pin", "fuel"), 1);
+
+  // Reflective on all six sides; the root cell holds the lattice.
+  int reflective = 0;
+  for (const auto& s : p.surfaces) reflective += s.boundary == BoundaryKind::reflective;
+  EXPECT_EQ(reflective, 6);
+  const auto& root_cells = p.universes[p.root_universe].cells;
+  ASSERT_EQ(root_cells.size(), 1u);
+  EXPECT_EQ(p.cells[root_cells[0]].fill_kind, FillKind::lattice);
+
+  EXPECT_EQ(p.settings.entropy_mesh.shape, (std::array<int, 3>{9, 9, 1}));
+  EXPECT_EQ(p.settings.tally_mesh.shape, (std::array<int, 3>{9, 9, 1}));
+  EXPECT_EQ(p.settings.tally_energy_bounds, (std::vector<double>{1.0e-5, 0.625, 2.0e7}));
+}
+
+TEST(Input, HoogenboomMartinLarge) {
+  const auto p = read_problem_file(examples + "/hm_large.toml");
+  EXPECT_EQ(p.nuclear_data.nuclides, 355);
+  EXPECT_EQ(material(p, "fuel").nuclides.size(), 321u);
+  EXPECT_EQ(material(p, "fuel").nuclides.back().name, "FP318");
+  ASSERT_EQ(p.lattices.size(), 2u);
+  EXPECT_EQ(p.lattices[0].shape, (std::array<int, 3>{3, 3, 1}));
+  EXPECT_EQ(p.lattices[1].shape, (std::array<int, 3>{17, 17, 1}));
+  const int gt = universe(p, "gt");
+  EXPECT_EQ(std::count(p.lattices[1].universes.begin(), p.lattices[1].universes.end(), gt), 25);
+  int vacuum = 0;
+  for (const auto& s : p.surfaces) vacuum += s.boundary == BoundaryKind::vacuum;
+  EXPECT_EQ(vacuum, 6);
+}
+
+TEST(Input, MultigroupExamples) {
+  const auto two = read_problem_file(examples + "/inf_medium_2g.toml");
+  EXPECT_EQ(two.settings.mode, model::PhysicsMode::multigroup);
+  EXPECT_EQ(two.groups, 2);
+  EXPECT_TRUE(two.settings.tally_energy_bounds.empty());
+  const auto& m = two.materials.at(0);
+  EXPECT_EQ(m.sigma_s, (std::vector<std::vector<double>>{{0.52, 0.05}, {0.0, 1.30}}));
+  EXPECT_EQ(m.chi, (std::vector<double>{1.0, 0.0}));
+  // k_inf from the formula in the file's header.
+  const double sa1 = m.sigma_t[0] - m.sigma_s[0][0] - m.sigma_s[0][1];
+  const double s12 = m.sigma_s[0][1], sa2 = m.sigma_t[1] - m.sigma_s[1][1];
+  const double k = (m.nu_sigma_f[0] * sa2 + m.nu_sigma_f[1] * s12) / ((sa1 + s12) * sa2);
+  EXPECT_NEAR(k, 1.125, 1e-12);
+
+  const auto slab = read_problem_file(examples + "/la13511_pua_slab.toml");
+  EXPECT_EQ(slab.groups, 1);
+  EXPECT_NEAR(slab.materials.at(0).nu_sigma_f[0], 3.24 * 0.0816, 1e-15);
+  const auto ua = read_problem_file(examples + "/la13511_ua_sphere.toml");
+  EXPECT_EQ(ua.surfaces.at(0).kind, SurfaceKind::sphere);
+  EXPECT_EQ(ua.surfaces.at(0).coeffs[3], 7.428998);
+  EXPECT_EQ(ua.surfaces.at(0).boundary, BoundaryKind::vacuum);
+
+  const auto flat = read_problem_file(examples + "/inf_medium_ce_flat.toml");
+  EXPECT_TRUE(flat.nuclear_data.flat);
+  EXPECT_EQ(flat.settings.energy_grid, EnergyGridKind::nuclide);
+}
+
+TEST(Input, ReadmeExampleParses) {
+  // The complete example in io/README.md: the first ```toml block.
+  const std::string readme = read_text(examples + "/../io/README.md");
+  const auto start = readme.find("```toml\n");
+  ASSERT_NE(start, std::string::npos);
+  const auto body = start + 8;
+  const auto end = readme.find("```", body);
+  const auto p = read_problem_string(readme.substr(body, end - body), "README.md");
+  EXPECT_EQ(p.settings.energy_grid, EnergyGridKind::unionized);
+  EXPECT_EQ(p.settings.tally_energy_bounds.size(), 4u);
+  EXPECT_EQ(p.settings.entropy_mesh.box.upper, p.settings.source.upper);
+  EXPECT_EQ(p.lattices.at(0).shape, (std::array<int, 3>{2, 2, 1}));
+  EXPECT_EQ(p.materials.at(0).nuclides.size(), 23u);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Details of the model
+
+TEST(Input, LatticeRowsAreTopFirstAndLayersBottomFirst) {
+  const auto p = read_problem_file(inputs + "/lattice_3d.toml");
+  ASSERT_EQ(p.lattices.size(), 1u);
+  const auto& lat = p.lattices[0];
+  EXPECT_EQ(lat.shape, (std::array<int, 3>{2, 3, 2}));
+  EXPECT_EQ(lat.outer, universe(p, "water"));
+  for (int iz = 0; iz < 2; ++iz) {
+    for (int iy = 0; iy < 3; ++iy) {
+      for (int ix = 0; ix < 2; ++ix) {
+        const std::string name = std::to_string(ix) + std::to_string(iy) + std::to_string(iz);
+        EXPECT_EQ(p.universes[lat.universes[ix + 2 * (iy + 3 * iz)]].name, name);
+      }
+    }
+  }
+  EXPECT_EQ(lat.lower_left, (std::array<double, 3>{0.0, 0.0, 0.0}));
+  EXPECT_EQ(lat.pitch, (std::array<double, 3>{1.0, 1.0, 1.0}));
+}
+
+TEST(Input, TwoDimensionalLatticeSpansAllZ) {
+  const auto lat = default_problem().lattices.at(0);
+  EXPECT_EQ(lat.shape[2], 1);
+  EXPECT_EQ(lat.lower_left[2], -constants::infinity);
+  EXPECT_EQ(lat.pitch[2], 2 * constants::infinity);
+  EXPECT_EQ(lat.lower_left[2] + 0.5 * lat.pitch[2], 0.0);  // element centre: local z = global z
+}
+
+constexpr const char* minimal = R"(
+[settings]
+particles = 7
+[settings.source]
+lower_left = [-1, -2, -3]
+upper_right = [1, 2, 3]
+
+[[surface]]
+id = 4
+type = "plane"
+coeffs = [1, 1, 0, 0.5]
+[[surface]]
+id = 9
+type = "z-cylinder"
+coeffs = [0, 0, 1]
+boundary = "vacuum"
+
+[[cell]]
+name = "a"
+region = "-9 4"
+material = "void"
+[[cell]]
+name = "b"
+region = "-9 -4"
+material = "m"
+
+[[material]]
+name = "m"
+trace_nuclides = 2
+trace_density = 3e-5
+[[material]]
+name = "unused"
+nuclides = { Fe56 = 1e-3 }
+)";
+
+TEST(Input, DefaultsAndResolvedReferences) {
+  const auto p = read_problem_string(minimal, "mini.toml");
+  EXPECT_EQ(p.settings.particles, 7);
+  EXPECT_EQ(p.settings.batches, 50);
+  EXPECT_EQ(p.settings.inactive, 10);
+  EXPECT_EQ(p.settings.seed, 1u);
+  EXPECT_EQ(p.settings.hash_bins, 8000);
+  EXPECT_EQ(p.settings.max_lost, 10);
+  EXPECT_EQ(p.settings.entropy_mesh.shape, (std::array<int, 3>{8, 8, 1}));
+  EXPECT_EQ(p.settings.entropy_mesh.box.upper, (std::array<double, 3>{1, 2, 3}));
+  EXPECT_EQ(p.settings.tally_mesh.shape, (std::array<int, 3>{1, 1, 1}));
+  EXPECT_EQ(p.settings.tally_energy_bounds.size(), 3u);
+
+  ASSERT_EQ(p.surfaces.size(), 2u);
+  EXPECT_EQ(p.surfaces[0].user_id, 4);
+  EXPECT_EQ(p.surfaces[0].boundary, BoundaryKind::transmission);
+  EXPECT_EQ(p.surfaces[0].where.str(), "mini.toml:8");
+  ASSERT_EQ(p.cells.size(), 2u);
+  // "-9 4": negative side of surface index 1, positive side of index 0.
+  ASSERT_EQ(p.cells[0].region.size(), 2u);
+  EXPECT_EQ(p.cells[0].region[0].surface, 1);
+  EXPECT_FALSE(p.cells[0].region[0].positive);
+  EXPECT_EQ(p.cells[0].region[1].surface, 0);
+  EXPECT_TRUE(p.cells[0].region[1].positive);
+  EXPECT_EQ(p.cells[0].fill, -1);
+  EXPECT_EQ(p.cells[1].fill, 0);
+  EXPECT_EQ(p.universes.size(), 1u);
+  EXPECT_EQ(p.universes[0].name, "root");
+  EXPECT_EQ(p.universes[0].cells, (std::vector<int>{0, 1}));
+
+  ASSERT_EQ(p.materials.size(), 2u);  // unused materials are allowed
+  ASSERT_EQ(p.materials[0].nuclides.size(), 2u);
+  EXPECT_EQ(p.materials[0].nuclides[1].name, "FP002");
+  EXPECT_EQ(p.materials[0].nuclides[1].density, 3e-5);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bad inputs: file, exact line and the offending key or name
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InputError";
+  return {};
+}
+
+struct BadInput {
+  std::string file;  // under tests/inputs/bad
+  int line;
+  std::vector<std::string> fragments;
+};
+
+class BadInputs : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputs, FailWithFileLineAndKey) {
+  const auto& bad = GetParam();
+  const std::string path = inputs + "/bad/" + bad.file + ".toml";
+  const std::string msg = error_of([&] { read_problem_file(path); });
+  EXPECT_EQ(msg.rfind(path + ":" + std::to_string(bad.line) + ":", 0), 0u) << msg;
+  for (const auto& f : bad.fragments) EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Input, BadInputs,
+    ::testing::Values(
+        BadInput{"syntax_error", 5, {"TOML syntax error"}},
+        BadInput{"unknown_key", 3, {"settings.particle:", "unknown key", "allowed: particles, batches"}},
+        BadInput{"undefined_material", 20, {"cell[fuel].material:", "'fule' is not defined", "void, fuel"}},
+        BadInput{"undefined_universe", 20, {"cell[fuel].fill:", "'pins' is not defined", "universes: root"}},
+        BadInput{"cell_without_region", 17, {"cell[fuel].region:", "missing required key"}},
+        BadInput{"negative_density", 24, {"material[fuel].nuclides.U238:", "-0.02 is not positive"}},
+        BadInput{"zero_particles", 3, {"settings.particles:", "invalid value 0", "integer >= 1"}},
+        BadInput{"inactive_not_below_batches", 5, {"settings.inactive:", "0 <= inactive < batches"}},
+        BadInput{"wrong_type", 4, {"settings.batches:", "expected an integer, got a string"}},
+        BadInput{"duplicate_surface_id", 18, {"surface[1].id:", "duplicate surface id 1", "line 11"}},
+        BadInput{"sphere_coeff_count", 14, {"surface[1].coeffs:", "expected 4 numbers, got 3", "sphere"}},
+        BadInput{"undefined_surface", 19, {"cell[fuel].region:", "surface 7 is not defined", "defined surfaces: 1"}},
+        BadInput{"union_region", 19, {"cell[fuel].region:", "only intersections"}},
+        BadInput{"duplicate_cell_name", 23, {"cell[#2].name:", "duplicate cell name 'fuel'", "line 17"}},
+        BadInput{"missing_source", 2, {"settings.source:", "missing required table"}},
+        BadInput{"both_material_and_fill", 21, {"cell[fuel].fill:", "both a material and a fill"}},
+        BadInput{"library_not_supported", 28, {"nuclear_data.library:", "nuclear data libraries are not supported yet"}},
+        BadInput{"ce_material_with_mg_data", 25, {"material[fuel].sigma_t:", "multigroup data in a continuous-energy problem"}},
+        BadInput{"lattice_undefined_universe", 38, {"lattice[grid].universes:", "'pni' is not defined", "pin, root"}},
+        BadInput{"lattice_ragged", 38, {"lattice[grid].universes:", "row 2 from the top has 1 elements"}},
+        BadInput{"universe_cycle", 26, {"cell[inner].fill:", "universe 'a' contains itself"}},
+        BadInput{"mg_chi_sum", 31, {"material[fuel].chi:", "sums to 0.9"}},
+        BadInput{"mg_scatter_exceeds_total", 30, {"material[fuel].sigma_s:", "sigma_s[1] sums to 2.5", "sigma_t[1] = 2"}},
+        BadInput{"energy_bounds_in_multigroup", 17, {"settings.tally_mesh.energy_bounds:", "multigroup"}},
+        BadInput{"unknown_root_universe", 27, {"geometry.root:", "'core' is not defined", "defined universes: root"}}),
+    [](const auto& test_info) { return test_info.param.file; });
+
+TEST(Input, MissingFileNamesThePath) {
+  const std::string path = inputs + "/bad/does_not_exist.toml";
+  const std::string msg = error_of([&] { read_problem_file(path); });
+  EXPECT_EQ(msg, "cannot open input file '" + path + "'");
+}
+
+TEST(Input, SyntaxErrorHasLineAndColumn) {
+  const std::string msg = error_of([] { read_problem_string("[settings]\nparticles = = 3\n", "x.toml"); });
+  EXPECT_EQ(msg.rfind("x.toml:2:", 0), 0u) << msg;
+  EXPECT_NE(msg.find("TOML syntax error"), std::string::npos) << msg;
+}
+
+// Small inline cases for checks with no file of their own.
+TEST(Input, MoreValidation) {
+  auto with = [](const std::string& from, const std::string& to) {
+    std::string text = minimal;
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  auto fails = [](const std::string& text, const std::string& fragment) {
+    const std::string msg = error_of([&] { read_problem_string(text, "m.toml"); });
+    EXPECT_NE(msg.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << msg;
+  };
+  fails(with("particles = 7", "particles = 7\nmode = \"diffusion\""), "settings.mode: invalid value 'diffusion' (allowed: continuous-energy, multigroup)");
+  fails(with("upper_right = [1, 2, 3]", "upper_right = [1, -2, 3]"), "settings.source.upper_right:");
+  fails(with("coeffs = [0, 0, 1]", "coeffs = [0, 0, -1]"), "surface[9].coeffs: radius -1 is not positive");
+  fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [0, 0, 0, 0.5]"), "normal");
+  fails(with("type = \"plane\"", "type = \"cone\""), "surface[4].type: invalid value 'cone'");
+  fails(with("region = \"-9 4\"", "region = \"-9 9\""), "both sides of surface 9");
+  fails(with("region = \"-9 4\"", "region = \"   \""), "cell[a].region: the region is empty");
+  fails(with("region = \"-9 4\"", "region = \"-9 x4\""), "invalid half-space 'x4'");
+  fails(with("name = \"unused\"", "name = \"m\""), "duplicate material name 'm'");
+  fails(with("name = \"unused\"", "name = \"void\""), "'void' is reserved");
+  fails(with("trace_nuclides = 2\n", ""), "material[m].nuclides: material has no nuclides");
+  fails(with("trace_nuclides = 2", "trace_nuclides = 2\nnuclides = { FP001 = 1e-3 }"), "also listed in nuclides");
+  fails(with("[settings]", "[settings]\nmax_lost = -1"), "settings.max_lost: invalid value -1");
+  fails(with("[settings]", "[settings]\nbank_capacity_factor = 0.5"), "settings.bank_capacity_factor");
+  fails(with("[[surface]]\nid = 4", "[settings.entropy_mesh]\nshape = [8, 0, 1]\n[[surface]]\nid = 4"), "settings.entropy_mesh.shape: invalid value 0");
+  fails(with("[[surface]]\nid = 4", "[settings.tally_mesh]\nenergy_bounds = [1.0, 0.5]\n[[surface]]\nid = 4"), "energy_bounds[1] = 0.5 is out of order");
+  fails(minimal + std::string("\n[multigroup]\ngroups = 2\n"), "multigroup: multigroup data in a continuous-energy problem");
+  fails(minimal + std::string("\n[geometry]\nroot = \"root\"\nextra = 1\n"), "geometry.extra: unknown key (allowed: root)");
+  fails(minimal + std::string("\nsurfaces = 3\n"), "surfaces: unknown key");
+  fails(with("id = 9", "id = 0"), "surface[#2].id: invalid value 0");
+  fails(with("[[cell]]\nname = \"a\"", "[cell]\nname = \"a\""), "");  // a TOML error or a type error, never accepted
+}
+
+TEST(Input, ReadingADirectoryFails) {
+  const std::string msg = error_of([] { read_problem_file(inputs); });
+  EXPECT_NE(msg.find("it is a directory"), std::string::npos) << msg;
+}
+
+}  // namespace
+}  // namespace keff

@@ -1,1 +1,433 @@
-// placeholder: being written
+// Output files: the JSON summary round-trips every double bit for bit, the statepoint reads back
+// through the HDF5 wrapper unchanged, and a failed write throws OutputError and leaves no file behind.
+#include "io/hdf5_file.hpp"
+#include "io/output.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace keff {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("keff_io_" + std::string(test->name()) + "_" + std::to_string(static_cast<long>(::getpid())));
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(path_)) out.push_back(e.path().filename().string());
+    return out;
+  }
+
+ private:
+  fs::path path_;
+};
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+// Results with awkward doubles: random mantissas across many decades, a subnormal, the extremes.
+RunResults sample_results() {
+  std::mt19937_64 rng(12345);
+  std::uniform_real_distribution<double> unit(0.5, 1.5);
+  std::uniform_int_distribution<int> decade(-300, 300);
+  auto awkward = [&] { return unit(rng) * std::pow(10.0, decade(rng)); };
+
+  RunResults r;
+  r.input = "examples/default.toml";
+  r.mode = "continuous-energy";
+  r.energy_grid = "hash";
+  r.execution_space = "OpenMP";
+  r.threads = 2;
+  r.ranks = 1;
+  r.seed = std::numeric_limits<std::uint64_t>::max() / 3;
+  r.particles = 10000;
+  r.batches = 5;
+  r.inactive = 2;
+  r.nuclides = 68;
+  r.gridpoints = 11303;
+  for (int b = 1; b <= r.batches; ++b) {
+    BatchResult br;
+    br.batch = b;
+    br.active = b > r.inactive;
+    br.k = unit(rng);
+    br.k_collision = unit(rng);
+    br.k_absorption = unit(rng);
+    br.k_tracklength = unit(rng);
+    br.entropy = 6 * unit(rng);
+    br.k_running = {unit(rng), awkward()};
+    br.fission_sites = 10000 + b;
+    r.batch.push_back(br);
+  }
+  r.batch[0].k = 0.1 + 0.2;                                  // 0.30000000000000004
+  r.batch[1].k_collision = std::numeric_limits<double>::denorm_min();
+  r.batch[2].k_absorption = std::numeric_limits<double>::max();
+  r.batch[3].entropy = 1.0 / 3.0;
+  r.k_collision = {unit(rng), awkward()};
+  r.k_absorption = {unit(rng), awkward()};
+  r.k_tracklength = {unit(rng), awkward()};
+  r.k_combined = {unit(rng), awkward()};
+  r.particles_per_second = 123456.789;
+  r.timing = {{"initialization", awkward()}, {"transport", unit(rng)}, {"bank", unit(rng) * 1e-3}};
+  r.lost_particles = 3;
+  r.bank_overflows = 1;
+
+  auto& m = r.mesh;
+  m.shape = {3, 2, 1};
+  m.lower = {-1.5, -1.0, -0.5};
+  m.upper = {1.5, 1.0, 0.5};
+  m.energy_bounds = {1e-5, 0.625, 2e7};
+  m.groups = 2;
+  for (int i = 0; i < 2 * 3 * 2; ++i) {
+    m.flux_mean.push_back(awkward());
+    m.flux_std.push_back(awkward());
+    m.fission_mean.push_back(awkward());
+    m.fission_std.push_back(awkward());
+  }
+  for (int i = 0; i < 7; ++i) {
+    Site s;
+    s.r = {awkward(), -unit(rng), unit(rng)};
+    s.u = {0.6, -0.8, 0.0};
+    s.energy = 2e6 * unit(rng);
+    s.group = i % 2;
+    s.progeny = i % 3;
+    s.weight = unit(rng);
+    s.parent = (std::int64_t{1} << 40) + i;
+    r.source_bank.push_back(s);
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// JSON summary
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+void expect_mean_std(const nlohmann::json& j, const MeanStd& m) {
+  EXPECT_TRUE(same_bits(j.at("mean").get<double>(), m.mean));
+  EXPECT_TRUE(same_bits(j.at("std").get<double>(), m.std));
+}
+
+TEST(Output, JsonSummaryRoundTripsBitForBit) {
+  TempDir dir;
+  const auto r = sample_results();
+  const std::string path = dir.file("summary.json");
+  write_summary_json(path, r);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"summary.json"});  // no temporary left
+
+  const auto j = read_json(path);
+  expect_mean_std(j.at("k"), r.k_combined);
+  expect_mean_std(j.at("estimators").at("collision"), r.k_collision);
+  expect_mean_std(j.at("estimators").at("absorption"), r.k_absorption);
+  expect_mean_std(j.at("estimators").at("tracklength"), r.k_tracklength);
+  expect_mean_std(j.at("estimators").at("combined"), r.k_combined);
+
+  ASSERT_EQ(j.at("batches").size(), r.batch.size());
+  for (std::size_t i = 0; i < r.batch.size(); ++i) {
+    const auto& jb = j["batches"][i];
+    const auto& b = r.batch[i];
+    EXPECT_EQ(jb.at("batch").get<int>(), b.batch);
+    EXPECT_EQ(jb.at("active").get<bool>(), b.active);
+    EXPECT_TRUE(same_bits(jb.at("k").get<double>(), b.k));
+    EXPECT_TRUE(same_bits(jb.at("k_collision").get<double>(), b.k_collision));
+    EXPECT_TRUE(same_bits(jb.at("k_absorption").get<double>(), b.k_absorption));
+    EXPECT_TRUE(same_bits(jb.at("k_tracklength").get<double>(), b.k_tracklength));
+    EXPECT_TRUE(same_bits(jb.at("entropy").get<double>(), b.entropy));
+    EXPECT_TRUE(same_bits(jb.at("k_mean").get<double>(), b.k_running.mean));
+    EXPECT_TRUE(same_bits(jb.at("k_std").get<double>(), b.k_running.std));
+    EXPECT_EQ(jb.at("fission_sites").get<std::int64_t>(), b.fission_sites);
+  }
+  EXPECT_TRUE(same_bits(j.at("particles_per_second").get<double>(), r.particles_per_second));
+  for (const auto& [phase, seconds] : r.timing) EXPECT_TRUE(same_bits(j.at("timing").at(phase).get<double>(), seconds));
+  std::vector<std::string> phases;  // in report order
+  const auto ordered = nlohmann::ordered_json::parse(std::ifstream(path));
+  for (const auto& item : ordered.at("timing").items()) phases.push_back(item.key());
+  EXPECT_EQ(phases, (std::vector<std::string>{"initialization", "transport", "bank"}));
+
+  const auto& run = j.at("run");
+  EXPECT_EQ(run.at("input"), r.input);
+  EXPECT_EQ(run.at("mode"), r.mode);
+  EXPECT_EQ(run.at("energy_grid"), r.energy_grid);
+  EXPECT_EQ(run.at("execution_space"), r.execution_space);
+  EXPECT_EQ(run.at("threads"), r.threads);
+  EXPECT_EQ(run.at("ranks"), r.ranks);
+  EXPECT_EQ(run.at("seed").get<std::uint64_t>(), r.seed);
+  EXPECT_EQ(run.at("particles"), r.particles);
+  EXPECT_EQ(run.at("batches"), r.batches);
+  EXPECT_EQ(run.at("inactive"), r.inactive);
+  EXPECT_EQ(run.at("nuclides"), r.nuclides);
+  EXPECT_EQ(run.at("gridpoints"), r.gridpoints);
+  EXPECT_EQ(j.at("lost_particles"), r.lost_particles);
+  EXPECT_EQ(j.at("bank_overflows"), r.bank_overflows);
+
+  const auto& mesh = j.at("mesh");
+  EXPECT_EQ(mesh.at("shape").get<std::vector<int>>(), (std::vector<int>{3, 2, 1}));
+  EXPECT_EQ(mesh.at("groups"), 2);
+  EXPECT_EQ(mesh.at("energy_bounds").get<std::vector<double>>(), r.mesh.energy_bounds);
+  const auto flux = mesh.at("flux_mean").get<std::vector<double>>();
+  const auto fission_std = mesh.at("fission_std").get<std::vector<double>>();
+  ASSERT_EQ(flux.size(), r.mesh.flux_mean.size());
+  for (std::size_t i = 0; i < flux.size(); ++i) {
+    EXPECT_TRUE(same_bits(flux[i], r.mesh.flux_mean[i]));
+    EXPECT_TRUE(same_bits(fission_std[i], r.mesh.fission_std[i]));
+  }
+}
+
+TEST(Output, JsonDoublesRoundTripInBulk) {
+  // nlohmann prints the shortest representation that reads back exactly: check many random bit patterns.
+  std::mt19937_64 rng(7);
+  RunResults r;
+  for (int i = 0; i < 20000; ++i) {
+    double v = 0;
+    do v = std::bit_cast<double>(rng()); while (!std::isfinite(v));
+    r.mesh.flux_mean.push_back(v);
+  }
+  TempDir dir;
+  write_summary_json(dir.file("s.json"), r);
+  const auto back = read_json(dir.file("s.json")).at("mesh").at("flux_mean").get<std::vector<double>>();
+  ASSERT_EQ(back.size(), r.mesh.flux_mean.size());
+  for (std::size_t i = 0; i < back.size(); ++i) ASSERT_TRUE(same_bits(back[i], r.mesh.flux_mean[i])) << i;
+}
+
+TEST(Output, JsonIntoMissingDirectoryThrows) {
+  TempDir dir;
+  const std::string path = dir.file("missing/summary.json");
+  try {
+    write_summary_json(path, sample_results());
+    FAIL() << "no OutputError";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing/summary.json"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Statepoint
+
+TEST(Output, StatepointReadsBack) {
+  TempDir dir;
+  const auto r = sample_results();
+  const std::string path = dir.file("statepoint.h5");
+  write_statepoint(path, r);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"statepoint.h5"});  // no temporary left
+
+  auto file = H5File::open(path);
+  EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
+  EXPECT_EQ(file.attribute_int64("version"), 1);
+  EXPECT_EQ(file.attribute_string("input"), r.input);
+  EXPECT_EQ(file.attribute_string("mode"), r.mode);
+  EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);
+  EXPECT_EQ(static_cast<std::uint64_t>(file.attribute_int64("seed")), r.seed);
+  EXPECT_EQ(file.attribute_int64("particles"), r.particles);
+  EXPECT_EQ(file.attribute_int64("batches_done"), 5);
+  EXPECT_EQ(file.attribute_int64("lost_particles"), 3);
+  EXPECT_TRUE(same_bits(file.attribute_double("particles_per_second"), r.particles_per_second));
+  {
+    const auto batches = file.open_group("batches");
+    const auto k = batches.read_doubles("k");
+    const auto entropy = batches.read_doubles("entropy");
+    const auto active = batches.read_int64s("active");
+    ASSERT_EQ(k.size(), r.batch.size());
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      EXPECT_TRUE(same_bits(k[i], r.batch[i].k));
+      EXPECT_TRUE(same_bits(entropy[i], r.batch[i].entropy));
+      EXPECT_EQ(active[i], r.batch[i].active ? 1 : 0);
+    }
+    EXPECT_TRUE(same_bits(batches.read_doubles("k_collision")[1], r.batch[1].k_collision));
+
+    const auto combined = file.open_group("estimators").read_doubles("combined");
+    EXPECT_EQ(combined, (std::vector<double>{r.k_combined.mean, r.k_combined.std}));
+    EXPECT_TRUE(same_bits(file.open_group("timing").attribute_double("transport"), r.timing[1].second));
+
+    const auto mesh = file.open_group("mesh");
+    EXPECT_EQ(mesh.shape("flux_mean"), (std::vector<std::size_t>{2, 1, 2, 3}));  // [group][z][y][x]
+    EXPECT_EQ(mesh.read_doubles("flux_mean"), r.mesh.flux_mean);
+    EXPECT_EQ(mesh.read_int64s("shape"), (std::vector<std::int64_t>{3, 2, 1}));
+    EXPECT_EQ(mesh.attribute_int64("groups"), 2);
+
+    const auto bank = file.open_group("source_bank");
+    const std::size_t n = r.source_bank.size();
+    EXPECT_EQ(bank.shape("r"), (std::vector<std::size_t>{n, 3}));
+    const auto pos = bank.read_doubles("r");
+    const auto dir_u = bank.read_doubles("u");
+    const auto energy = bank.read_doubles("energy");
+    const auto weight = bank.read_doubles("weight");
+    const auto group = bank.read_int64s("group");
+    const auto parent = bank.read_int64s("parent");
+    const auto progeny = bank.read_int64s("progeny");
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& s = r.source_bank[i];
+      for (int d = 0; d < 3; ++d) {
+        EXPECT_TRUE(same_bits(pos[3 * i + d], s.r[d]));
+        EXPECT_TRUE(same_bits(dir_u[3 * i + d], s.u[d]));
+      }
+      EXPECT_TRUE(same_bits(energy[i], s.energy));
+      EXPECT_TRUE(same_bits(weight[i], s.weight));
+      EXPECT_EQ(group[i], s.group);
+      EXPECT_EQ(parent[i], s.parent);
+      EXPECT_EQ(progeny[i], s.progeny);
+    }
+  }
+  file.close();
+}
+
+TEST(Output, StatepointWithEmptyArrays) {
+  TempDir dir;
+  RunResults r;  // no batches, no bank, no tally yet
+  write_statepoint(dir.file("sp.h5"), r);
+  auto file = H5File::open(dir.file("sp.h5"));
+  EXPECT_TRUE(file.open_group("batches").read_doubles("k").empty());
+  EXPECT_EQ(file.open_group("source_bank").shape("r"), (std::vector<std::size_t>{0, 3}));
+  EXPECT_EQ(file.attribute_string("input"), "");
+}
+
+TEST(Output, StatepointIntoMissingDirectoryThrows) {
+  TempDir dir;
+  try {
+    write_statepoint(dir.file("missing/statepoint.h5"), sample_results());
+    FAIL() << "no OutputError";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing/statepoint.h5"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(Output, FailedStatepointRemovesItsTemporary) {
+  TempDir dir;
+  // The temporary is written completely, then the rename fails: the target is a non-empty directory.
+  fs::create_directories(dir.file("statepoint.h5/inside"));
+  EXPECT_THROW(write_statepoint(dir.file("statepoint.h5"), sample_results()), OutputError);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"statepoint.h5"});
+
+  // A failure while writing: a mesh tally whose size does not match its shape.
+  auto bad = sample_results();
+  bad.mesh.flux_mean.pop_back();
+  try {
+    write_statepoint(dir.file("bad.h5"), bad);
+    FAIL() << "no OutputError";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/mesh/flux_mean"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"statepoint.h5"});
+}
+
+TEST(Output, StatepointReplacesAnOldFile) {
+  TempDir dir;
+  auto r = sample_results();
+  write_statepoint(dir.file("sp.h5"), r);
+  r.batch.resize(2);
+  write_statepoint(dir.file("sp.h5"), r);
+  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("batches_done"), 2);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The HDF5 wrapper on its own
+
+TEST(Hdf5File, AttributesAndDatasetsRoundTrip) {
+  TempDir dir;
+  const std::string path = dir.file("w.h5");
+  {
+    auto f = H5File::create(path);
+    f.set_attribute("i", std::numeric_limits<std::int64_t>::min());
+    f.set_attribute("d", -0.0);
+    f.set_attribute("s", "hello");
+    f.set_attribute("empty", "");
+    f.set_attribute("s", "replaced");
+    {
+      const auto g = f.create_group("g");
+      const auto sub = g.create_group("sub");
+      EXPECT_EQ(sub.path(), "/g/sub");
+      const std::vector<std::int64_t> ints{1, -2, 3, std::numeric_limits<std::int64_t>::max(), 5, 6};
+      sub.write("m", ints, {2, 3});
+      g.write("v", std::vector<double>{1.5, -2.25});
+    }
+    f.close();
+  }
+  const auto f = H5File::open(path);
+  EXPECT_EQ(f.attribute_int64("i"), std::numeric_limits<std::int64_t>::min());
+  EXPECT_TRUE(same_bits(f.attribute_double("d"), -0.0));
+  EXPECT_EQ(f.attribute_string("s"), "replaced");
+  EXPECT_EQ(f.attribute_string("empty"), "");
+  EXPECT_EQ(f.attribute_names(), (std::vector<std::string>{"d", "empty", "i", "s"}));
+  EXPECT_TRUE(f.has_attribute("i"));
+  EXPECT_FALSE(f.has_attribute("j"));
+  EXPECT_TRUE(f.contains("g"));
+  EXPECT_FALSE(f.contains("h"));
+  const auto sub = f.open_group("g").open_group("sub");
+  EXPECT_EQ(sub.shape("m"), (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(sub.read_int64s("m")[3], std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(f.open_group("g").read_doubles("v"), (std::vector<double>{1.5, -2.25}));
+}
+
+TEST(Hdf5File, FailuresNameFileAndObject) {
+  TempDir dir;
+  const std::string path = dir.file("e.h5");
+  {
+    auto f = H5File::create(path);
+    f.create_group("g");
+    f.close();
+  }
+  const auto f = H5File::open(path);
+  auto message = [](const auto& call) -> std::string {
+    try {
+      call();
+    } catch (const OutputError& e) {
+      return e.what();
+    }
+    return "no OutputError";
+  };
+  const std::string missing = message([&] { f.open_group("g").read_doubles("nothing"); });
+  EXPECT_NE(missing.find("'/g/nothing'"), std::string::npos) << missing;
+  EXPECT_NE(missing.find(path), std::string::npos) << missing;
+  const std::string read_only = message([&] { f.create_group("new"); });  // opened read-only
+  EXPECT_NE(read_only.find("create group '/new'"), std::string::npos) << read_only;
+  const std::string no_attr = message([&] { f.attribute_string("absent"); });
+  EXPECT_NE(no_attr.find("/@absent"), std::string::npos) << no_attr;
+  const std::string no_file = message([&] { H5File::open(dir.file("absent.h5")); });
+  EXPECT_NE(no_file.find("cannot open file '" + dir.file("absent.h5") + "'"), std::string::npos) << no_file;
+  const std::string shape = message([&] {
+    auto w = H5File::create(dir.file("shape.h5"));
+    w.write("x", std::vector<double>{1, 2, 3}, {2, 2});
+  });
+  EXPECT_NE(shape.find("'/x'"), std::string::npos) << shape;
+}
+
+TEST(Hdf5File, CloseFailsWhileAGroupIsOpen) {
+  TempDir dir;
+  auto f = H5File::create(dir.file("c.h5"));
+  {
+    const auto g = f.create_group("g");
+    EXPECT_THROW(f.close(), OutputError);  // would otherwise leave the file open behind our back
+  }
+  EXPECT_NO_THROW(f.close());
+  EXPECT_NO_THROW(H5File::open(dir.file("c.h5")).open_group("g"));
+}
+
+}  // namespace
+}  // namespace keff
