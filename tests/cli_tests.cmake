@@ -1,1 +1,51 @@
-# CLI tests: being written
+# Tests that run the keff executable the way a user does.
+set(_keff $<TARGET_FILE:keff>)
+set(_cmake_dir ${CMAKE_CURRENT_SOURCE_DIR}/cmake)
+set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
+
+add_test(NAME cli_help COMMAND keff --help)
+add_test(NAME cli_default_summary
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/summary -P ${_cmake_dir}/check_summary.cmake)
+
+# Same seed, 1 and 2 OpenMP threads: bit-identical k per batch, entropy and mesh tally.
+add_test(NAME determinism_threads_default
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=run;--particles;3000;--batches;8;--inactive;3"
+                 -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_default -P ${_cmake_dir}/compare_runs.cmake)
+add_test(NAME determinism_threads_multigroup
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
+                 "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml;--particles;5000;--batches;8;--inactive;3"
+                 -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_mg -P ${_cmake_dir}/compare_runs.cmake)
+set_tests_properties(determinism_threads_default determinism_threads_multigroup PROPERTIES LABELS "determinism")
+
+# Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
+function(keff_expect_failure name regex exit_code)
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};${ARGN}" "-DREGEX=${regex}" -DEXIT=${exit_code}
+                   -P ${_cmake_dir}/expect_failure.cmake)
+  set_tests_properties(${name} PROPERTIES LABELS "bad-input" TIMEOUT 150)
+endfunction()
+keff_expect_failure(cli_zero_particles "--particles: '0' is not allowed" 2 run --particles 0)
+keff_expect_failure(cli_unknown_option "unknown option '--frobnicate'" 2 run --frobnicate)
+keff_expect_failure(cli_unknown_command "unknown command 'walk'" 2 walk)
+keff_expect_failure(cli_inactive_too_many "inactive batches \\(5\\) must be fewer than batches \\(5\\)" 2
+                    run --batches 5 --inactive 5)
+
+# Each file under inputs/bad/ states the message it must produce on a line '# expect: <regex>' and,
+# for failures at run time rather than input time, '# exit: <status>'.
+file(GLOB _bad_inputs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/*.toml)
+foreach(_file IN LISTS _bad_inputs)
+  get_filename_component(_name ${_file} NAME_WE)
+  file(STRINGS ${_file} _expect REGEX "^# expect: ")
+  file(STRINGS ${_file} _exit REGEX "^# exit: ")
+  string(REGEX REPLACE "^# expect: " "" _expect "${_expect}")
+  string(REGEX REPLACE "^# exit: " "" _exit "${_exit}")
+  if(NOT _expect)
+    set(_expect "${_name}.toml:[0-9]+")
+  endif()
+  if(NOT _exit)
+    set(_exit 2)
+  endif()
+  keff_expect_failure(bad_input_${_name} "${_expect}" ${_exit} run ${_file})
+endforeach()
+keff_expect_failure(bad_input_missing_file "cannot open input file '.*no_such_input.toml'" 2
+                    run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/no_such_input.toml)

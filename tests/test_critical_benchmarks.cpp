@@ -6,6 +6,7 @@
 #include "run_problem.hpp"
 
 #include <cmath>
+#include <iostream>
 
 namespace keff {
 namespace {
@@ -16,6 +17,9 @@ constexpr double k_tolerance = 0.005;
 void expect_critical(const char* example) {
   const auto r = test::run_quietly(test::example(example), 20000, 80, 20);
   const auto& k = r.k_combined;
+  std::cout << "[ info     ] " << example << ": k = " << k.mean << " +/- " << k.std << " (collision "
+            << r.k_collision.mean << ", absorption " << r.k_absorption.mean << ", track-length "
+            << r.k_tracklength.mean << ")\n";
   EXPECT_LE(std::fabs(k.mean - 1.0), 3.0 * k.std) << example << ": k = " << k.mean << " +/- " << k.std;
   EXPECT_LT(std::fabs(k.mean - 1.0), k_tolerance) << example << ": k = " << k.mean << " +/- " << k.std;
   EXPECT_GT(k.std, 0.0);

@@ -6,6 +6,7 @@
 #include "src/build_problem.hpp"
 
 #include <cmath>
+#include <iostream>
 #include <vector>
 
 namespace keff {
@@ -44,6 +45,8 @@ double multigroup_k_infinity(const model::Material& m, int groups) {
 }
 
 void expect_estimators_near(const RunResults& r, double reference) {
+  std::cout << "[ info     ] k_inf = " << reference << ", k = " << r.k_combined.mean << " +/- " << r.k_combined.std
+            << " (collision " << r.k_collision.mean << " +/- " << r.k_collision.std << ")\n";
   for (const auto& [name, e] : {std::pair{"combined", r.k_combined}, std::pair{"collision", r.k_collision},
                                 std::pair{"track-length", r.k_tracklength}, std::pair{"absorption", r.k_absorption}}) {
     SCOPED_TRACE(name);
@@ -88,7 +91,7 @@ TEST(InfiniteMedium, ContinuousEnergyFlat) {
   }
   ASSERT_GT(absorption, 0.0);
   const double k_inf = production / absorption;
-  const auto r = test::run_quietly(problem, 10000, 30, 10);
+  const auto r = test::run_quietly(problem, 40000, 50, 10);
   expect_estimators_near(r, k_inf);
 }
 
