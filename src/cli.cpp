@@ -3,6 +3,7 @@
 #include "io/input.hpp"
 #include "io/output.hpp"
 #include "mpi/communicator.hpp"
+#include "src/data_command.hpp"
 #include "src/simulation.hpp"
 
 #include <charconv>
@@ -35,11 +36,6 @@ constexpr const char* usage_text =
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) are passed to Kokkos.\n"
     "\n"
     "  keff --help | --version\n";
-
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct RunOptions {
   std::optional<std::string> input;
@@ -188,7 +184,8 @@ int cli_main(int argc, char** argv) {
       return 0;
     }
     if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
-    throw UsageError("unknown command '" + std::string(args[0]) + "' (allowed: run)");
+    if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
+    throw UsageError("unknown command '" + std::string(args[0]) + "' (allowed: run, data)");
   } catch (const UsageError& e) {
     error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
     return 2;
