@@ -294,9 +294,11 @@ void Simulation::print_header() const {
 void Simulation::print_row(const BatchResult& r) const {
   if (!log_) return;
   char line[160];
-  if (r.active) {
+  if (r.active && r.k_running.std > 0) {
     std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f    %8.5f +/- %7.5f\n", r.batch, r.k, r.entropy,
                   r.k_running.mean, r.k_running.std);
+  } else if (r.active) {
+    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f    %8.5f\n", r.batch, r.k, r.entropy, r.k_running.mean);
   } else {
     std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f\n", r.batch, r.k, r.entropy);
   }
