@@ -51,12 +51,23 @@ struct HistoryTransport {
       lose(p, sums);
       return;
     }
+    // Cross sections change only with material or energy; a crossing between cells of the same
+    // material (a lattice wall in water, say) keeps them, and keeps the micro-XS cache valid too.
+    MacroXs xs;
+    int xs_material = -2;
+    Real xs_energy = -1;
+    int xs_group = -1;
     while (p.alive) {
       if (++p.n_events > control.max_events) {
         lose(p, sums);
         break;
       }
-      const MacroXs xs = physics.macro_xs(p, cache);
+      if (p.geo.material != xs_material || p.energy != xs_energy || p.group != xs_group) {
+        xs = physics.macro_xs(p, cache);
+        xs_material = p.geo.material;
+        xs_energy = p.energy;
+        xs_group = p.group;
+      }
       const Real d_collision =
           xs.total > 0 ? -Kokkos::log(1.0 - p.rng.next()) / xs.total : constants::infinity;
       const BoundaryHit hit = distance_to_boundary(geometry, p.geo, p.r, p.u);
