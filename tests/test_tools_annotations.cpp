@@ -1,0 +1,68 @@
+// Profiling annotations: every kernel keff launches, and every phase of a batch, is a named Kokkos Tools
+// event under "keff::", so kokkos-tools (space-time stack, kernel timer) attributes time without edits.
+#include <gtest/gtest.h>
+
+#include "io/input.hpp"
+#include "mpi/communicator.hpp"
+#include "src/simulation.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace keff {
+namespace {
+
+std::mutex names_mutex;
+std::set<std::string> kernels, regions;
+
+void on_kernel(const char* name, const std::uint32_t, std::uint64_t*) {
+  const std::lock_guard<std::mutex> lock(names_mutex);
+  kernels.insert(name);
+}
+void on_region(const char* name) {
+  const std::lock_guard<std::mutex> lock(names_mutex);
+  regions.insert(name);
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+TEST(ToolsAnnotations, KernelsAndPhasesAreNamed) {
+  model::Problem problem = default_problem();
+  problem.settings.particles = 1000;
+  problem.settings.batches = 3;
+  problem.settings.inactive = 1;
+  problem.settings.statepoint.clear();
+  const Communicator comm;
+  Simulation sim(DeviceExec(), problem, comm, nullptr);
+
+  namespace exp = Kokkos::Tools::Experimental;
+  exp::set_begin_parallel_for_callback(on_kernel);
+  exp::set_begin_parallel_reduce_callback(on_kernel);
+  exp::set_begin_parallel_scan_callback(on_kernel);
+  exp::set_push_region_callback(on_region);
+  sim.run();
+  exp::set_begin_parallel_for_callback(nullptr);
+  exp::set_begin_parallel_reduce_callback(nullptr);
+  exp::set_begin_parallel_scan_callback(nullptr);
+  exp::set_push_region_callback(nullptr);
+
+  // Kernels are keff's own or Kokkos' internals (deep_copy fills, sort_by_key's permutation).
+  for (const auto& k : kernels) {
+    EXPECT_TRUE(starts_with(k, "keff::") || starts_with(k, "Kokkos::")) << "unnamed or foreign kernel '" << k << "'";
+  }
+  for (const char* k : {"keff::transport::histories", "keff::source::initial", "keff::bank::sort_keys",
+                        "keff::entropy::count", "keff::source::comb"}) {
+    EXPECT_TRUE(kernels.count(k)) << "kernel '" << k << "' never ran";
+  }
+  for (const auto& r : regions) EXPECT_TRUE(starts_with(r, "keff::")) << "region '" << r << "'";
+  for (const char* r : {"keff::transport::histories", "keff::source::initial", "keff::bank::sort",
+                        "keff::entropy::compute", "keff::source::select", "keff::tally::accumulate"}) {
+    EXPECT_TRUE(regions.count(r)) << "region '" << r << "' never pushed";
+  }
+}
+
+}  // namespace
+}  // namespace keff
