@@ -169,6 +169,80 @@ std::vector<std::int64_t> H5Group::read_int64s(const std::string& name) const {
   return out;
 }
 
+void H5Group::read_into(const std::string& name, std::span<double> out) const {
+  // One open for the size check and the read: with thousands of small datasets (a nuclear-data
+  // library) the opens, not the bytes, are what a load spends its time on.
+  QuietErrors quiet;
+  detail::H5Handle dset(H5Dopen2(id_.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dset.valid()) fail("open dataset", child_path(name));
+  detail::H5Handle space(H5Dget_space(dset.get()), H5Sclose);
+  const hssize_t count = space.valid() ? H5Sget_simple_extent_npoints(space.get()) : -1;
+  if (count < 0) fail("get the size of", child_path(name));
+  if (static_cast<std::size_t>(count) != out.size()) {
+    throw OutputError("HDF5: dataset '" + child_path(name) + "' in '" + file_ + "' holds " + std::to_string(count) +
+                      " values, expected " + std::to_string(out.size()));
+  }
+  if (count > 0 && H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+    fail("read dataset", child_path(name));
+  }
+}
+
+void H5Group::write(const std::string& name, std::span<const std::string> data) const {
+  QuietErrors quiet;
+  std::size_t width = 1;  // HDF5 refuses a string type of size zero
+  for (const auto& s : data) width = std::max(width, s.size());
+  std::string packed(width * data.size(), '\0');
+  for (std::size_t i = 0; i < data.size(); ++i) packed.replace(i * width, data[i].size(), data[i]);
+  detail::H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  if (!type.valid() || H5Tset_size(type.get(), width) < 0 || H5Tset_strpad(type.get(), H5T_STR_NULLPAD) < 0 ||
+      H5Tset_cset(type.get(), H5T_CSET_UTF8) < 0) {
+    fail("create the string type of", child_path(name));
+  }
+  write_array(name, type.get(), type.get(), packed.data(), data.size(), {});
+}
+
+std::vector<std::string> H5Group::read_strings(const std::string& name) const {
+  const auto s = shape(name);
+  QuietErrors quiet;
+  if (s.size() != 1) {
+    throw OutputError("HDF5: dataset '" + child_path(name) + "' in '" + file_ + "' is not one-dimensional");
+  }
+  const std::size_t count = s[0];
+  detail::H5Handle dset(H5Dopen2(id_.get(), name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!dset.valid()) fail("open dataset", child_path(name));
+  detail::H5Handle type(H5Dget_type(dset.get()), H5Tclose);
+  if (!type.valid()) fail("get the type of", child_path(name));
+  if (H5Tget_class(type.get()) != H5T_STRING) {
+    throw OutputError("HDF5: dataset '" + child_path(name) + "' in '" + file_ + "' does not hold strings");
+  }
+  const htri_t variable = H5Tis_variable_str(type.get());
+  if (variable < 0) fail("get the type of", child_path(name));
+  std::vector<std::string> out(count);
+  if (count == 0) return out;
+  if (variable > 0) {
+    std::vector<char*> values(count, nullptr);
+    if (H5Dread(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+      fail("read dataset", child_path(name));
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      out[i] = values[i] ? values[i] : "";
+      H5free_memory(values[i]);
+    }
+    return out;
+  }
+  const std::size_t width = H5Tget_size(type.get());
+  std::string packed(width * count, '\0');
+  if (H5Dread(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, packed.data()) < 0) {
+    fail("read dataset", child_path(name));
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string v = packed.substr(i * width, width);
+    v.erase(std::find(v.begin(), v.end(), '\0'), v.end());
+    out[i] = std::move(v);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Attributes
 

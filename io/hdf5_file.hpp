@@ -57,8 +57,14 @@ class H5Group {
 
   void write(const std::string& name, std::span<const double> data, std::vector<std::size_t> shape = {}) const;
   void write(const std::string& name, std::span<const std::int64_t> data, std::vector<std::size_t> shape = {}) const;
+  // A one-dimensional dataset of fixed-length, null-padded UTF-8 strings (the longest sets the length).
+  void write(const std::string& name, std::span<const std::string> data) const;
   std::vector<double> read_doubles(const std::string& name) const;
   std::vector<std::int64_t> read_int64s(const std::string& name) const;
+  // Reads into `out`, whose size must equal the dataset's element count (no second allocation).
+  void read_into(const std::string& name, std::span<double> out) const;
+  // A one-dimensional string dataset, fixed- or variable-length.
+  std::vector<std::string> read_strings(const std::string& name) const;
   std::vector<std::size_t> shape(const std::string& name) const;
 
   // Scalar attributes of this group.

@@ -339,8 +339,8 @@ model::Settings read_settings(const Section& root) {
   if (!st) root.fail("settings", "missing required table [settings]", "a [settings] table with at least [settings.source]");
   const Section& s = *st;
   s.allow_only({"particles", "batches", "inactive", "seed", "mode", "energy_grid", "hash_bins",
-                "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint", "source",
-                "entropy_mesh", "tally_mesh"});
+                "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
+                "statepoint_interval", "source", "entropy_mesh", "tally_mesh"});
   model::Settings out;
   out.particles = s.integer("particles", out.particles, 1, int64_max);
   out.batches = static_cast<int>(s.integer("batches", out.batches, 1, int_max));
@@ -364,6 +364,7 @@ model::Settings read_settings(const Section& root) {
   out.max_events = static_cast<int>(s.integer("max_events", out.max_events, 1, int_max));
   out.max_lost = s.integer("max_lost", out.max_lost, 0, int64_max);
   if (auto v = s.string("statepoint")) out.statepoint = *v;
+  out.statepoint_interval = static_cast<int>(s.integer("statepoint_interval", out.statepoint_interval, 0, int_max));
 
   const auto src = s.table("source");
   if (!src) s.fail("source", "missing required table [settings.source]", "lower_left = [x, y, z] and upper_right = [x, y, z]");
@@ -414,11 +415,33 @@ model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode
     root.fail("nuclear_data", "continuous-energy data in a multigroup problem",
               "[nuclear_data] only with settings.mode = \"continuous-energy\"; multigroup data goes in [multigroup] and the materials");
   }
-  nd->allow_only({"library", "nuclides", "gridpoints", "seed", "flat"});
+  nd->allow_only({"library", "load", "readers", "nuclides", "gridpoints", "seed", "flat"});
   out.where = nd->loc();
   out.library = nd->string("library").value_or("");
   if (!out.library.empty()) {
-    nd->fail("library", "nuclear data libraries are not supported yet", "\"\" (synthetic data generated in memory)");
+    // Synthetic-data keys would be silently ignored next to a library: say so instead.
+    for (const char* key : {"nuclides", "gridpoints", "seed", "flat"}) {
+      if (nd->has(key)) {
+        nd->fail(key, "only for synthetic data, but library is set",
+                 "library, load, readers; or no library and nuclides, gridpoints, seed, flat");
+      }
+    }
+    const std::filesystem::path path(out.library);
+    const std::string& source = root.source().name;
+    // Relative to the input file, so an input and its library move together; "<default>" has no directory.
+    if (path.is_relative() && !source.starts_with("<")) {
+      out.library = (std::filesystem::path(source).parent_path() / path).lexically_normal().string();
+    }
+    const std::string load = nd->choice("load", "root", {"all", "root", "readers", "node"});
+    out.load.strategy = *parse_load_strategy(load);
+    if (nd->has("readers") && out.load.strategy != LoadStrategy::readers) {
+      nd->fail("readers", "only with load = \"readers\"", "load = \"readers\" and readers = K");
+    }
+    out.load.readers = static_cast<int>(nd->integer("readers", out.load.readers, 1, int_max));
+  } else {
+    for (const char* key : {"load", "readers"}) {
+      if (nd->has(key)) nd->fail(key, "only with a library", "library = \"<HDF5 file or text directory>\"");
+    }
   }
   out.nuclides = static_cast<int>(nd->integer("nuclides", out.nuclides, 1, int_max));
   out.gridpoints = static_cast<int>(nd->integer("gridpoints", out.gridpoints, 2, int_max));

@@ -2,6 +2,7 @@
 // The problem as read from input: plain host data, validated and with every name resolved to an index.
 // io/ fills it (TOML or the embedded default); src/ turns it into device Params. Each entity keeps where
 // it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
+#include "io/load_strategy.hpp"
 #include "kernels/geometry_data.hpp"
 #include "kernels/xs_data.hpp"
 
@@ -78,9 +79,11 @@ struct Material {
 };
 
 // Where continuous-energy data comes from. An empty `library` means synthetic data generated in
-// memory from (nuclides, gridpoints, seed, shape).
+// memory from (nuclides, gridpoints, seed, shape); otherwise `library` is the path of an HDF5 library
+// file or a text library directory (resolved against the input file's directory), read by `load`.
 struct NuclearDataSpec {
   std::string library;
+  LoadSpec load;
   int nuclides = 68;          // library size (Hoogenboom-Martin "small")
   int gridpoints = 11303;     // points per nuclide
   std::uint64_t seed = 20251;
@@ -115,6 +118,7 @@ struct Settings {
   Mesh tally_mesh;                    // flux and fission rate per energy group
   std::vector<double> tally_energy_bounds;  // eV, ascending, continuous-energy group edges
   std::string statepoint = "statepoint.h5";  // empty: none written
+  int statepoint_interval = 0;               // > 0: also write it every this many batches
 };
 
 struct Problem {

@@ -1,6 +1,13 @@
 // Host-side continuous-energy nuclear data.
 #include "io/nuclear_data.hpp"
 
+#include "io/data_error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_set>
+
 namespace keff {
 
 int NuclideLibrary::find(const std::string& name) const {
@@ -8,6 +15,74 @@ int NuclideLibrary::find(const std::string& name) const {
     if (nuclides[i].name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+bool valid_nuclide_name(const std::string& name) {
+  if (name.empty() || name.size() > 64 || name.front() == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+           c == '.';
+  });
+}
+
+namespace {
+
+// Values outside [lo, hi], NaN included.
+std::size_t count_outside(const std::vector<double>& values, double lo, double hi) {
+  std::size_t bad = 0;
+  for (double v : values) bad += !((v >= lo) & (v <= hi));
+  return bad;
+}
+
+}  // namespace
+
+void check_nuclide(const NuclideData& n, const std::string& where) {
+  const auto fail = [&](const std::string& what) {
+    throw DataError(where + ": nuclide '" + n.name + "': " + what);
+  };
+  if (!valid_nuclide_name(n.name)) fail("invalid name (allowed: 1 to 64 of A-Z a-z 0-9 _ - ., not starting with '.')");
+  const std::size_t points = n.energy.size();
+  if (points < 2) fail("energy grid has " + std::to_string(points) + " points (allowed: at least 2)");
+  for (const auto& [column, values] : {std::pair{"elastic", &n.elastic}, std::pair{"capture", &n.capture},
+                                       std::pair{"fission", &n.fission}}) {
+    if (values->size() != points) {
+      fail(std::string(column) + " has " + std::to_string(values->size()) + " values, the energy grid " +
+           std::to_string(points));
+    }
+    // Count first and look for where only when something is wrong: the common case stays one tight loop.
+    if (count_outside(*values, 0.0, std::numeric_limits<double>::max()) != 0) {
+      const auto at = std::find_if(values->begin(), values->end(),
+                                   [](double v) { return !(v >= 0.0 && v <= std::numeric_limits<double>::max()); });
+      fail(std::string(column) + "[" + std::to_string(at - values->begin()) +
+           "] is not a finite non-negative cross section");
+    }
+  }
+  std::size_t descending = 0;
+  for (std::size_t j = 1; j < points; ++j) descending += !(n.energy[j] > n.energy[j - 1]);
+  if (descending != 0 || !(n.energy[0] > 0.0) || !(n.energy[points - 1] <= std::numeric_limits<double>::max())) {
+    if (!(n.energy[0] > 0.0)) fail("energy[0] is not positive");
+    for (std::size_t j = 1; j < points; ++j) {
+      if (!(n.energy[j] > n.energy[j - 1])) fail("energy[" + std::to_string(j) + "] is not above energy[" + std::to_string(j - 1) + "]");
+    }
+    fail("energy[" + std::to_string(points - 1) + "] is not finite");
+  }
+  if (!(n.awr > 0.0) || !std::isfinite(n.awr)) fail("awr is not a finite positive number");
+  for (double v : {n.nu0, n.nu1, n.watt_a, n.watt_b}) {
+    if (!std::isfinite(v)) fail("nu or Watt parameters are not finite");
+  }
+}
+
+void check_library(const NuclideLibrary& library, const std::string& where) {
+  if (library.nuclides.empty()) throw DataError(where + ": the library has no nuclides");
+  std::unordered_set<std::string> names;
+  std::unordered_set<std::int32_t> ids;
+  for (const auto& n : library.nuclides) {
+    check_nuclide(n, where);
+    if (!names.insert(n.name).second) throw DataError(where + ": nuclide '" + n.name + "' appears twice");
+    if (!ids.insert(n.id).second) {
+      throw DataError(where + ": nuclide '" + n.name + "': id " + std::to_string(n.id) + " is used twice");
+    }
+  }
 }
 
 }  // namespace keff

@@ -24,4 +24,13 @@ struct NuclideLibrary {
   int find(const std::string& name) const;
 };
 
+// Checks what every consumer of a nuclide relies on: a usable name (it becomes an HDF5 group and a file
+// name: letters, digits, '_', '-', '.', not starting with '.'), at least two strictly ascending positive
+// energies, every column as long as the grid, finite non-negative cross sections and finite scalars.
+// Throws DataError("<where>: nuclide '<name>': <what is wrong>").
+void check_nuclide(const NuclideData& nuclide, const std::string& where);
+// check_nuclide for each, and names and ids unique.
+void check_library(const NuclideLibrary& library, const std::string& where);
+bool valid_nuclide_name(const std::string& name);
+
 }  // namespace keff

@@ -322,7 +322,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"duplicate_cell_name", 23, {"cell[#2].name:", "duplicate cell name 'fuel'", "line 17"}},
         BadInput{"missing_source", 2, {"settings.source:", "missing required table"}},
         BadInput{"both_material_and_fill", 21, {"cell[fuel].fill:", "both a material and a fill"}},
-        BadInput{"library_not_supported", 28, {"nuclear_data.library:", "nuclear data libraries are not supported yet"}},
+        BadInput{"library_with_synthetic_keys", 27, {"nuclear_data.nuclides:", "only for synthetic data, but library is set"}},
         BadInput{"ce_material_with_mg_data", 25, {"material[fuel].sigma_t:", "multigroup data in a continuous-energy problem"}},
         BadInput{"lattice_undefined_universe", 38, {"lattice[grid].universes:", "'pni' is not defined", "pin, root"}},
         BadInput{"lattice_ragged", 38, {"lattice[grid].universes:", "row 2 from the top has 1 elements"}},

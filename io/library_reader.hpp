@@ -1,0 +1,44 @@
+#pragma once
+// Reading a nuclear-data library from either format by nuclide range, so a loader can hand each reader
+// rank its own part. Opening reads only the index; read() reads, checks and returns nuclides.
+#include "io/nuclear_data.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace keff {
+
+struct LibraryIndexEntry {
+  std::string name;
+  std::int32_t id = 0;
+  std::int64_t points = 0;
+  std::string file;  // text library: the nuclide's file, relative to the library directory
+};
+
+class LibraryReader {
+ public:
+  virtual ~LibraryReader() = default;
+  // "hdf5" or "text"
+  virtual const char* format() const = 0;
+  virtual std::int64_t format_version() const = 0;
+  // Nuclides in library order.
+  virtual const std::vector<LibraryIndexEntry>& index() const = 0;
+  // Nuclides [first, first + count), checked; throws DataError naming the file and the object.
+  virtual NuclideLibrary read(std::size_t first, std::size_t count) const = 0;
+
+  const std::string& path() const { return path_; }
+  std::size_t size() const { return index().size(); }
+  NuclideLibrary read_all() const { return read(0, size()); }
+
+ protected:
+  explicit LibraryReader(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+// A directory is a text library (it must hold index.txt), a file an HDF5 library. Throws DataError
+// when the path does not exist or is neither.
+std::unique_ptr<LibraryReader> open_library(const std::string& path);
+
+}  // namespace keff
