@@ -67,17 +67,7 @@ struct ContinuousEnergyPhysics {
     // nuclide choice that is weight * nu Sigma_f / Sigma_t / k, the collision estimator.
     if (micro.fission > 0) {
       const Real expected = p.weight * micro.nu * micro.fission / (micro.total * k_prev);
-      const int n_sites = static_cast<int>(expected + p.rng.next());
-      for (int i = 0; i < n_sites; ++i) {
-        Site s;
-        s.r = p.r;
-        s.u = sample_isotropic(p.rng);
-        s.energy = fission_energy(n, p.rng);
-        s.weight = 1.0;
-        s.parent = p.index;
-        s.progeny = p.n_progeny++;
-        bank.push(s);
-      }
+      bank_fission_sites(p, expected, bank, [&](Site& s, Lcg63& rng) { s.energy = fission_energy(n, rng); });
     }
 
     const Real absorption = micro.capture + micro.fission;

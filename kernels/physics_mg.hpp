@@ -44,17 +44,7 @@ struct MultigroupPhysics {
     const int m = p.geo.material;
     if (xs.nu_fission > 0) {
       const Real expected = p.weight * xs.nu_fission / (xs.total * k_prev);
-      const int n_sites = static_cast<int>(expected + p.rng.next());
-      for (int i = 0; i < n_sites; ++i) {
-        Site s;
-        s.r = p.r;
-        s.u = sample_isotropic(p.rng);
-        s.group = sample_chi(m, p.rng);
-        s.weight = 1.0;
-        s.parent = p.index;
-        s.progeny = p.n_progeny++;
-        bank.push(s);
-      }
+      bank_fission_sites(p, expected, bank, [&](Site& s, Lcg63& rng) { s.group = sample_chi(m, rng); });
     }
     if (p.rng.next() * xs.total < xs.absorption) {
       out.k_absorption = p.weight * xs.nu_fission / xs.absorption;
