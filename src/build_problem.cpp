@@ -1,5 +1,7 @@
 #include "src/build_problem.hpp"
 
+#include "io/input.hpp"
+#include "io/library_loader.hpp"
 #include "src/build_geometry.hpp"
 #include "src/build_nuclear_data.hpp"
 #include "src/synthetic_data.hpp"
@@ -17,8 +19,9 @@ MeshSpec make_mesh(const model::Mesh& mesh) {
   return m;
 }
 
-NuclideLibrary load_nuclear_data(const model::Problem& problem) {
-  const auto& nd = problem.nuclear_data;
+namespace {
+
+NuclideLibrary synthetic_library(const model::NuclearDataSpec& nd) {
   SyntheticDataSpec spec;
   spec.nuclides = nd.nuclides;
   spec.gridpoints = nd.gridpoints;
@@ -26,6 +29,40 @@ NuclideLibrary load_nuclear_data(const model::Problem& problem) {
   spec.flat = nd.flat;
   return generate_synthetic_library(spec);
 }
+
+}  // namespace
+
+NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm) {
+  const auto& nd = problem.nuclear_data;
+  if (nd.library.empty()) return synthetic_library(nd);
+  return load_library(nd.library, nd.load, comm);
+}
+
+NuclideLibrary load_nuclear_data(const model::Problem& problem) {
+  const auto& nd = problem.nuclear_data;
+  if (nd.library.empty()) return synthetic_library(nd);
+  const Communicator world;
+  return load_library(nd.library, nd.load, world);
+}
+
+namespace {
+
+// With a library file, a material naming a nuclide the file lacks is reported with both files: the
+// input (where the material is) and the library.
+void check_library_has_nuclides(const model::Problem& problem, const NuclideLibrary& library) {
+  const auto& path = problem.nuclear_data.library;
+  if (path.empty()) return;
+  for (const model::Material& mat : problem.materials) {
+    for (const model::NuclideAmount& a : mat.nuclides) {
+      if (library.find(a.name) >= 0) continue;
+      throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
+                       "' is not in the nuclear data library '" + path + "' (the library has " +
+                       std::to_string(library.nuclides.size()) + " nuclides)");
+    }
+  }
+}
+
+}  // namespace
 
 ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem) {
   Kokkos::Profiling::ScopedRegion region("keff::setup::build_problem");
@@ -44,6 +81,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.n_nuclides = static_cast<int>(library.nuclides.size());
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
+    check_library_has_nuclides(problem, library);
     p.materials = build_material_params(exec, problem, library);
     const auto& bounds = problem.settings.tally_energy_bounds;
     Kokkos::View<Real*, Kokkos::HostSpace> host("keff::tally::energy_bounds", bounds.size());

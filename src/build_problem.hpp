@@ -6,6 +6,7 @@
 #include "kernels/geometry_data.hpp"
 #include "kernels/tally_data.hpp"
 #include "kernels/xs_data.hpp"
+#include "mpi/communicator.hpp"
 #include "src/device.hpp"
 
 namespace keff {
@@ -26,7 +27,10 @@ struct ProblemParams {
 
 MeshSpec make_mesh(const model::Mesh& mesh);
 
-// Nuclear data for a continuous-energy problem: generated in memory from the problem's spec.
+// Nuclear data for a continuous-energy problem: generated in memory from the problem's spec, or read
+// from its library by its load strategy (collective over `comm`; DataError if the library is unusable).
+NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm);
+// The same over MPI_COMM_WORLD, for callers that have no communicator (build_problem).
 NuclideLibrary load_nuclear_data(const model::Problem& problem);
 
 ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem);

@@ -1,5 +1,6 @@
 #include "src/cli.hpp"
 
+#include "io/data_error.hpp"
 #include "io/input.hpp"
 #include "io/output.hpp"
 #include "mpi/communicator.hpp"
@@ -190,6 +191,9 @@ int cli_main(int argc, char** argv) {
     error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
     return 2;
   } catch (const InputError& e) {  // every rank reads the same input and fails the same way
+    error(e.what());
+    return 2;
+  } catch (const DataError& e) {   // nuclear-data loaders agree on the error first: every rank throws it
     error(e.what());
     return 2;
   } catch (const RunError& e) {    // decided on reduced values: every rank throws it
