@@ -49,3 +49,15 @@ foreach(_file IN LISTS _bad_inputs)
 endforeach()
 keff_expect_failure(bad_input_missing_file "cannot open input file '.*no_such_input.toml'" 2
                     run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/no_such_input.toml)
+
+# Nuclear-data libraries: keff data generate/convert/info, runs from library files, bad libraries.
+add_test(NAME data_cli_libraries
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
+                 "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};2;${KEFF_MPIEXEC_PREFLAGS}"
+                 -DOUT=${_out}/data -P ${_cmake_dir}/data_cli.cmake)
+set_tests_properties(data_cli_libraries PROPERTIES LABELS "data" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+keff_expect_failure(data_cli_no_command "'keff data' needs a command" 2 data)
+keff_expect_failure(data_cli_bad_format "--format 'xml' is not allowed \\(allowed: h5, text\\)" 2
+                    data generate --format xml --out ${_out}/never)
+keff_expect_failure(data_cli_info_missing "no_such_library.h5: nuclear-data library does not exist" 2
+                    data info ${_out}/no_such_library.h5)

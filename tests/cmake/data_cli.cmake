@@ -1,0 +1,95 @@
+# `keff data generate|convert|info` from nothing, a run from each library equal bit for bit to the run
+# from memory, and bad libraries failing with status 2 and a message naming the file on every rank.
+#   cmake -DKEFF=... -DMPIEXEC="mpiexec;-n;2;..." -DOUT=dir -P data_cli.cmake
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+
+# Runs a command that must succeed; its standard output lands in `last_output`.
+function(run_ok)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "'${ARGN}' failed (${rc}):\n${out}${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+# Runs a command that must exit with status 2 within 120 s and print a line matching `regex`.
+function(run_fails regex)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT rc STREQUAL "2" OR NOT "${out}${err}" MATCHES "${regex}")
+    message(FATAL_ERROR "'${ARGN}': expected status 2 and '${regex}', got '${rc}':\n${out}${err}")
+  endif()
+  message("failed as expected: ${ARGN}")
+endfunction()
+
+set(spec --nuclides 14 --gridpoints 900 --seed 77)
+run_ok(${KEFF} data generate --format h5 ${spec} --out ${OUT}/lib.h5)
+run_ok(${KEFF} data generate --format text ${spec} --out ${OUT}/text)
+run_ok(${KEFF} data convert ${OUT}/text ${OUT}/converted.h5)
+run_ok(${KEFF} data generate --format h5 --nuclides 6 --gridpoints 900 --out ${OUT}/few.h5)
+foreach(lib lib.h5 text converted.h5)
+  run_ok(${KEFF} data info ${OUT}/${lib})
+  message("${last_output}")
+  if(NOT last_output MATCHES "checksum +([0-9a-f]+)")
+    message(FATAL_ERROR "'keff data info ${lib}' printed no checksum")
+  endif()
+  set(sum_${lib} ${CMAKE_MATCH_1})
+endforeach()
+if(NOT sum_lib.h5 STREQUAL sum_text OR NOT sum_lib.h5 STREQUAL sum_converted.h5)
+  message(FATAL_ERROR "libraries differ: h5 ${sum_lib.h5}, text ${sum_text}, converted ${sum_converted.h5}")
+endif()
+
+# One pin in a reflected box; [nuclear_data] differs between the inputs.
+set(geometry [=[
+[[surface]]
+id = 1
+type = "sphere"
+coeffs = [0.0, 0.0, 0.0, 5.0]
+boundary = "reflective"
+[[surface]]
+id = 2
+type = "sphere"
+coeffs = [0.0, 0.0, 0.0, 2.0]
+[[cell]]
+name = "fuel"
+region = "-2"
+material = "fuel"
+[[cell]]
+name = "water"
+region = "+2 -1"
+material = "water"
+[[material]]
+name = "fuel"
+nuclides = { U235 = 1.0e-3, U238 = 2.2e-2, O16 = 4.6e-2 }
+trace_nuclides = 4
+[[material]]
+name = "water"
+nuclides = { H1 = 6.7e-2, O16 = 3.3e-2 }
+]=])
+set(settings "[settings]\nparticles = 500\nbatches = 5\ninactive = 1\nstatepoint = \"\"\n[settings.source]\nlower_left = [-2.0, -2.0, -2.0]\nupper_right = [2.0, 2.0, 2.0]\n")
+file(WRITE ${OUT}/memory.toml "${settings}[nuclear_data]\nnuclides = 14\ngridpoints = 900\nseed = 77\n${geometry}")
+file(WRITE ${OUT}/h5.toml "${settings}[nuclear_data]\nlibrary = \"lib.h5\"\nload = \"root\"\n${geometry}")
+file(WRITE ${OUT}/text.toml "${settings}[nuclear_data]\nlibrary = \"text\"\nload = \"all\"\n${geometry}")
+foreach(input memory h5 text)
+  run_ok(${KEFF} run ${OUT}/${input}.toml --quiet --json ${OUT}/${input}.json)
+  file(READ ${OUT}/${input}.json json_${input})
+  string(JSON batches_${input} GET "${json_${input}}" batches)
+endforeach()
+foreach(input h5 text)
+  if(NOT batches_${input} STREQUAL batches_memory)
+    message(FATAL_ERROR "the run from ${input} differs from the run from memory:\n${batches_${input}}\n---\n${batches_memory}")
+  endif()
+endforeach()
+message("runs from memory, HDF5 and text are identical")
+
+# Bad libraries, on two ranks: status 2 and one clear message, no hang.
+execute_process(COMMAND head -c 20000 ${OUT}/lib.h5 OUTPUT_FILE ${OUT}/truncated.h5)
+file(WRITE ${OUT}/truncated.toml "${settings}[nuclear_data]\nlibrary = \"truncated.h5\"\nload = \"node\"\n${geometry}")
+file(WRITE ${OUT}/missing.toml "${settings}[nuclear_data]\nlibrary = \"nowhere.h5\"\nload = \"readers\"\nreaders = 2\n${geometry}")
+file(WRITE ${OUT}/few.toml "${settings}[nuclear_data]\nlibrary = \"few.h5\"\n${geometry}")
+run_fails("truncated.h5: cannot open as an HDF5 nuclear-data library .*truncated file" ${MPIEXEC} ${KEFF} data info ${OUT}/truncated.h5)
+run_fails("truncated.h5: cannot open as an HDF5 nuclear-data library" ${MPIEXEC} ${KEFF} run ${OUT}/truncated.toml)
+run_fails("nowhere.h5: nuclear-data library does not exist" ${MPIEXEC} ${KEFF} run ${OUT}/missing.toml)
+run_fails("few.toml:[0-9]+: material 'fuel': nuclide 'U238' is not in the nuclear data library '.*few.h5'"
+          ${MPIEXEC} ${KEFF} run ${OUT}/few.toml)
+run_fails("not a text-library directory" ${KEFF} data convert ${OUT}/lib.h5 ${OUT}/never.h5)
