@@ -14,23 +14,24 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   endif()
 endif()
 
-# keff_add_mpi_test(<target> [NP 1 2 4]): one ctest entry per rank count, oversubscribed so that
-# 4 ranks run on a 2-core machine, one OpenMP thread per rank unless the test sets its own.
+# keff_add_mpi_test(<target> [NP 1 2 4] [SUFFIX s] [ENV VAR=value...] [ARGS ...]): one ctest entry
+# <target>[s]_np<n> per rank count, oversubscribed so that 4 ranks run on a 2-core machine, one OpenMP
+# thread per rank unless ENV sets its own. SUFFIX tells apart several entries of one target.
 set(KEFF_MPIEXEC_PREFLAGS --oversubscribe --bind-to none)
 execute_process(COMMAND id -u OUTPUT_VARIABLE _keff_uid OUTPUT_STRIP_TRAILING_WHITESPACE)
 if(_keff_uid STREQUAL "0")
   list(APPEND KEFF_MPIEXEC_PREFLAGS --allow-run-as-root)
 endif()
 function(keff_add_mpi_test target)
-  cmake_parse_arguments(ARG "" "" "NP;ARGS;ENV" ${ARGN})
+  cmake_parse_arguments(ARG "" "SUFFIX" "NP;ARGS;ENV" ${ARGN})
   if(NOT ARG_NP)
     set(ARG_NP 1 2 4)
   endif()
   foreach(np IN LISTS ARG_NP)
-    add_test(NAME ${target}_np${np}
+    add_test(NAME ${target}${ARG_SUFFIX}_np${np}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${KEFF_MPIEXEC_PREFLAGS}
                      ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
-    set_tests_properties(${target}_np${np} PROPERTIES PROCESSORS ${np} LABELS "mpi"
+    set_tests_properties(${target}${ARG_SUFFIX}_np${np} PROPERTIES PROCESSORS ${np} LABELS "mpi"
                          ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;${ARG_ENV}")
   endforeach()
 endfunction()

@@ -21,4 +21,9 @@ void write_summary_json(const std::string& path, const RunResults& results);
 // HDF5 statepoint, layout documented in io/README.md.
 void write_statepoint(const std::string& path, const RunResults& results);
 
+// Reads back what a restart needs: metadata, batches, the restart group and the source bank (timing,
+// estimators and mesh means are left empty). Throws OutputError for a file that is not a statepoint of
+// this layout version.
+RunResults read_statepoint(const std::string& path);
+
 }  // namespace keff

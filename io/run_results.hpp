@@ -35,6 +35,27 @@ struct MeshTallyResult {
   std::vector<double> flux_mean, flux_std, fission_mean, fission_std;
 };
 
+// Seconds one phase took over the whole run, across ranks (rank 0's copy; other ranks hold their own
+// time in all three).
+struct PhaseTiming {
+  std::string phase;
+  double min = 0, mean = 0, max = 0;
+};
+
+// MPI calls of the fission-bank exchange, summed over ranks (the communication benchmark reads these).
+struct ExchangeCounts {
+  std::string mode;  // "overlapped" | "blocking"
+  std::int64_t exchanges = 0, irecv = 0, isend = 0, testsome = 0, arrived_early = 0, waitall = 0, sites_sent = 0;
+};
+
+// What a statepoint holds beyond the results so that a restart continues bit for bit.
+struct RestartData {
+  std::uint64_t fingerprint = 0;  // of the input (see src/fingerprint.hpp); a restart must match it
+  double k_prev = 1.0;            // k of the last batch: normalises the next batch's fission sites
+  // Raw accumulators over active batches, per mesh bin: sum and sum of squares per source particle.
+  std::vector<double> flux_sum, flux_sq, fission_sum, fission_sq;
+};
+
 struct RunResults {
   std::string input;        // input file, or "<default>"
   std::string mode;         // "continuous-energy" | "multigroup"
@@ -49,12 +70,15 @@ struct RunResults {
   std::vector<BatchResult> batch;
   MeanStd k_collision, k_absorption, k_tracklength, k_combined;
   double particles_per_second = 0;  // active batches
-  std::vector<std::pair<std::string, double>> timing;  // phase -> seconds, in report order
+  std::vector<PhaseTiming> timing;  // in report order
+  bool synchronized_timers = false; // a barrier before each timed phase (scaling studies)
+  ExchangeCounts exchange;
   std::int64_t lost_particles = 0;
   int bank_overflows = 0;  // batches rerun with a larger bank
 
   MeshTallyResult mesh;
-  std::vector<Site> source_bank;  // the source for the batch after the last
+  std::vector<Site> source_bank;  // the source for the batch after the last, in global order
+  RestartData restart;
 };
 
 }  // namespace keff

@@ -1,10 +1,12 @@
-// The HDF5 statepoint: run metadata, k and entropy per batch, the estimators, the mesh tally and the
-// final source bank, written by one rank and published atomically. The layout (io/README.md) keeps
-// every array a plain dataset so h5py, h5dump and a later restart read it without keff's types.
+// The HDF5 statepoint: run metadata, k and entropy per batch, the estimators, the mesh tally, the
+// source bank for the next batch and what a restart needs beyond them, written by one rank and
+// published atomically. The layout (io/README.md) keeps every array a plain dataset so h5py, h5dump
+// and a restart read it without keff's types.
 #include "io/atomic_write.hpp"
 #include "io/hdf5_file.hpp"
 #include "io/output.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -12,7 +14,7 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 1;
+constexpr std::int64_t statepoint_version = 2;
 
 void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("filetype", "statepoint");
@@ -33,6 +35,8 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("particles_per_second", r.particles_per_second);
   root.set_attribute("lost_particles", r.lost_particles);
   root.set_attribute("bank_overflows", r.bank_overflows);
+  root.set_attribute("fingerprint", std::bit_cast<std::int64_t>(r.restart.fingerprint));
+  root.set_attribute("k_prev", r.restart.k_prev);
 }
 
 void write_batches(const H5Group& g, const std::vector<BatchResult>& batches) {
@@ -73,7 +77,15 @@ void write_estimators(const H5Group& g, const RunResults& r) {
 }
 
 void write_timing(const H5Group& g, const RunResults& r) {
-  for (const auto& [phase, seconds] : r.timing) g.set_attribute(phase, seconds);
+  g.set_attribute("synchronized", r.synchronized_timers ? 1 : 0);
+  for (const auto& t : r.timing) g.write(t.phase, std::vector<double>{t.min, t.mean, t.max});
+}
+
+void write_restart(const H5Group& g, const RestartData& d) {
+  g.write("flux_sum", d.flux_sum);
+  g.write("flux_sq", d.flux_sq);
+  g.write("fission_sum", d.fission_sum);
+  g.write("fission_sq", d.fission_sq);
 }
 
 void write_mesh(const H5Group& g, const MeshTallyResult& m) {
@@ -132,8 +144,83 @@ void write_statepoint(const std::string& path, const RunResults& results) {
     write_timing(file.create_group("timing"), results);
     write_mesh(file.create_group("mesh"), results.mesh);
     write_bank(file.create_group("source_bank"), results.source_bank);
+    write_restart(file.create_group("restart"), results.restart);
     file.close();
   });
+}
+
+RunResults read_statepoint(const std::string& path) {
+  const H5File file = H5File::open(path);
+  if (!file.has_attribute("filetype") || file.attribute_string("filetype") != "statepoint") {
+    throw OutputError("'" + path + "' is not a keff statepoint");
+  }
+  const std::int64_t version = file.attribute_int64("version");
+  if (version != statepoint_version) {
+    throw OutputError("statepoint '" + path + "' has layout version " + std::to_string(version) + "; this keff reads " +
+                      std::to_string(statepoint_version));
+  }
+  RunResults r;
+  r.input = file.attribute_string("input");
+  r.mode = file.attribute_string("mode");
+  r.seed = static_cast<std::uint64_t>(file.attribute_int64("seed"));
+  r.particles = file.attribute_int64("particles");
+  r.batches = static_cast<int>(file.attribute_int64("batches"));
+  r.inactive = static_cast<int>(file.attribute_int64("inactive"));
+  r.lost_particles = file.attribute_int64("lost_particles");
+  r.bank_overflows = static_cast<int>(file.attribute_int64("bank_overflows"));
+  r.restart.fingerprint = std::bit_cast<std::uint64_t>(file.attribute_int64("fingerprint"));
+  r.restart.k_prev = file.attribute_double("k_prev");
+
+  {
+    const H5Group g = file.open_group("batches");
+    const auto batch = g.read_int64s("batch"), active = g.read_int64s("active"), sites = g.read_int64s("fission_sites");
+    const auto k = g.read_doubles("k"), kc = g.read_doubles("k_collision"), ka = g.read_doubles("k_absorption"),
+               kt = g.read_doubles("k_tracklength"), entropy = g.read_doubles("entropy"),
+               k_mean = g.read_doubles("k_mean"), k_std = g.read_doubles("k_std");
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      BatchResult b;
+      b.batch = static_cast<int>(batch[i]);
+      b.active = active.at(i) != 0;
+      b.k = k.at(i);
+      b.k_collision = kc.at(i);
+      b.k_absorption = ka.at(i);
+      b.k_tracklength = kt.at(i);
+      b.entropy = entropy.at(i);
+      b.k_running = {k_mean.at(i), k_std.at(i)};
+      b.fission_sites = sites.at(i);
+      r.batch.push_back(b);
+    }
+  }
+  {
+    const H5Group g = file.open_group("restart");
+    r.restart.flux_sum = g.read_doubles("flux_sum");
+    r.restart.flux_sq = g.read_doubles("flux_sq");
+    r.restart.fission_sum = g.read_doubles("fission_sum");
+    r.restart.fission_sq = g.read_doubles("fission_sq");
+  }
+  {
+    const H5Group g = file.open_group("source_bank");
+    const auto pos = g.read_doubles("r"), dir = g.read_doubles("u"), energy = g.read_doubles("energy"),
+               weight = g.read_doubles("weight");
+    const auto group = g.read_int64s("group"), parent = g.read_int64s("parent"), progeny = g.read_int64s("progeny");
+    const std::size_t n = energy.size();
+    if (pos.size() != 3 * n || dir.size() != 3 * n || weight.size() != n || group.size() != n ||
+        parent.size() != n || progeny.size() != n) {
+      throw OutputError("statepoint '" + path + "': the source_bank datasets disagree in length");
+    }
+    r.source_bank.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      Site& s = r.source_bank[i];
+      s.r = {pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]};
+      s.u = {dir[3 * i], dir[3 * i + 1], dir[3 * i + 2]};
+      s.energy = energy[i];
+      s.weight = weight[i];
+      s.group = static_cast<int>(group[i]);
+      s.parent = parent[i];
+      s.progeny = static_cast<int>(progeny[i]);
+    }
+  }
+  return r;
 }
 
 }  // namespace keff

@@ -45,8 +45,10 @@ json mesh_json(const MeshTallyResult& m) {
 }
 
 json summary(const RunResults& r) {
+  // Per phase, seconds over the run on the fastest rank, on average and on the slowest.
   json timing = json::object();
-  for (const auto& [phase, seconds] : r.timing) timing[phase] = seconds;
+  for (const auto& t : r.timing) timing[t.phase] = {{"min", t.min}, {"mean", t.mean}, {"max", t.max}};
+  const auto& x = r.exchange;
   return {{"k", mean_std(r.k_combined)},
           {"estimators",
            {{"collision", mean_std(r.k_collision)},
@@ -56,6 +58,16 @@ json summary(const RunResults& r) {
           {"batches", batches_json(r.batch)},
           {"particles_per_second", r.particles_per_second},
           {"timing", timing},
+          {"timing_synchronized", r.synchronized_timers},
+          {"bank_exchange",
+           {{"mode", x.mode},
+            {"exchanges", x.exchanges},
+            {"irecv", x.irecv},
+            {"isend", x.isend},
+            {"testsome", x.testsome},
+            {"arrived_early", x.arrived_early},
+            {"waitall", x.waitall},
+            {"sites_sent", x.sites_sent}}},
           {"run",
            {{"input", r.input},
             {"mode", r.mode},

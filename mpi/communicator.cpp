@@ -69,6 +69,40 @@ std::vector<char> Communicator::all_gather_bytes(const void* data, std::int64_t 
   return out;
 }
 
+std::vector<char> Communicator::gather_bytes(const void* data, std::int64_t n_bytes) const {
+  if (n_bytes > std::numeric_limits<int>::max()) throw MpiError("gather_bytes: message over 2 GiB");
+  const int mine = static_cast<int>(n_bytes);
+  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
+  check_mpi(MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_), "MPI_Gather");
+  std::int64_t total = 0;
+  for (int r = 0; r < size_; ++r) {
+    displs[static_cast<std::size_t>(r)] = static_cast<int>(total);
+    total += counts[static_cast<std::size_t>(r)];
+  }
+  if (total > std::numeric_limits<int>::max()) throw MpiError("gather_bytes: gathered data over 2 GiB");
+  std::vector<char> out(is_root() ? static_cast<std::size_t>(total) : 0);
+  check_mpi(MPI_Gatherv(data, mine, MPI_BYTE, out.data(), counts.data(), displs.data(), MPI_BYTE, 0, comm_),
+            "MPI_Gatherv");
+  return out;
+}
+
+void Communicator::reduce_min_max_sum(const double* values, int n, double* min, double* max, double* sum) const {
+  check_mpi(MPI_Reduce(values, min, n, MPI_DOUBLE, MPI_MIN, 0, comm_), "MPI_Reduce");
+  check_mpi(MPI_Reduce(values, max, n, MPI_DOUBLE, MPI_MAX, 0, comm_), "MPI_Reduce");
+  check_mpi(MPI_Reduce(values, sum, n, MPI_DOUBLE, MPI_SUM, 0, comm_), "MPI_Reduce");
+}
+
+std::string Communicator::first_error(const std::string& local) const {
+  int failing = local.empty() ? size_ : rank_;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &failing, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+  if (failing == size_) return {};
+  int length = static_cast<int>(local.size());
+  check_mpi(MPI_Bcast(&length, 1, MPI_INT, failing, comm_), "MPI_Bcast");
+  std::string message = rank_ == failing ? local : std::string(static_cast<std::size_t>(length), ' ');
+  check_mpi(MPI_Bcast(message.data(), length, MPI_CHAR, failing, comm_), "MPI_Bcast");
+  return message;
+}
+
 void Communicator::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
 
 Slice rank_slice(std::int64_t n, int rank, int size) {

@@ -38,6 +38,14 @@ class Communicator {
   bool any(bool flag) const;
   // Concatenates every rank's bytes in rank order, on every rank.
   std::vector<char> all_gather_bytes(const void* data, std::int64_t n_bytes) const;
+  // The same, on rank 0 only (empty elsewhere): for output, which only rank 0 writes.
+  std::vector<char> gather_bytes(const void* data, std::int64_t n_bytes) const;
+  // Minimum, maximum and sum over ranks of each of n values, on rank 0 (elsewhere: unchanged).
+  void reduce_min_max_sum(const double* values, int n, double* min, double* max, double* sum) const;
+  // Agreement on a failure that may have happened on some ranks only (a file one rank cannot read):
+  // every rank passes its own error message ("" for none) and gets the lowest failing rank's message,
+  // or "" if no rank failed. Call it before the next collective so a lone failure can never hang.
+  std::string first_error(const std::string& local) const;
   void barrier() const;
 
  private:

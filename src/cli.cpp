@@ -5,12 +5,15 @@
 #include "io/output.hpp"
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
+#include "src/fingerprint.hpp"
 #include "src/simulation.hpp"
 
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,7 +35,13 @@ constexpr const char* usage_text =
     "  --inactive I       batches before tallies start (0 <= I < B)\n"
     "  --seed S           random number seed (S >= 1)\n"
     "  --json FILE        write the run summary as JSON\n"
-    "  --statepoint FILE  write the HDF5 statepoint here ('' for none; default: settings.statepoint)\n"
+    "  --statepoint FILE  write the HDF5 statepoint here ('' for none; default: settings.statepoint);\n"
+    "                     also every settings.statepoint_interval batches when that is set\n"
+    "  --restart FILE     continue from a statepoint of the same input (same particles, inactive, seed)\n"
+    "                     up to --batches; the results equal an uninterrupted run bit for bit\n"
+    "  --exchange MODE    fission-bank exchange: 'overlapped' (default; reductions run while the bank\n"
+    "                     moves) or 'blocking' (waits right after posting: the benchmark's baseline)\n"
+    "  --sync-timers      a barrier before each timed phase (scaling studies; slows the run)\n"
     "  --quiet            print only errors\n"
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) are passed to Kokkos.\n"
     "\n"
@@ -41,7 +50,9 @@ constexpr const char* usage_text =
 struct RunOptions {
   std::optional<std::string> input;
   std::optional<std::int64_t> particles, batches, inactive, seed;
-  std::optional<std::string> json, statepoint;
+  std::optional<std::string> json, statepoint, restart;
+  ExchangeMode exchange = ExchangeMode::overlapped;
+  bool sync_timers = false;
   bool quiet = false;
 };
 
@@ -75,6 +86,16 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
       o.json = std::string(value());
     } else if (a == "--statepoint") {
       o.statepoint = std::string(value());
+    } else if (a == "--restart") {
+      o.restart = std::string(value());
+    } else if (a == "--exchange") {
+      const std::string_view v = value();
+      if (v != "overlapped" && v != "blocking") {
+        throw UsageError("--exchange: '" + std::string(v) + "' is not allowed (allowed: overlapped, blocking)");
+      }
+      o.exchange = v == "blocking" ? ExchangeMode::blocking : ExchangeMode::overlapped;
+    } else if (a == "--sync-timers") {
+      o.sync_timers = true;
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (a.starts_with("-")) {
@@ -120,6 +141,39 @@ void print_problem(std::ostream& os, const model::Problem& p, const Simulation& 
      << DeviceExec::name() << " thread(s)\n\n";
 }
 
+// The input's text for its fingerprint: the bytes the parser read.
+std::string input_text(const RunOptions& o) {
+  if (!o.input) return std::string(default_problem_toml());
+  std::ifstream in(*o.input, std::ios::binary);
+  if (!in) throw InputError("cannot open input file '" + *o.input + "'");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string describe(const RunResults& sp) {
+  return "'" + sp.input + "' (fingerprint " + fingerprint_text(sp.restart.fingerprint) + ", " +
+         std::to_string(sp.particles) + " particles, " + std::to_string(sp.inactive) + " inactive, seed " +
+         std::to_string(sp.seed) + ")";
+}
+
+// A statepoint can continue this run only if it was written by the same input and leaves batches to run.
+void check_restartable(const std::string& path, const RunResults& sp, const model::Problem& p,
+                       std::uint64_t fingerprint) {
+  const auto& s = p.settings;
+  if (sp.restart.fingerprint != fingerprint) {
+    throw InputError("cannot restart from '" + path + "': it was written by a run of " + describe(sp) +
+                     ", but this run is of '" + p.source_name + "' (fingerprint " + fingerprint_text(fingerprint) +
+                     ", " + std::to_string(s.particles) + " particles, " + std::to_string(s.inactive) +
+                     " inactive, seed " + std::to_string(s.seed) +
+                     "); a restart needs the same input file, particles, inactive batches and seed");
+  }
+  const auto done = static_cast<int>(sp.batch.size());
+  if (done >= s.batches) {
+    throw InputError("cannot restart from '" + path + "': it already holds " + std::to_string(done) +
+                     " batches and this run asks for " + std::to_string(s.batches) +
+                     " (ask for more with --batches)");
+  }
+}
+
 void print_summary(std::ostream& os, const RunResults& r) {
   char line[200];
   os << "\n Results over " << (r.batches - r.inactive) << " active batches\n";
@@ -132,31 +186,73 @@ void print_summary(std::ostream& os, const RunResults& r) {
   row("k (absorption)", r.k_absorption);
   row("k (track-length)", r.k_tracklength);
   os << "   lost particles   " << r.lost_particles << "\n"
-     << "   bank overflows   " << r.bank_overflows << "\n\n Time by phase (s)\n";
-  for (const auto& [phase, seconds] : r.timing) {
-    std::snprintf(line, sizeof line, "   %-20s %10.3f\n", phase.c_str(), seconds);
+     << "   bank overflows   " << r.bank_overflows << "\n\n Time by phase (s, over " << r.ranks << " rank(s)"
+     << (r.synchronized_timers ? ", synchronized" : "") << ")\n";
+  std::snprintf(line, sizeof line, "   %-20s %10s %10s %10s\n", "", "min", "mean", "max");
+  os << line;
+  for (const auto& t : r.timing) {
+    std::snprintf(line, sizeof line, "   %-20s %10.4f %10.4f %10.4f\n", t.phase.c_str(), t.min, t.mean, t.max);
     os << line;
   }
+  const auto& x = r.exchange;
+  os << "\n Bank exchange (" << x.mode << "): " << x.exchanges << " exchanges, " << x.irecv << " Irecv, " << x.isend
+     << " Isend, " << x.testsome << " Testsome (" << x.arrived_early << " completed before the wait), " << x.waitall
+     << " Waitall, " << x.sites_sent << " sites sent\n";
   std::snprintf(line, sizeof line, "\n Particles/s (active batches): %.4g  [%d rank(s) x %d %s thread(s)]\n",
                 r.particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
   os << line;
 }
 
 int run_command(const std::vector<std::string_view>& args, const Communicator& comm) {
-  const RunOptions opts = parse_run_options(args);
-  model::Problem problem = opts.input ? read_problem_file(*opts.input) : default_problem();
-  apply_overrides(opts, problem);
+  // Everything that can fail on one rank alone (a file only some ranks can read) happens here, and the
+  // ranks agree on the outcome before the first collective: one message, the same exit on every rank.
+  RunOptions opts;
+  model::Problem problem;
+  RunResults statepoint;
+  std::uint64_t fingerprint = 0;
+  std::string failure;
+  bool usage = false;
+  try {
+    opts = parse_run_options(args);
+    problem = opts.input ? read_problem_file(*opts.input) : default_problem();
+    apply_overrides(opts, problem);
+    fingerprint = input_fingerprint(input_text(opts), problem.settings);
+    if (opts.restart) {
+      try {
+        statepoint = read_statepoint(*opts.restart);
+      } catch (const OutputError& e) {
+        throw InputError(std::string("cannot restart: ") + e.what());
+      }
+      check_restartable(*opts.restart, statepoint, problem, fingerprint);
+    }
+  } catch (const UsageError& e) {
+    failure = e.what();
+    usage = true;
+  } catch (const InputError& e) {
+    failure = e.what();
+  }
+  failure = comm.first_error(failure);
+  if (!failure.empty()) {
+    // Every rank throws; which kind only changes the hint (both exit with status 2).
+    if (comm.any(usage)) throw UsageError(failure);
+    throw InputError(failure);
+  }
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
 
-  Simulation sim(DeviceExec(), problem, comm, log);
+  Simulation sim(DeviceExec(), problem, comm, log, {opts.exchange, opts.sync_timers, fingerprint});
+  if (opts.restart) {
+    sim.restart_from(statepoint);
+    if (log) *log << "keff: restarting from " << *opts.restart << " after batch " << statepoint.batch.size() << "\n";
+    statepoint = {};  // the bank copy is no longer needed
+  }
   if (log) print_problem(*log, problem, sim, comm);
   RunResults results = sim.run();
 
   if (comm.is_root()) {
     const auto start = std::chrono::steady_clock::now();
-    if (!problem.settings.statepoint.empty()) write_statepoint(problem.settings.statepoint, results);
     if (opts.json) write_summary_json(*opts.json, results);
-    results.timing.emplace_back("output", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    results.timing.push_back({"output (rank 0)", seconds, seconds, seconds});
     if (log) {
       print_summary(*log, results);
       if (!problem.settings.statepoint.empty()) *log << " Statepoint: " << problem.settings.statepoint << "\n";
@@ -198,6 +294,13 @@ int cli_main(int argc, char** argv) {
     return 2;
   } catch (const RunError& e) {    // decided on reduced values: every rank throws it
     error(e.what());
+    return 1;
+  } catch (const OutputError& e) {  // statepoints: agreed on every rank; the JSON: rank 0 alone, at the end
+    error(e.what());
+    return 1;
+  } catch (const MpiError& e) {     // may be one rank's alone: say so once, from that rank, and end them all
+    std::cerr << "keff: MPI error on rank " << comm.rank() << " of " << comm.size() << ": " << e.what() << std::endl;
+    if (comm.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "keff: error (rank " << comm.rank() << "): " << e.what() << std::endl;

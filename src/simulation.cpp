@@ -5,14 +5,16 @@
 #include "kernels/initial_source.hpp"
 #include "kernels/source_select.hpp"
 #include "kernels/transport_history.hpp"
+#include "io/output.hpp"
 #include "src/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
-#include <sstream>
 #include <cstring>
+#include <sstream>
+#include <string_view>
 
 namespace keff {
 
@@ -35,11 +37,23 @@ const char* grid_name(EnergyGridKind g) {
   return "?";
 }
 
+// Every phase the summary reports, in report order. Fixed, so that every rank reduces the same list.
+constexpr const char* reported_phases[] = {"setup",
+                                           "initial source",
+                                           "transport inactive",
+                                           "transport active",
+                                           "bank sort",
+                                           "bank exchange post",
+                                           "bank exchange wait",
+                                           "reductions",
+                                           "io"};
+
 }  // namespace
 
 Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
-                       std::ostream* log)
-    : exec_(exec), problem_(problem), comm_(comm), log_(comm.is_root() ? log : nullptr) {
+                       std::ostream* log, SimulationOptions options)
+    : exec_(exec), problem_(problem), comm_(comm), log_(comm.is_root() ? log : nullptr), options_(options),
+      exchange_(comm) {
   ScopedPhase phase(timers_, "setup");
   const auto& s = problem.settings;
   params_ = build_problem(exec, problem);
@@ -74,6 +88,9 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
 
   entropy_counts_ = Kokkos::View<std::int64_t*, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::entropy::counts")),
                                                            params_.entropy_mesh.n_bins());
+  flux_host_ = decltype(flux_host_)(std::string("keff::tally::flux_host"), params_.tally_groups, bins);
+  fission_host_ = decltype(fission_host_)(std::string("keff::tally::fission_host"), params_.tally_groups, bins);
+  entropy_host_ = decltype(entropy_host_)(std::string("keff::entropy::counts_host"), params_.entropy_mesh.n_bins());
   lost_.recorded = Kokkos::View<int, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::transport::lost_flag")));
   lost_.where = Kokkos::View<Real[6], DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::transport::lost_where")));
   workspace_ = Workspace<DeviceExec>(exec, params_.materials.max_nuclides);
@@ -174,46 +191,39 @@ void Simulation::check_lost(int batch, std::int64_t lost_this_batch) {
   throw RunError(msg.str());
 }
 
-void Simulation::comb_next_source(int batch, std::int64_t local_sites) {
-  ScopedPhase phase(timers_, "source selection");
-  Kokkos::Profiling::ScopedRegion region("keff::source::select");
-  const std::int64_t m = comm_.sum(local_sites);
-  if (m == 0) {
-    throw RunError("batch " + std::to_string(batch) +
-                   " produced no fission sites: the system has no fissionable material reachable by neutrons");
-  }
-  Lcg63 rng = history_rng(problem_.settings.seed, RngStream::selection, static_cast<std::uint64_t>(batch), 1, 0);
-  const Real xi = rng.next();
-  const std::int64_t n = problem_.settings.particles;
-  if (comm_.size() == 1) {
-    comb_source<DeviceExec, DeviceMem>(exec_, bank_.sites, 0, m, next_source_, slice_.first, n, xi);
-  } else {
-    // Every rank receives the whole sorted bank (ranks own contiguous parent ranges, so rank order is
-    // global order) and combs its slice from it.
-    auto host = Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace{}, Kokkos::subview(bank_.sites, Kokkos::make_pair(std::int64_t(0), local_sites)));
-    const std::vector<char> all = comm_.all_gather_bytes(host.data(), local_sites * std::int64_t(sizeof(Site)));
-    Kokkos::View<const Site*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> all_host(
-        reinterpret_cast<const Site*>(all.data()), m);
-    auto all_device = Kokkos::create_mirror_view_and_copy(DeviceMem{}, all_host);
-    comb_source<DeviceExec, DeviceMem>(exec_, all_device, 0, m, next_source_, slice_.first, n, xi);
-  }
+ScopedPhase Simulation::timed(const char* phase) {
+  if (options_.sync_timers) comm_.barrier();
+  return ScopedPhase(timers_, phase);
+}
+
+// Each step below is a kernel launch or a collective; between steps the bank exchange gets a chance to
+// progress, so its messages move while this runs rather than only once finish() waits for them.
+double Simulation::entropy_of_bank(std::int64_t local_sites) {
+  Kokkos::Profiling::ScopedRegion region("keff::entropy::compute");
+  count_sites_per_bin(exec_, params_.entropy_mesh, Kokkos::View<const Site*, DeviceMem>(bank_.sites), local_sites,
+                      entropy_counts_);
+  exchange_.progress();
+  Kokkos::deep_copy(exec_, entropy_host_, entropy_counts_);
   exec_.fence();
-  std::swap(source_, next_source_);
+  comm_.sum(entropy_host_.data(), static_cast<int>(entropy_host_.size()));
+  exchange_.progress();
+  return shannon_entropy(std::vector<std::int64_t>(entropy_host_.data(), entropy_host_.data() + entropy_host_.size()));
 }
 
 void Simulation::accumulate_mesh_tally() {
-  ScopedPhase phase(timers_, "tallies");
   Kokkos::Profiling::ScopedRegion region("keff::tally::accumulate");
-  auto flux = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, mesh_tally_.flux);
-  auto fission = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, mesh_tally_.fission);
-  const auto n = static_cast<int>(flux.size());
-  comm_.sum(flux.data(), n);
-  comm_.sum(fission.data(), n);
+  Kokkos::deep_copy(exec_, flux_host_, mesh_tally_.flux);
+  Kokkos::deep_copy(exec_, fission_host_, mesh_tally_.fission);
+  exec_.fence();
+  const auto n = static_cast<int>(flux_host_.size());
+  comm_.sum(flux_host_.data(), n);
+  exchange_.progress();
+  comm_.sum(fission_host_.data(), n);
+  exchange_.progress();
   const double per_particle = 1.0 / static_cast<double>(problem_.settings.particles);
   for (int i = 0; i < n; ++i) {
-    const double f = from_fixed<mesh_fraction_bits>(flux.data()[i]) * per_particle;
-    const double r = from_fixed<mesh_fraction_bits>(fission.data()[i]) * per_particle;
+    const double f = from_fixed<mesh_fraction_bits>(flux_host_.data()[i]) * per_particle;
+    const double r = from_fixed<mesh_fraction_bits>(fission_host_.data()[i]) * per_particle;
     flux_sum_[static_cast<std::size_t>(i)] += f;
     flux_sq_[static_cast<std::size_t>(i)] += f * f;
     fission_sum_[static_cast<std::size_t>(i)] += r;
@@ -227,58 +237,77 @@ BatchResult Simulation::run_batch(int batch) {
   BatchCounters sums;
   std::int64_t local_sites = 0;
   {
-    ScopedPhase phase(timers_, active ? "transport active" : "transport inactive");
+    const auto t = timed(active ? "transport active" : "transport inactive");
     for (;;) {
       sums = transport_batch(batch);
       local_sites = read_bank_count();
+      // Decided on the maximum over ranks, so every rank reruns or none does.
       const std::int64_t worst = comm_.max(local_sites - static_cast<std::int64_t>(bank_.sites.extent(0)));
       if (worst <= 0) break;
       // Never silently dropped: every rank reruns the batch with room for what it produced.
       ++bank_overflows_;
       if (log_) {
         *log_ << "  batch " << batch << ": fission bank overflow (" << local_sites << " sites, capacity "
-              << bank_.sites.extent(0) << " on this rank); rerunning the batch with a larger bank\n";
+              << bank_.sites.extent(0) << " on rank 0); rerunning the batch with a larger bank\n";
       }
       grow_bank(std::max(local_sites, static_cast<std::int64_t>(bank_.sites.extent(0)) + worst));
     }
   }
-  std::int64_t global[6] = {sums.k_collision, sums.k_absorption, sums.k_tracklength,
-                            sums.collisions, sums.leaked, sums.lost};
-  comm_.sum(global, 6);
-  check_lost(batch, global[5]);
-
   {
-    ScopedPhase phase(timers_, "bank sort");
+    const auto t = timed("bank sort");
     sort_bank(exec_, bank_.sites, bank_keys_, local_sites);
     exec_.fence();
   }
+  // One random number per batch, the same on every rank: the comb depends only on the global bank.
+  Lcg63 rng = history_rng(s.seed, RngStream::selection, static_cast<std::uint64_t>(batch), 1, 0);
+  const Real xi = rng.next();
+  std::int64_t m = 0;
+  {
+    const auto t = timed("bank exchange post");
+    Kokkos::Profiling::ScopedRegion region("keff::source::select");
+    m = exchange_.post(exec_, bank_.sites, local_sites, next_source_, slice_, s.particles, xi);
+  }
+  if (m == 0) {  // the global count: every rank throws
+    throw RunError("batch " + std::to_string(batch) +
+                   " produced no fission sites: the system has no fissionable material reachable by neutrons");
+  }
+  if (options_.exchange == ExchangeMode::blocking) {
+    const auto t = timed("bank exchange wait");
+    exchange_.finish();
+  }
+
   BatchResult r;
   r.batch = batch;
   r.active = active;
+  r.fission_sites = m;
+  std::int64_t global[6] = {sums.k_collision, sums.k_absorption, sums.k_tracklength,
+                            sums.collisions, sums.leaked, sums.lost};
   {
-    ScopedPhase phase(timers_, "entropy");
-    Kokkos::Profiling::ScopedRegion region("keff::entropy::compute");
-    count_sites_per_bin(exec_, params_.entropy_mesh, Kokkos::View<const Site*, DeviceMem>(bank_.sites), local_sites,
-                        entropy_counts_);
-    auto counts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, entropy_counts_);
-    comm_.sum(counts.data(), static_cast<int>(counts.size()));
-    r.entropy = shannon_entropy(std::vector<std::int64_t>(counts.data(), counts.data() + counts.size()));
+    const auto t = timed("reductions");
+    Kokkos::Profiling::ScopedRegion region("keff::batch::reductions");
+    comm_.sum(global, 6);
+    exchange_.progress();
+    r.entropy = entropy_of_bank(local_sites);
+    if (active) accumulate_mesh_tally();
   }
+  {
+    const auto t = timed("bank exchange wait");
+    exchange_.finish();
+  }
+  check_lost(batch, global[5]);
+  std::swap(source_, next_source_);
+
   const double n = static_cast<double>(s.particles);
   r.k_collision = from_fixed<estimator_fraction_bits>(global[0]) / n;
   r.k_absorption = from_fixed<estimator_fraction_bits>(global[1]) / n;
   r.k_tracklength = from_fixed<estimator_fraction_bits>(global[2]) / n;
   r.k = r.k_collision;
-  r.fission_sites = comm_.sum(local_sites);
-
-  comb_next_source(batch, local_sites);
   if (active) {
     ++active_batches_;
     k_active_[0].push_back(r.k_collision);
     k_active_[1].push_back(r.k_absorption);
     k_active_[2].push_back(r.k_tracklength);
     r.k_running = combine_estimators(k_active_);
-    accumulate_mesh_tally();
   }
   k_prev_ = r.k_collision;
   batches_.push_back(r);
@@ -307,16 +336,74 @@ void Simulation::print_row(const BatchResult& r) const {
 
 RunResults Simulation::run() {
   Kokkos::Profiling::ScopedRegion region("keff::run");
-  sample_initial_source();
+  if (first_batch_ == 1) sample_initial_source();
   print_header();
-  for (int b = 1; b <= problem_.settings.batches; ++b) {
+  for (int b = first_batch_; b <= problem_.settings.batches; ++b) {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
     print_row(run_batch(b));
+    if (statepoint_due(b)) write_statepoint_now();
   }
-  return collect_results();
+  return collect_results(false);
 }
 
-RunResults Simulation::collect_results() {
+void Simulation::restart_from(const RunResults& sp) {
+  ScopedPhase phase(timers_, "io");
+  const auto n_tally = flux_sum_.size();
+  if (sp.source_bank.size() != static_cast<std::size_t>(problem_.settings.particles) ||
+      sp.restart.flux_sum.size() != n_tally || sp.restart.flux_sq.size() != n_tally ||
+      sp.restart.fission_sum.size() != n_tally || sp.restart.fission_sq.size() != n_tally) {
+    throw RunError("the statepoint's source bank or mesh tally does not match this problem's sizes");
+  }
+  batches_ = sp.batch;
+  first_batch_ = static_cast<int>(batches_.size()) + 1;
+  for (auto& k : k_active_) k.clear();
+  active_batches_ = 0;
+  for (const auto& b : batches_) {
+    if (!b.active) continue;
+    ++active_batches_;
+    k_active_[0].push_back(b.k_collision);
+    k_active_[1].push_back(b.k_absorption);
+    k_active_[2].push_back(b.k_tracklength);
+  }
+  k_prev_ = sp.restart.k_prev;
+  lost_total_ = sp.lost_particles;
+  bank_overflows_ = sp.bank_overflows;
+  flux_sum_ = sp.restart.flux_sum;
+  flux_sq_ = sp.restart.flux_sq;
+  fission_sum_ = sp.restart.fission_sum;
+  fission_sq_ = sp.restart.fission_sq;
+  // This rank's slice of the source, in global order as written.
+  Kokkos::View<const Site*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> mine(
+      sp.source_bank.data() + slice_.first, static_cast<std::size_t>(slice_.count));
+  Kokkos::deep_copy(exec_, source_, mine);
+  exec_.fence();
+}
+
+bool Simulation::statepoint_due(int batch) const {
+  const auto& s = problem_.settings;
+  if (s.statepoint.empty()) return false;
+  return batch == s.batches || (s.statepoint_interval > 0 && batch % s.statepoint_interval == 0);
+}
+
+// Rank 0 writes (the bank gathered to it); every rank learns whether that worked before going on, so a
+// failed write ends all ranks with rank 0's message instead of leaving them in the next collective.
+void Simulation::write_statepoint_now() {
+  const auto t = timed("io");
+  Kokkos::Profiling::ScopedRegion region("keff::io::statepoint");
+  const RunResults res = collect_results(true);
+  std::string failure;
+  if (comm_.is_root()) {
+    try {
+      write_statepoint(problem_.settings.statepoint, res);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  failure = comm_.first_error(failure);
+  if (!failure.empty()) throw OutputError(failure);
+}
+
+RunResults Simulation::collect_results(bool with_bank) {
   const auto& s = problem_.settings;
   RunResults res;
   res.input = problem_.source_name;
@@ -336,12 +423,31 @@ RunResults Simulation::collect_results() {
   res.k_absorption = mean_std(k_active_[1]);
   res.k_tracklength = mean_std(k_active_[2]);
   res.k_combined = combine_estimators(k_active_);
-  const double active_time = timers_.get("transport active");
-  res.particles_per_second =
-      active_time > 0 ? static_cast<double>(s.particles) * active_batches_ / active_time : 0.0;
-  res.timing = timers_.all();
   res.lost_particles = lost_total_;
   res.bank_overflows = bank_overflows_;
+
+  // Phase times: min, mean and max over ranks, for a fixed list of phases so every rank reduces alike.
+  constexpr int n_phases = static_cast<int>(std::size(reported_phases));
+  double local[n_phases], lo[n_phases], hi[n_phases], sum[n_phases];
+  for (int i = 0; i < n_phases; ++i) local[i] = lo[i] = hi[i] = sum[i] = timers_.get(reported_phases[i]);
+  comm_.reduce_min_max_sum(local, n_phases, lo, hi, sum);
+  for (int i = 0; i < n_phases; ++i) {
+    if (hi[i] > 0) res.timing.push_back({reported_phases[i], lo[i], sum[i] / comm_.size(), hi[i]});
+  }
+  res.synchronized_timers = options_.sync_timers;
+  // The slowest rank sets the pace of a batch.
+  double active_time = 0;
+  for (int i = 0; i < n_phases; ++i) {
+    if (std::string_view(reported_phases[i]) == "transport active") active_time = comm_.is_root() ? hi[i] : local[i];
+  }
+  res.particles_per_second =
+      active_time > 0 ? static_cast<double>(s.particles) * active_batches_ / active_time : 0.0;
+
+  const auto& c = exchange_.counters();
+  std::int64_t counts[7] = {c.exchanges, c.irecv, c.isend, c.testsome, c.arrived_early, c.waitall, c.sites_sent};
+  comm_.sum(counts, 7);
+  res.exchange = {options_.exchange == ExchangeMode::blocking ? "blocking" : "overlapped",
+                  counts[0] / comm_.size(), counts[1], counts[2], counts[3], counts[4], counts[5], counts[6]};
 
   auto& m = res.mesh;
   for (int d = 0; d < 3; ++d) {
@@ -353,22 +459,23 @@ RunResults Simulation::collect_results() {
   if (s.mode == model::PhysicsMode::continuous_energy) m.energy_bounds = s.tally_energy_bounds;
   m.groups = params_.tally_groups;
   const double na = active_batches_;
-  const auto finish = [na](const std::vector<double>& sum, const std::vector<double>& sq, std::vector<double>& mean,
+  const auto finish = [na](const std::vector<double>& sum_, const std::vector<double>& sq, std::vector<double>& mean,
                            std::vector<double>& sd) {
-    mean.resize(sum.size());
-    sd.resize(sum.size());
-    for (std::size_t i = 0; i < sum.size(); ++i) {
-      mean[i] = na > 0 ? sum[i] / na : 0.0;
+    mean.resize(sum_.size());
+    sd.resize(sum_.size());
+    for (std::size_t i = 0; i < sum_.size(); ++i) {
+      mean[i] = na > 0 ? sum_[i] / na : 0.0;
       sd[i] = na > 1 ? std::sqrt(std::max(0.0, sq[i] / na - mean[i] * mean[i]) / (na - 1)) : 0.0;
     }
   };
   finish(flux_sum_, flux_sq_, m.flux_mean, m.flux_std);
   finish(fission_sum_, fission_sq_, m.fission_mean, m.fission_std);
+  res.restart = {options_.fingerprint, k_prev_, flux_sum_, flux_sq_, fission_sum_, fission_sq_};
 
-  // Final source, gathered in global order.
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, source_);
-  const std::vector<char> all = comm_.all_gather_bytes(host.data(), slice_.count * std::int64_t(sizeof(Site)));
-  if (comm_.is_root()) {
+  if (with_bank) {
+    // The source of the next batch, gathered on rank 0 in global (rank) order.
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, source_);
+    const std::vector<char> all = comm_.gather_bytes(host.data(), slice_.count * std::int64_t(sizeof(Site)));
     res.source_bank.resize(all.size() / sizeof(Site));
     std::memcpy(static_cast<void*>(res.source_bank.data()), all.data(), all.size());
   }

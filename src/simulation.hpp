@@ -1,7 +1,9 @@
 #pragma once
 // The power iteration. Owns the mutable State of a run (source and next-source sites, the fission bank,
 // tally accumulators, per-thread workspaces), all allocated once in the constructor, and runs batches:
-// transport -> (rerun on bank overflow) -> sort the bank -> entropy -> comb the next source -> statistics.
+// transport -> (rerun on bank overflow) -> sort the bank -> post the bank exchange -> reductions (k,
+// entropy, mesh tally) while the exchange is in flight -> finish the exchange -> statistics.
+// Statepoints every settings.statepoint_interval batches; a run continues from one with restart_from().
 #include "io/model.hpp"
 #include "io/run_results.hpp"
 #include "kernels/batch_control.hpp"
@@ -10,6 +12,7 @@
 #include "kernels/physics_mg.hpp"
 #include "kernels/tally_data.hpp"
 #include "kernels/workspace.hpp"
+#include "mpi/bank_exchange.hpp"
 #include "mpi/communicator.hpp"
 #include "src/build_problem.hpp"
 #include "src/timers.hpp"
@@ -28,17 +31,34 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How the fission bank moves between batches: posted, then finished after the batch's reductions
+// (overlapped), or finished right after posting (blocking: the baseline of the communication benchmark).
+enum class ExchangeMode { overlapped, blocking };
+
+struct SimulationOptions {
+  ExchangeMode exchange = ExchangeMode::overlapped;
+  bool sync_timers = false;       // a barrier before each timed phase, for scaling studies
+  std::uint64_t fingerprint = 0;  // of the input, written to statepoints (src/fingerprint.hpp)
+};
+
 class Simulation {
  public:
   // Builds Params and allocates State. `log` (rank 0 only; may be null) receives the batch table.
-  Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, std::ostream* log);
+  Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, std::ostream* log,
+             SimulationOptions options = {});
 
+  // Samples the initial source (unless restarted) and runs the remaining batches, writing statepoints.
   RunResults run();
+  // Continues from a statepoint instead of the initial source: its batches, accumulators and source.
+  // The caller has checked that it comes from this input (fingerprint) and leaves batches to run.
+  void restart_from(const RunResults& statepoint);
 
   // The steps of run(), public so tests can drive and observe them.
   void sample_initial_source();
   BatchCounters transport_batch(int batch);  // histories of this rank's source; allocates nothing
   BatchResult run_batch(int batch);
+  // Collective: timings reduced over ranks, and with `with_bank` the source gathered on rank 0.
+  RunResults collect_results(bool with_bank = true);
 
   const ProblemParams& params() const { return params_; }
   const PhaseTimers& timers() const { return timers_; }
@@ -51,10 +71,13 @@ class Simulation {
   void sample_initial_source_with(const Physics& physics);
   std::int64_t read_bank_count();
   void grow_bank(std::int64_t needed);
-  void comb_next_source(int batch, std::int64_t local_sites);
+  // The phase's timer, after a barrier when timers are synchronized.
+  ScopedPhase timed(const char* phase);
   void accumulate_mesh_tally();
+  double entropy_of_bank(std::int64_t local_sites);
   void check_lost(int batch, std::int64_t lost_this_batch);
-  RunResults collect_results();
+  bool statepoint_due(int batch) const;
+  void write_statepoint_now();
   void print_header() const;
   void print_row(const BatchResult& r) const;
 
@@ -62,6 +85,7 @@ class Simulation {
   const model::Problem& problem_;
   const Communicator& comm_;
   std::ostream* log_;
+  SimulationOptions options_;
   PhaseTimers timers_;
   ProblemParams params_;
   ContinuousEnergyPhysics<DeviceMem> ce_physics_;
@@ -77,8 +101,13 @@ class Simulation {
   Kokkos::View<std::int64_t*, DeviceMem> entropy_counts_;
   LostRecord<DeviceMem> lost_;
   Workspace<DeviceExec> workspace_;
+  BankExchange exchange_;
+  // Host copies of what is reduced over ranks each batch, allocated once.
+  Kokkos::View<Fixed**, Kokkos::LayoutRight, Kokkos::HostSpace> flux_host_, fission_host_;
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> entropy_host_;
 
   // Accumulated over batches (host)
+  int first_batch_ = 1;  // > 1 after a restart
   Real k_prev_ = 1.0;
   std::int64_t lost_total_ = 0;
   int bank_overflows_ = 0;

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -91,7 +92,9 @@ RunResults sample_results() {
   r.k_tracklength = {unit(rng), awkward()};
   r.k_combined = {unit(rng), awkward()};
   r.particles_per_second = 123456.789;
-  r.timing = {{"initialization", awkward()}, {"transport", unit(rng)}, {"bank", unit(rng) * 1e-3}};
+  r.timing = {{"initialization", awkward(), awkward(), awkward()},
+              {"transport", unit(rng), unit(rng), unit(rng)},
+              {"bank", unit(rng) * 1e-3, unit(rng) * 1e-3, unit(rng) * 1e-3}};
   r.lost_particles = 3;
   r.bank_overflows = 1;
 
@@ -164,7 +167,12 @@ TEST(Output, JsonSummaryRoundTripsBitForBit) {
     EXPECT_EQ(jb.at("fission_sites").get<std::int64_t>(), b.fission_sites);
   }
   EXPECT_TRUE(same_bits(j.at("particles_per_second").get<double>(), r.particles_per_second));
-  for (const auto& [phase, seconds] : r.timing) EXPECT_TRUE(same_bits(j.at("timing").at(phase).get<double>(), seconds));
+  for (const auto& t : r.timing) {
+    const auto& jt = j.at("timing").at(t.phase);
+    EXPECT_TRUE(same_bits(jt.at("min").get<double>(), t.min));
+    EXPECT_TRUE(same_bits(jt.at("mean").get<double>(), t.mean));
+    EXPECT_TRUE(same_bits(jt.at("max").get<double>(), t.max));
+  }
   std::vector<std::string> phases;  // in report order
   const auto ordered = nlohmann::ordered_json::parse(std::ifstream(path));
   for (const auto& item : ordered.at("timing").items()) phases.push_back(item.key());
@@ -239,7 +247,7 @@ TEST(Output, StatepointReadsBack) {
 
   auto file = H5File::open(path);
   EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
-  EXPECT_EQ(file.attribute_int64("version"), 1);
+  EXPECT_EQ(file.attribute_int64("version"), 2);
   EXPECT_EQ(file.attribute_string("input"), r.input);
   EXPECT_EQ(file.attribute_string("mode"), r.mode);
   EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);
@@ -263,7 +271,8 @@ TEST(Output, StatepointReadsBack) {
 
     const auto combined = file.open_group("estimators").read_doubles("combined");
     EXPECT_EQ(combined, (std::vector<double>{r.k_combined.mean, r.k_combined.std}));
-    EXPECT_TRUE(same_bits(file.open_group("timing").attribute_double("transport"), r.timing[1].second));
+    EXPECT_EQ(file.open_group("timing").read_doubles("transport"),
+              (std::vector<double>{r.timing[1].min, r.timing[1].mean, r.timing[1].max}));
 
     const auto mesh = file.open_group("mesh");
     EXPECT_EQ(mesh.shape("flux_mean"), (std::vector<std::size_t>{2, 1, 2, 3}));  // [group][z][y][x]
@@ -295,6 +304,52 @@ TEST(Output, StatepointReadsBack) {
     }
   }
   file.close();
+}
+
+// A restart reads back exactly what it needs to continue bit for bit.
+TEST(Output, StatepointReadsBackForRestart) {
+  TempDir dir;
+  RunResults r = sample_results();
+  r.restart.fingerprint = 0xfedcba9876543210ull;  // top bit set: survives the signed attribute
+  r.restart.k_prev = 1.0 / 3.0;
+  r.restart.flux_sum = {0.1 + 0.2, 1e-300};
+  r.restart.flux_sq = {3.0};
+  r.restart.fission_sum = {};
+  r.restart.fission_sq = {7.0, 8.0, 9.0};
+  write_statepoint(dir.file("sp.h5"), r);
+  const RunResults back = read_statepoint(dir.file("sp.h5"));
+  EXPECT_EQ(back.restart.fingerprint, r.restart.fingerprint);
+  EXPECT_TRUE(same_bits(back.restart.k_prev, r.restart.k_prev));
+  EXPECT_EQ(back.restart.flux_sum, r.restart.flux_sum);
+  EXPECT_EQ(back.restart.flux_sq, r.restart.flux_sq);
+  EXPECT_EQ(back.restart.fission_sum, r.restart.fission_sum);
+  EXPECT_EQ(back.restart.fission_sq, r.restart.fission_sq);
+  EXPECT_EQ(back.seed, r.seed);
+  EXPECT_EQ(back.particles, r.particles);
+  EXPECT_EQ(back.lost_particles, r.lost_particles);
+  EXPECT_EQ(back.bank_overflows, r.bank_overflows);
+  ASSERT_EQ(back.batch.size(), r.batch.size());
+  for (std::size_t i = 0; i < r.batch.size(); ++i) {
+    EXPECT_EQ(back.batch[i].batch, r.batch[i].batch);
+    EXPECT_EQ(back.batch[i].active, r.batch[i].active);
+    EXPECT_TRUE(same_bits(back.batch[i].k_collision, r.batch[i].k_collision));
+    EXPECT_TRUE(same_bits(back.batch[i].k_running.std, r.batch[i].k_running.std));
+  }
+  ASSERT_EQ(back.source_bank.size(), r.source_bank.size());
+  for (std::size_t i = 0; i < r.source_bank.size(); ++i) {
+    EXPECT_EQ(std::memcmp(&back.source_bank[i], &r.source_bank[i], sizeof(Site)), 0) << "site " << i;
+  }
+}
+
+TEST(Output, ReadingSomethingElseAsStatepointThrows) {
+  TempDir dir;
+  {
+    H5File f = H5File::create(dir.file("other.h5"));
+    f.set_attribute("filetype", "library");
+    f.close();
+  }
+  EXPECT_THROW(read_statepoint(dir.file("other.h5")), OutputError);
+  EXPECT_THROW(read_statepoint(dir.file("missing.h5")), OutputError);
 }
 
 TEST(Output, StatepointWithEmptyArrays) {

@@ -1,0 +1,210 @@
+#include "mpi/bank_exchange.hpp"
+
+#include "kernels/source_select.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace keff {
+
+namespace {
+
+// One message per ordered pair of ranks per batch, and at most one exchange in flight: one tag suffices.
+constexpr int bank_tag = 4242;
+
+// MPI may read and write the exchange's device buffers directly when they are host memory (a CPU build)
+// or when the MPI library is GPU-aware and keff was built to trust it; otherwise slices are staged
+// through host buffers.
+#ifdef KEFF_ENABLE_GPU_AWARE_MPI
+constexpr bool mpi_reads_device = true;
+#else
+constexpr bool mpi_reads_device =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, BankExchange::Mem>::accessible;
+#endif
+
+int as_count(std::int64_t n) {
+  if (n > std::numeric_limits<int>::max()) throw MpiError("bank exchange: a slice of over 2^31 sites");
+  return static_cast<int>(n);
+}
+
+// Grow-only with head room, so a bank that fluctuates from batch to batch stops reallocating.
+template <class View>
+void reserve(View& v, std::int64_t n, const char* label) {
+  if (static_cast<std::int64_t>(v.extent(0)) >= n) return;
+  const auto size = static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(n))) + 64;
+  v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
+}
+
+}  // namespace
+
+std::int64_t first_combed_from(std::int64_t bank_index, Real xi, std::int64_t m, std::int64_t n) {
+  // comb_index is monotone in i (each floating-point step is), so bisection finds the exact boundary
+  // the comb kernel will use, with no separate closed form that could round differently.
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (comb_index(mid, xi, m, n) >= bank_index) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+BankExchange::BankExchange(const Communicator& comm) : comm_(comm) {
+  check_mpi(MPI_Type_contiguous(static_cast<int>(sizeof(Site)), MPI_BYTE, &site_type_), "MPI_Type_contiguous");
+  check_mpi(MPI_Type_commit(&site_type_), "MPI_Type_commit");
+  const auto ranks = static_cast<std::size_t>(comm.size());
+  positions_.resize(ranks + 1);
+  // At most one receive and one send per peer; reserved once so a batch allocates nothing here.
+  messages_.reserve(2 * ranks);
+  requests_.reserve(2 * ranks);
+  done_indices_.resize(2 * ranks);
+  statuses_.resize(2 * ranks);
+}
+
+BankExchange::~BankExchange() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  // An exception between post and finish leaves requests behind; cancel them so nothing writes into
+  // freed buffers.
+  for (std::size_t k = 0; k < requests_.size(); ++k) {
+    if (requests_[k] == MPI_REQUEST_NULL) continue;
+    if (messages_[k].is_receive) MPI_Cancel(&requests_[k]);
+    MPI_Request_free(&requests_[k]);
+  }
+  if (site_type_ != MPI_DATATYPE_NULL) MPI_Type_free(&site_type_);
+}
+
+void BankExchange::grow(std::int64_t selected, std::int64_t target) {
+  reserve(selected_, selected, "keff::bank_exchange::selected");
+  if constexpr (!mpi_reads_device) {
+    reserve(send_host_, selected, "keff::bank_exchange::send_host");
+    reserve(recv_host_, target, "keff::bank_exchange::recv_host");
+  }
+}
+
+std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
+                                Kokkos::View<Site*, Mem> next, Slice target, std::int64_t n_global, Real xi) {
+  Kokkos::Profiling::ScopedRegion region("keff::bank_exchange::post");
+  if (posted_) throw MpiError("bank exchange: post() called before the previous exchange finished");
+  exec_ = exec;
+  next_ = next;
+  messages_.clear();
+  requests_.clear();
+
+  // Where this rank's sites sit in the global bank, and how many there are in all.
+  const std::int64_t bank_first = comm_.exclusive_sum(local_sites);
+  const std::int64_t m = comm_.sum(local_sites);
+  if (m == 0) return 0;
+
+  // Comb the sites this rank's bank contributes: new-source indices [i_lo, i_hi), contiguous because
+  // comb_index is monotone, and the same sites a single rank would pick.
+  const std::int64_t i_lo = first_combed_from(bank_first, xi, m, n_global);
+  const std::int64_t i_hi = first_combed_from(bank_first + local_sites, xi, m, n_global);
+  grow(i_hi - i_lo, target.count);
+  const auto selected = Kokkos::subview(selected_, Kokkos::make_pair(std::int64_t(0), i_hi - i_lo));
+  comb_source<Exec, Mem>(exec, bank, bank_first, m, selected, i_lo, n_global, xi);
+
+  // Every rank learns where every other rank's combed range starts (OpenMC's bank_position).
+  check_mpi(MPI_Allgather(&i_lo, 1, MPI_INT64_T, positions_.data(), 1, MPI_INT64_T, comm_.get()), "MPI_Allgather");
+  positions_[static_cast<std::size_t>(comm_.size())] = n_global;
+
+  const std::int64_t t_lo = target.first, t_hi = target.first + target.count;
+  Site* const recv_base = mpi_reads_device ? next.data() : recv_host_.data();
+  // Receives first, so a send never arrives before its buffer is known.
+  for (int s = 0; s < comm_.size(); ++s) {
+    const auto us = static_cast<std::size_t>(s);
+    const std::int64_t lo = std::max(t_lo, positions_[us]), hi = std::min(t_hi, positions_[us + 1]);
+    if (s == comm_.rank() || lo >= hi) continue;
+    messages_.push_back({s, lo - t_lo, hi - lo, true, false});
+    requests_.push_back(MPI_REQUEST_NULL);
+    check_mpi(MPI_Irecv(recv_base + (lo - t_lo), as_count(hi - lo), site_type_, s, bank_tag, comm_.get(),
+                        &requests_.back()),
+              "MPI_Irecv");
+    ++counters_.irecv;
+  }
+
+  exec.fence();  // the comb is complete before anything reads `selected`
+  const Site* send_base = selected_.data();
+  if constexpr (!mpi_reads_device) {
+    if (i_lo < t_lo || i_hi > t_hi) {  // something leaves this rank
+      Kokkos::deep_copy(exec, Kokkos::subview(send_host_, Kokkos::make_pair(std::int64_t(0), i_hi - i_lo)), selected);
+      exec.fence();
+      send_base = send_host_.data();
+    }
+  }
+  for (int r = 0; r < comm_.size(); ++r) {
+    const Slice theirs = rank_slice(n_global, r, comm_.size());
+    const std::int64_t lo = std::max(i_lo, theirs.first), hi = std::min(i_hi, theirs.first + theirs.count);
+    if (lo >= hi) continue;
+    if (r == comm_.rank()) {  // the part this rank keeps moves without MPI
+      Kokkos::deep_copy(exec, Kokkos::subview(next, Kokkos::make_pair(lo - t_lo, hi - t_lo)),
+                        Kokkos::subview(selected, Kokkos::make_pair(lo - i_lo, hi - i_lo)));
+      continue;
+    }
+    messages_.push_back({r, lo - i_lo, hi - lo, false, false});
+    requests_.push_back(MPI_REQUEST_NULL);
+    check_mpi(MPI_Isend(send_base + (lo - i_lo), as_count(hi - lo), site_type_, r, bank_tag, comm_.get(),
+                        &requests_.back()),
+              "MPI_Isend");
+    ++counters_.isend;
+    counters_.sites_sent += hi - lo;
+  }
+  outstanding_ = static_cast<int>(requests_.size());
+  posted_ = true;
+  ++counters_.exchanges;
+  return m;
+}
+
+void BankExchange::unpack(const Message& msg) {
+  if constexpr (!mpi_reads_device) {
+    const auto range = Kokkos::make_pair(msg.offset, msg.offset + msg.count);
+    Kokkos::deep_copy(exec_, Kokkos::subview(next_, range), Kokkos::subview(recv_host_, range));
+  }
+}
+
+bool BankExchange::progress() {
+  if (!posted_ || outstanding_ == 0) return true;
+  int completed = 0;
+  check_mpi(MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &completed, done_indices_.data(),
+                         statuses_.data()),
+            "MPI_Testsome");
+  ++counters_.testsome;
+  if (completed == MPI_UNDEFINED) return true;
+  for (int k = 0; k < completed; ++k) {
+    Message& msg = messages_[static_cast<std::size_t>(done_indices_[static_cast<std::size_t>(k)])];
+    if (msg.is_receive) {
+      unpack(msg);
+      msg.unpacked = true;
+    }
+  }
+  outstanding_ -= completed;
+  counters_.arrived_early += completed;
+  return outstanding_ == 0;
+}
+
+void BankExchange::finish() {
+  Kokkos::Profiling::ScopedRegion region("keff::bank_exchange::finish");
+  if (!posted_) return;
+  if (outstanding_ > 0) {
+    check_mpi(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    ++counters_.waitall;
+    outstanding_ = 0;
+  }
+  for (auto& msg : messages_) {
+    if (msg.is_receive && !msg.unpacked) {
+      unpack(msg);
+      msg.unpacked = true;
+    }
+  }
+  exec_.fence();
+  posted_ = false;
+  next_ = {};
+}
+
+}  // namespace keff

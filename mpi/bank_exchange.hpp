@@ -1,0 +1,85 @@
+#pragma once
+// Fission-bank redistribution, OpenMC's algorithm as a post / progress / finish object: the next
+// batch's N source sites are combed from the M sorted bank sites with one shared random number, and
+// contiguous slices move between neighbouring ranks with MPI_Irecv (posted first) and MPI_Isend, so
+// the batch's reductions run while the slices are in flight. mpi/README.md explains the steps.
+#include "kernels/site.hpp"
+#include "mpi/communicator.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace keff {
+
+// MPI calls made by the exchange, summed over a run (for the communication benchmark).
+struct ExchangeCounters {
+  std::int64_t exchanges = 0;
+  std::int64_t irecv = 0, isend = 0;
+  std::int64_t testsome = 0;         // progress() calls that reached MPI
+  std::int64_t arrived_early = 0;    // requests completed by progress(), before finish()
+  std::int64_t waitall = 0;
+  std::int64_t sites_sent = 0;       // to other ranks
+};
+
+class BankExchange {
+ public:
+  using Exec = Kokkos::DefaultExecutionSpace;
+  using Mem = Exec::memory_space;
+
+  explicit BankExchange(const Communicator& comm);
+  ~BankExchange();
+  BankExchange(const BankExchange&) = delete;
+  BankExchange& operator=(const BankExchange&) = delete;
+
+  // Starts the exchange of one batch. `bank` holds this rank's `local_sites` sites, sorted; ranks hold
+  // consecutive parts of the global bank in rank order. The new source of global indices
+  // [target.first, target.first + target.count) of `n_global` lands in `next`, which must stay alive
+  // and untouched until finish(). Blocks only in three small collectives; returns M, the global bank
+  // size, the same on every rank. With M == 0 nothing is posted (there is nothing to comb from).
+  std::int64_t post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
+                    Kokkos::View<Site*, Mem> next, Slice target, std::int64_t n_global, Real xi);
+  // Polls the outstanding requests (MPI_Testsome) and unpacks the slices that have arrived. Never
+  // blocks. True once nothing is outstanding.
+  bool progress();
+  // Waits for the rest, unpacks it and fences: `next` then holds this rank's new source.
+  void finish();
+
+  bool in_flight() const { return posted_; }
+  const ExchangeCounters& counters() const { return counters_; }
+
+ private:
+  struct Message {
+    int peer = 0;
+    std::int64_t offset = 0;  // into the send buffer (sends) or the target slice (receives)
+    std::int64_t count = 0;
+    bool is_receive = false;
+    bool unpacked = false;
+  };
+  void unpack(const Message& m);
+  void grow(std::int64_t selected, std::int64_t target);
+
+  const Communicator& comm_;
+  MPI_Datatype site_type_ = MPI_DATATYPE_NULL;
+  Exec exec_;
+  Kokkos::View<Site*, Mem> next_;
+  // Grow-only buffers: the combed sites this rank produces, and host staging unless MPI reads device
+  // memory itself.
+  Kokkos::View<Site*, Mem> selected_;
+  Kokkos::View<Site*, Kokkos::HostSpace> send_host_, recv_host_;
+  std::vector<std::int64_t> positions_;  // first new-source index each rank produces, then N
+  std::vector<Message> messages_;
+  std::vector<MPI_Request> requests_;
+  std::vector<int> done_indices_;
+  std::vector<MPI_Status> statuses_;
+  int outstanding_ = 0;
+  bool posted_ = false;
+  ExchangeCounters counters_;
+};
+
+// The smallest new-source index i in [0, n] whose comb_index(i, xi, m, n) >= bank_index: where the
+// sites combed from bank sites [bank_index, ...) begin. Exact (a bisection over comb_index itself).
+std::int64_t first_combed_from(std::int64_t bank_index, Real xi, std::int64_t m, std::int64_t n);
+
+}  // namespace keff

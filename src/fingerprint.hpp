@@ -1,0 +1,19 @@
+#pragma once
+// The identity of a run's input, stored in statepoints so a restart can refuse one written by another
+// problem. It covers the input text (the file's bytes, or the embedded default) and the command-line
+// overrides that change results (particles, inactive batches, seed); `--batches` and the statepoint
+// path are left out, so a run can be continued past the batch count it was first given.
+#include "io/model.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace keff {
+
+std::uint64_t input_fingerprint(std::string_view input_text, const model::Settings& settings);
+
+// "0x0123456789abcdef"
+std::string fingerprint_text(std::uint64_t fingerprint);
+
+}  // namespace keff

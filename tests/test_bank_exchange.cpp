@@ -1,0 +1,127 @@
+// The fission-bank exchange at any rank count: however the sorted bank is split over ranks (unevenly,
+// some ranks empty, M below or above N), every rank ends up with exactly the sites a single rank's comb
+// would give its slice. Also the agreement on a failure seen by one rank only.
+#include <gtest/gtest.h>
+
+#include "kernels/source_select.hpp"
+#include "mpi/bank_exchange.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace keff {
+namespace {
+
+using Exec = BankExchange::Exec;
+using Mem = BankExchange::Mem;
+
+// How many of the m global sites rank r holds: deliberately uneven, and rank 1 holds none when `gap`.
+std::vector<std::int64_t> split(std::int64_t m, int size, bool gap) {
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(size), 0);
+  std::int64_t left = m;
+  for (int r = 0; r < size; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    if (r == size - 1) {
+      counts[ur] = left;
+    } else if (!(gap && r == 1)) {
+      counts[ur] = std::min(left, (m * (r + 2)) / (3 * size));
+    }
+    left -= counts[ur];
+  }
+  return counts;
+}
+
+// Runs one exchange of a bank whose global site j has parent j; returns the parents of this rank's
+// new source.
+std::vector<std::int64_t> exchange(BankExchange& x, const Communicator& comm, std::int64_t m, std::int64_t n,
+                                   Real xi, bool gap, bool overlapped) {
+  const auto counts = split(m, comm.size(), gap);
+  std::int64_t first = 0;
+  for (int r = 0; r < comm.rank(); ++r) first += counts[static_cast<std::size_t>(r)];
+  const std::int64_t mine = counts[static_cast<std::size_t>(comm.rank())];
+  Kokkos::View<Site*, Mem> bank("keff::test::bank", static_cast<std::size_t>(mine) + 1);
+  Kokkos::parallel_for(
+      "keff::test::fill_bank", Kokkos::RangePolicy<Exec>(0, static_cast<int>(mine)),
+      KOKKOS_LAMBDA(int i) { bank(i).parent = first + i; });
+  const Slice target = rank_slice(n, comm.rank(), comm.size());
+  Kokkos::View<Site*, Mem> next("keff::test::next", static_cast<std::size_t>(target.count));
+  const std::int64_t total = x.post(Exec(), bank, mine, next, target, n, xi);
+  EXPECT_EQ(total, m);
+  if (overlapped) {
+    while (!x.progress()) {
+    }
+  }
+  x.finish();
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, next);
+  std::vector<std::int64_t> parents;
+  for (std::size_t i = 0; i < host.extent(0); ++i) parents.push_back(host(i).parent);
+  return parents;
+}
+
+TEST(BankExchange, EqualsSingleRankCombForAnySplit) {
+  const Communicator comm;
+  BankExchange x(comm);
+  const std::int64_t n = 1000;
+  for (const std::int64_t m : {std::int64_t(1), std::int64_t(7), n / 3, n - 1, n, n + 1, 3 * n}) {
+    for (const bool gap : {false, true}) {
+      for (const bool overlapped : {false, true}) {
+        const Real xi = 0.37 + 0.01 * static_cast<Real>(m % 13);
+        const auto got = exchange(x, comm, m, n, xi, gap, overlapped);
+        const Slice target = rank_slice(n, comm.rank(), comm.size());
+        ASSERT_EQ(static_cast<std::int64_t>(got.size()), target.count);
+        for (std::int64_t i = 0; i < target.count; ++i) {
+          ASSERT_EQ(got[static_cast<std::size_t>(i)], comb_index(target.first + i, xi, m, n))
+              << "m = " << m << ", site " << target.first + i << ", gap " << gap << ", overlapped " << overlapped;
+        }
+      }
+    }
+  }
+  // Every send has its receive; one rank sends nothing.
+  EXPECT_EQ(comm.sum(x.counters().isend), comm.sum(x.counters().irecv));
+  if (comm.size() == 1) {
+    EXPECT_EQ(x.counters().isend, 0);
+  }
+}
+
+TEST(BankExchange, EmptyGlobalBankPostsNothing) {
+  const Communicator comm;
+  BankExchange x(comm);
+  Kokkos::View<Site*, Mem> bank("keff::test::bank", 1), next("keff::test::next", 10);
+  EXPECT_EQ(x.post(Exec(), bank, 0, next, rank_slice(10 * comm.size(), comm.rank(), comm.size()), 10 * comm.size(), 0.5),
+            0);
+  EXPECT_FALSE(x.in_flight());
+  EXPECT_TRUE(x.progress());
+  x.finish();
+}
+
+TEST(BankExchange, FirstCombedFromIsTheCombBoundary) {
+  for (const std::int64_t m : {1, 5, 999, 1000, 1001, 4000}) {
+    const std::int64_t n = 1000;
+    const Real xi = 0.731;
+    for (std::int64_t j = 0; j <= m; j += std::max<std::int64_t>(1, m / 37)) {
+      const std::int64_t i = first_combed_from(j, xi, m, n);
+      if (i < n) {
+        EXPECT_GE(comb_index(i, xi, m, n), j);
+      }
+      if (i > 0) {
+        EXPECT_LT(comb_index(i - 1, xi, m, n), j);
+      }
+    }
+  }
+}
+
+TEST(Communicator, FirstErrorReachesEveryRank) {
+  const Communicator comm;
+  EXPECT_EQ(comm.first_error(""), "");
+  // Only the last rank fails (at one rank: the only one).
+  const std::string mine = comm.rank() == comm.size() - 1 ? "cannot open 'x' on rank " + std::to_string(comm.rank()) : "";
+  EXPECT_EQ(comm.first_error(mine), "cannot open 'x' on rank " + std::to_string(comm.size() - 1));
+  // Several fail: the lowest rank's message wins everywhere.
+  EXPECT_EQ(comm.first_error("rank " + std::to_string(comm.rank())), "rank 0");
+}
+
+}  // namespace
+}  // namespace keff
