@@ -17,6 +17,32 @@ add_test(NAME determinism_threads_multigroup
                  -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_mg -P ${_cmake_dir}/compare_runs.cmake)
 set_tests_properties(determinism_threads_default determinism_threads_multigroup PROPERTIES LABELS "determinism")
 
+# Same seed, 1, 2 and 4 ranks (and the blocking exchange with synchronized timers): bit-identical
+# results. Restart: 5 batches + restart + 5 equals 10 straight, at 1 and 2 ranks; another input refused.
+set(_mpiflags "-DMPIFLAGS=${KEFF_MPIEXEC_PREFLAGS}")  # one argument: quoted wherever it is used
+add_test(NAME determinism_ranks_default
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 "-DARGS=run;--particles;2000;--batches;6;--inactive;2"
+                 "-DRANKS=1;2;4" -DOUT=${_out}/ranks_default -P ${_cmake_dir}/compare_ranks.cmake)
+add_test(NAME determinism_ranks_multigroup
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml;--particles;3000;--batches;8;--inactive;3"
+                 "-DRANKS=1;2;4" -DOUT=${_out}/ranks_mg -P ${_cmake_dir}/compare_ranks.cmake)
+add_test(NAME determinism_ranks_blocking_exchange
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 "-DARGS=run;--particles;2000;--batches;6;--inactive;2"
+                 "-DEXTRA=--exchange;blocking;--sync-timers" "-DRANKS=1;4" -DOUT=${_out}/ranks_blocking
+                 -P ${_cmake_dir}/compare_ranks.cmake)
+foreach(_np 1 2)
+  add_test(NAME restart_np${_np}
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=${_np}
+                   "-DARGS=run;--particles;1500;--inactive;3"
+                   -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_np${_np} -P ${_cmake_dir}/restart.cmake)
+endforeach()
+set_tests_properties(determinism_ranks_default determinism_ranks_multigroup determinism_ranks_blocking_exchange
+                     restart_np1 restart_np2
+                     PROPERTIES LABELS "determinism;mpi" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
 # Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
 function(keff_expect_failure name regex exit_code)
   add_test(NAME ${name}

@@ -1,0 +1,46 @@
+# Restart gives the bits of an uninterrupted run: BATCHES straight, against HALF batches that write a
+# statepoint, then a restart from it up to BATCHES (at NP ranks; the first half at one rank, so the
+# statepoint also crosses rank counts). Then a restart with another seed must be refused, naming both.
+#   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DNP=2 "-DARGS=run;--particles;..;--inactive;.."
+#         -DBATCHES=10 -DHALF=5 -DOUT=dir -P restart.cmake
+file(MAKE_DIRECTORY "${OUT}")
+set(run ${MPIEXEC} -n ${NP} ${MPIFLAGS} ${KEFF} ${ARGS} --quiet)
+execute_process(COMMAND ${run} --batches ${BATCHES} --statepoint "" --json "${OUT}/straight.json"
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the uninterrupted run failed (${rc}):\n${err}")
+endif()
+file(REMOVE "${OUT}/half.h5")
+execute_process(COMMAND ${KEFF} ${ARGS} --quiet --batches ${HALF} --statepoint "${OUT}/half.h5"
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/half.h5")
+  message(FATAL_ERROR "the first half failed (${rc}) or wrote no statepoint:\n${err}")
+endif()
+execute_process(COMMAND ${run} --batches ${BATCHES} --restart "${OUT}/half.h5" --statepoint "${OUT}/end.h5"
+                        --json "${OUT}/restarted.json"
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the restart failed (${rc}):\n${err}")
+endif()
+file(READ "${OUT}/straight.json" a_json)
+file(READ "${OUT}/restarted.json" b_json)
+foreach(key IN ITEMS batches mesh k)
+  string(JSON a GET "${a_json}" ${key})
+  string(JSON b GET "${b_json}" ${key})
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "'${key}' differs between ${BATCHES} straight and ${HALF} + restart:\n${a}\n---\n${b}")
+  endif()
+endforeach()
+
+# Another seed is another run: refused with exit status 2 and a message naming both.
+execute_process(COMMAND ${run} --batches ${BATCHES} --seed 987 --restart "${OUT}/half.h5" --statepoint ""
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out TIMEOUT 600)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "cannot restart from '.*half.h5': it was written by a run of .*seed 1\\).* this run .*seed 987")
+  message(FATAL_ERROR "a statepoint of another seed was not refused as expected (exit ${rc}):\n${err}")
+endif()
+string(REGEX MATCHALL "keff: error" lines "${err}")
+list(LENGTH lines n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "expected one error message, got ${n}:\n${err}")
+endif()
+message("${HALF} + restart + ${BATCHES} at ${NP} rank(s) equals ${BATCHES} straight; another seed refused")
