@@ -38,13 +38,6 @@ NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicat
   return load_library(nd.library, nd.load, comm);
 }
 
-NuclideLibrary load_nuclear_data(const model::Problem& problem) {
-  const auto& nd = problem.nuclear_data;
-  if (nd.library.empty()) return synthetic_library(nd);
-  const Communicator world;
-  return load_library(nd.library, nd.load, world);
-}
-
 namespace {
 
 // With a library file, a material naming a nuclide the file lacks is reported with both files: the
@@ -64,7 +57,7 @@ void check_library_has_nuclides(const model::Problem& problem, const NuclideLibr
 
 }  // namespace
 
-ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem) {
+ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm) {
   Kokkos::Profiling::ScopedRegion region("keff::setup::build_problem");
   ProblemParams p;
   p.mode = problem.settings.mode;
@@ -77,7 +70,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.multigroup = build_multigroup_params(exec, problem);
     p.tally_groups = problem.groups;
   } else {
-    const NuclideLibrary library = load_nuclear_data(problem);
+    const NuclideLibrary library = load_nuclear_data(problem, comm);
     p.n_nuclides = static_cast<int>(library.nuclides.size());
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);

@@ -30,9 +30,7 @@ MeshSpec make_mesh(const model::Mesh& mesh);
 // Nuclear data for a continuous-energy problem: generated in memory from the problem's spec, or read
 // from its library by its load strategy (collective over `comm`; DataError if the library is unusable).
 NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm);
-// The same over MPI_COMM_WORLD, for callers that have no communicator (build_problem).
-NuclideLibrary load_nuclear_data(const model::Problem& problem);
-
-ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem);
+// Collective over `comm` (nuclear data may be read by some ranks and shared).
+ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm);
 
 }  // namespace keff

@@ -56,7 +56,7 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       exchange_(comm) {
   ScopedPhase phase(timers_, "setup");
   const auto& s = problem.settings;
-  params_ = build_problem(exec, problem);
+  params_ = build_problem(exec, problem, comm);
   ce_physics_ = {params_.nuclides, params_.materials};
   mg_physics_ = {params_.multigroup};
   slice_ = rank_slice(s.particles, comm.rank(), comm.size());

@@ -77,7 +77,7 @@ TEST(InfiniteMedium, TwoGroup) {
 TEST(InfiniteMedium, ContinuousEnergyFlat) {
   const auto problem = test::example("inf_medium_ce_flat.toml");
   ASSERT_TRUE(problem.nuclear_data.flat);
-  const NuclideLibrary lib = load_nuclear_data(problem);
+  const NuclideLibrary lib = load_nuclear_data(problem, Communicator());
   // Energy-independent data: k_inf = sum N nu sigma_f / sum N sigma_a over the mixture.
   double production = 0, absorption = 0;
   for (const auto& cell : problem.cells) {

@@ -160,7 +160,7 @@ TEST_F(LibraryRun, SameKFromMemoryHdf5AndText) {
 TEST_F(LibraryRun, NuclideMissingFromLibraryIsNamed) {
   const auto p = problem("missing_nuclide.toml", "library = \"few.h5\"");
   try {
-    (void)build_problem(DeviceExec(), p);
+    (void)build_problem(DeviceExec(), p, Communicator());
     ADD_FAILURE() << "no error";
   } catch (const InputError& e) {
     const std::string msg = e.what();
@@ -173,7 +173,7 @@ TEST_F(LibraryRun, NuclideMissingFromLibraryIsNamed) {
 
 TEST_F(LibraryRun, MissingLibraryIsADataError) {
   const auto p = problem("missing_library.toml", "library = \"nowhere.h5\"");
-  EXPECT_THROW((void)load_nuclear_data(p), DataError);
+  EXPECT_THROW((void)load_nuclear_data(p, Communicator()), DataError);
 }
 
 }  // namespace
