@@ -19,8 +19,8 @@ class InputError : public std::runtime_error {
 model::Problem read_problem_file(const std::string& path);
 model::Problem read_problem_string(std::string_view toml_text, const std::string& source_name);
 
-// The default benchmark (a reflected lattice of fuel pins in water, tens of nuclides), as TOML text
-// identical to examples/default.toml, and parsed.
+// The default benchmark (a reflected lattice of fuel pins in water, tens of nuclides): the bytes of
+// examples/default.toml, embedded at build time, and parsed.
 std::string_view default_problem_toml();
 model::Problem default_problem();
 

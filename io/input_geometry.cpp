@@ -1,6 +1,7 @@
 // [[surface]], [[cell]], [[lattice]] and [geometry]: the CSG model, every reference resolved to an index and
 // the universe hierarchy checked for cycles and depth.
 #include "io/input_parts.hpp"
+#include "io/universe_nesting.hpp"
 
 #include <sstream>
 
@@ -310,55 +311,6 @@ void resolve_fills(const std::vector<PendingCell>& pending, model::Problem& p,
   }
 }
 
-// Universes must nest without cycles, and no deeper than the tracker's fixed level stack.
-class HierarchyCheck {
- public:
-  HierarchyCheck(const Source& src, const model::Problem& p, const std::vector<PendingCell>& pending)
-      : src_(src), p_(p), pending_(pending), state_(p.universes.size(), 0), depth_(p.universes.size(), 0) {}
-
-  // Levels (universes entered) below and including u.
-  int depth(int u) {
-    if (state_[u] == 2) return depth_[u];
-    state_[u] = 1;
-    int deepest = 0;
-    for (int c : p_.universes[u].cells) {
-      const auto& cell = p_.cells[c];
-      const Section& s = pending_[c].section;
-      if (cell.fill_kind == FillKind::universe) {
-        deepest = std::max(deepest, child(cell.fill, [&](const std::string& what) {
-                             s.fail("fill", what, "a fill that does not contain the cell's own universe");
-                           }));
-      } else if (cell.fill_kind == FillKind::lattice) {
-        const auto& lat = p_.lattices[cell.fill];
-        std::vector<int> children = lat.universes;
-        if (lat.outer >= 0) children.push_back(lat.outer);
-        for (int v : children) {
-          deepest = std::max(deepest, child(v, [&](const std::string& what) {
-                               src_.fail(lat.where.line, "lattice[" + lat.name + "].universes", what,
-                                         "lattice elements that do not contain the lattice itself");
-                             }));
-        }
-      }
-    }
-    state_[u] = 2;
-    depth_[u] = 1 + deepest;
-    return depth_[u];
-  }
-
- private:
-  template <class Fail>
-  int child(int v, const Fail& fail) {
-    if (state_[v] == 1) fail("universe " + in_quotes(p_.universes[v].name) + " contains itself");
-    return depth(v);
-  }
-
-  const Source& src_;
-  const model::Problem& p_;
-  const std::vector<PendingCell>& pending_;
-  std::vector<int> state_;  // 0 unvisited, 1 on the current path, 2 done
-  std::vector<int> depth_;
-};
-
 }  // namespace
 
 void read_geometry(const Section& root, const std::map<int, int>& surface_index, model::Problem& p) {
@@ -399,15 +351,21 @@ void read_geometry(const Section& root, const std::map<int, int>& surface_index,
   }
   p.root_universe = it->second;
 
-  const Source& src = root.source();
-  HierarchyCheck check(src, p, pending);
-  for (std::size_t u = 0; u < p.universes.size(); ++u) check.depth(static_cast<int>(u));
-  const int levels = check.depth(p.root_universe);
-  if (levels > max_geometry_levels) {
-    src.fail(root_line, "geometry.root",
-             "universe " + in_quotes(root_name) + " nests " + std::to_string(levels) + " universes deep",
-             "at most " + std::to_string(max_geometry_levels) + " levels");
+  const auto problem = find_nesting_problem(p);
+  if (!problem) return;
+  if (problem->kind == NestingProblem::Kind::too_deep) {
+    root.source().fail(root_line, "geometry.root",
+                       "universe " + in_quotes(root_name) + " nests " + std::to_string(problem->levels) +
+                           " universes deep",
+                       "at most " + std::to_string(max_geometry_levels) + " levels");
   }
+  const std::string what = "universe " + in_quotes(p.universes[problem->universe].name) + " contains itself";
+  if (problem->lattice >= 0) {
+    const auto& lat = p.lattices[problem->lattice];
+    root.source().fail(lat.where.line, "lattice[" + lat.name + "].universes", what,
+                       "lattice elements that do not contain the lattice itself");
+  }
+  pending[problem->cell].section.fail("fill", what, "a fill that does not contain the cell's own universe");
 }
 
 }  // namespace keff::detail

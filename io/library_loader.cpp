@@ -8,9 +8,6 @@
 #include "mpi/bulk_transfer.hpp"
 #include "mpi/shared_memory.hpp"
 
-#include <Kokkos_Core.hpp>
-#include <Kokkos_Profiling_ScopedRegion.hpp>
-
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -83,7 +80,7 @@ NuclideLibrary load_readers(const std::string& path, int k, const Communicator& 
     error = try_read([&] {
       const auto reader = open_library(path);
       format = reader->format();
-      const Slice s = rank_slice(static_cast<std::int64_t>(reader->size()), comm.rank(), readers);
+      const IndexRange s = EvenSplit(static_cast<std::int64_t>(reader->size()), readers).part(comm.rank());
       const NuclideLibrary part = reader->read(static_cast<std::size_t>(s.first), static_cast<std::size_t>(s.count));
       mine = pack(part);
     });
@@ -150,7 +147,6 @@ NuclideLibrary load_node(const std::string& path, const Communicator& comm, Load
 
 NuclideLibrary load_library(const std::string& path, const LoadSpec& spec, const Communicator& comm,
                             LoadReport* report) {
-  Kokkos::Profiling::ScopedRegion region("keff::io::load_library");
   LoadReport r;
   r.strategy = spec.strategy;
   NuclideLibrary lib;
@@ -160,6 +156,7 @@ NuclideLibrary load_library(const std::string& path, const LoadSpec& spec, const
     case LoadStrategy::readers: lib = load_readers(path, spec.readers, comm, r); break;
     case LoadStrategy::node: lib = load_node(path, comm, r); break;
   }
+  lib.path = path;
   if (report) {
     r.bytes = [&] {
       const PackedSizes s = packed_sizes(lib);

@@ -3,8 +3,7 @@
 // io/ fills it (TOML or the embedded default); src/ turns it into device Params. Each entity keeps where
 // it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
 #include "io/load_strategy.hpp"
-#include "kernels/geometry_data.hpp"
-#include "kernels/xs_data.hpp"
+#include "kernels/vocabulary/types.hpp"
 
 #include <array>
 #include <cstdint>

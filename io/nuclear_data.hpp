@@ -20,6 +20,7 @@ struct NuclideData {
 
 struct NuclideLibrary {
   std::vector<NuclideData> nuclides;
+  std::string path;  // the file or directory it was read from; empty when generated in memory
   // Index of the nuclide called `name`, or -1.
   int find(const std::string& name) const;
 };

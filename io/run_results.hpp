@@ -1,7 +1,7 @@
 #pragma once
 // Everything a finished (or interrupted) run reports: filled by src/simulation, written by io/ as the
 // JSON summary and the HDF5 statepoint. Plain host data.
-#include "kernels/site.hpp"
+#include "kernels/vocabulary/site.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,23 +1,45 @@
 #pragma once
 // Orders a batch's fission sites by (parent history, progeny): the order one thread running every
 // history in turn would produce, so the next source does not depend on scheduling.
-#include <Kokkos_Sort.hpp>
+//
+// Progeny numbers are dense per parent (0, 1, ... in the order a history banks them), so the order is a
+// counting sort: sites per parent (integer atomics), an exclusive scan into offsets, and a scatter to
+// offset(parent) + progeny. O(n), exact, and it allocates nothing: the offsets and the output are
+// preallocated State (a general sort such as Kokkos' sort_by_key allocates temporaries every call).
+#include "kernels/vocabulary/batch.hpp"
+#include "kernels/vocabulary/site.hpp"
 
-#include "site.hpp"
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 namespace keff {
 
-// keys must hold at least n entries; Kokkos' sort_by_key allocates its own temporaries, once per batch.
+// `bank` holds n sites whose parents lie in `parents` (global history indices); `offsets` has at least
+// parents.count + 1 entries; `sorted` receives the n sites in order.
 template <class Exec, class Mem>
-void sort_bank(const Exec& exec, Kokkos::View<Site*, Mem> sites, Kokkos::View<std::int64_t*, Mem> keys,
-               std::int64_t n) {
+void sort_bank(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t n, IndexRange parents,
+               Kokkos::View<std::int64_t*, Mem> offsets, Kokkos::View<Site*, Mem> sorted) {
   Kokkos::Profiling::ScopedRegion region("keff::bank::sort");
-  const auto s = Kokkos::subview(sites, Kokkos::make_pair(std::int64_t(0), n));
-  const auto k = Kokkos::subview(keys, Kokkos::make_pair(std::int64_t(0), n));
-  Kokkos::parallel_for("keff::bank::sort_keys",
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
-                       KOKKOS_LAMBDA(std::int64_t i) { k(i) = site_key(s(i)); });
-  Kokkos::Experimental::sort_by_key(exec, k, s);
+  using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t first = parents.first;
+  const std::int64_t n_parents = parents.count;
+  Kokkos::parallel_for("keff::bank::clear_counts", Policy(exec, 0, n_parents + 1),
+                       KOKKOS_LAMBDA(std::int64_t j) { offsets(j) = 0; });
+  Kokkos::parallel_for(
+      "keff::bank::count_progeny", Policy(exec, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i) { Kokkos::atomic_add(&offsets(bank(i).parent - first), std::int64_t(1)); });
+  Kokkos::parallel_scan(
+      "keff::bank::offsets", Policy(exec, 0, n_parents + 1),
+      KOKKOS_LAMBDA(std::int64_t j, std::int64_t& running, bool final) {
+        const std::int64_t count = offsets(j);
+        if (final) offsets(j) = running;
+        running += count;
+      });
+  Kokkos::parallel_for(
+      "keff::bank::scatter", Policy(exec, 0, n), KOKKOS_LAMBDA(std::int64_t i) {
+        const Site& s = bank(i);
+        sorted(offsets(s.parent - first) + s.progeny) = s;
+      });
 }
 
 }  // namespace keff

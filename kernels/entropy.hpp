@@ -1,8 +1,8 @@
 #pragma once
 // Shannon entropy of the fission source: sites counted per mesh bin (integer atomics, so the counts
 // are exact), H = -sum p log2 p computed on the host from the counts.
-#include "site.hpp"
-#include "tally_data.hpp"
+#include "kernels/tally_data.hpp"
+#include "kernels/vocabulary/site.hpp"
 
 namespace keff {
 

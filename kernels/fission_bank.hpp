@@ -2,8 +2,8 @@
 // The fission bank: a preallocated View of sites and an atomic counter (a bump allocator). A kernel never
 // grows it: a push past capacity only counts, and the host sees count > capacity after the batch,
 // enlarges the bank and reruns the batch (its histories are reproducible from their RNG streams).
-#include "particle.hpp"
-#include "site.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/vocabulary/site.hpp"
 
 namespace keff {
 

@@ -7,7 +7,9 @@
 // Precision: a contribution is rounded to the nearest 2^-bits. Range: a sum must stay below 2^(63-bits).
 //   estimator bits = 32 -> resolution 2.3e-10 per history, sums up to 2.1e9 (e.g. 1e8 histories of k <= 20)
 //   mesh bits      = 24 -> resolution 6.0e-8 per collision, sums up to 5.5e11 per bin
-#include "types.hpp"
+#include "kernels/vocabulary/types.hpp"
+
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 

@@ -16,11 +16,7 @@
 //   Such a level has `lattice >= 0` and a `lat_index` outside the lattice shape.
 // - Boundaries at several levels within the tolerance of each other (a lattice edge on the core's
 //   reflective plane) go to the outermost level, so its boundary condition is never skipped.
-#include "geometry_data.hpp"
-#include "types.hpp"
-#include "vec3.hpp"
-
-#include <Kokkos_Core.hpp>
+#include "kernels/geometry_data.hpp"
 
 namespace keff {
 

@@ -1,10 +1,13 @@
 #pragma once
 // The first batch's source: sites uniform in a box, kept only where the material is fissionable
-// (rejection), isotropic, with a fission-spectrum energy or a chi-sampled group. Site i uses its own
-// RNG stream, so the source does not depend on the thread count.
-#include "geometry.hpp"
-#include "site.hpp"
-#include "xs_data.hpp"
+// (rejection), isotropic, with a fission-spectrum energy or a chi-sampled group. Site i draws from the
+// source stream of history coords.local.first + i of batch 0, so the source does not depend on the
+// thread or rank count.
+#include "kernels/geometry.hpp"
+#include "kernels/rng.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/vocabulary/site.hpp"
+#include "kernels/xs_data.hpp"
 
 namespace keff {
 
@@ -17,13 +20,12 @@ struct SampleInitialSource {
   Kokkos::View<Site*, Mem> sites;
   Kokkos::View<std::int64_t, Mem> failures;   // sites that found no fissionable point
   Real lower[3], upper[3];
-  std::uint64_t seed, n_global;
-  std::int64_t first_index;
+  BatchCoordinates coords;                    // batch 0
   int max_tries = 100000;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    const std::int64_t index = first_index + i;
-    Lcg63 rng = history_rng(seed, RngStream::source, 0, n_global, static_cast<std::uint64_t>(index));
+    const std::int64_t index = coords.local.first + i;
+    Lcg63 rng = history_rng(coords, RngStream::source, index);
     Site s;
     s.parent = index;
     for (int t = 0; t < max_tries; ++t) {
@@ -41,9 +43,10 @@ struct SampleInitialSource {
 };
 
 template <class Exec, class Physics>
-void sample_initial_source(const Exec& exec, const SampleInitialSource<Exec, Physics>& kernel, std::int64_t n) {
+void sample_initial_source(const Exec& exec, const SampleInitialSource<Exec, Physics>& kernel) {
   Kokkos::parallel_for("keff::source::initial",
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n), kernel);
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, kernel.coords.local.count),
+                       kernel);
 }
 
 }  // namespace keff

@@ -1,14 +1,20 @@
 #pragma once
-// The state of one neutron history. History-based transport keeps it in registers for the whole
-// history; an event-based mode stores the same fields in SoA Views over particle slots and loads
-// them into this struct, so both modes call the same device physics functions.
-#include "geometry_data.hpp"
-#include "rng.hpp"
-#include "vec3.hpp"
+// The state of one neutron history: everything a history needs to continue from any step, so that
+// history-based transport can keep it in registers, event-based transport in SoA Views over slots
+// (kernels/particle_slots.hpp), and both call the same device step functions (kernels/step_*.hpp).
+#include "kernels/geometry_data.hpp"
+#include "kernels/rng.hpp"
+#include "kernels/vocabulary/vec3.hpp"
+#include "kernels/xs_data.hpp"
 
 #include <cstdint>
 
 namespace keff {
+
+enum class Fate : int { alive = 0, absorbed, leaked, lost };
+
+// What a flight ends in: the step that comes next.
+enum class FlightEnd : int { collision = 0, boundary, lost };
 
 struct Particle {
   Vec3 r;
@@ -16,12 +22,30 @@ struct Particle {
   Real energy = 0;     // eV (continuous energy)
   int group = 0;       // multigroup
   Real weight = 1;
-  bool alive = true;
+  Fate fate = Fate::alive;
   GeometryState geo;
   Lcg63 rng;
-  std::int64_t index = 0;  // global index of the history in its batch
-  int n_progeny = 0;       // fission sites banked so far
-  int n_events = 0;
+  std::int64_t index = 0;   // global index of the history in its batch
+  int n_progeny = 0;        // fission sites banked so far
+  int n_events = 0;         // flights so far
+  std::int64_t n_collisions = 0;
+
+  // This history's estimator scores so far, turned into fixed point when it ends (kernels/step_finish.hpp).
+  Real k_collision = 0, k_absorption = 0, k_tracklength = 0;
+
+  // Cross sections at (xs_material, xs_energy, xs_group); looked up again only when one of them changes.
+  MacroXs xs;
+  int xs_material = -2;
+  Real xs_energy = -1;
+  int xs_group = -1;
+
+  // The boundary the last flight stopped on, for the crossing step.
+  BoundaryHit hit;
+
+  KOKKOS_INLINE_FUNCTION bool alive() const { return fate == Fate::alive; }
+  KOKKOS_INLINE_FUNCTION bool needs_xs() const {
+    return geo.material != xs_material || energy != xs_energy || group != xs_group;
+  }
 };
 
 // Isotropic direction.

@@ -2,9 +2,9 @@
 // Continuous-energy physics: material cross sections from nuclide data, and the collision: sample the
 // nuclide, bank fission neutrons, then absorb (analog) or scatter elastically off a target at rest,
 // isotropically in the centre-of-mass frame.
-#include "fission_bank.hpp"
-#include "particle.hpp"
-#include "xs_lookup.hpp"
+#include "kernels/fission_bank.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/xs_lookup.hpp"
 
 namespace keff {
 
@@ -73,7 +73,7 @@ struct ContinuousEnergyPhysics {
     const Real absorption = micro.capture + micro.fission;
     if (p.rng.next() * micro.total < absorption) {
       out.k_absorption = p.weight * micro.nu * micro.fission / absorption;
-      p.alive = false;
+      p.fate = Fate::absorbed;
       return out;
     }
     scatter_elastic(p, nuclides.awr(n));

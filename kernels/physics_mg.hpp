@@ -1,9 +1,9 @@
 #pragma once
 // Multigroup physics: macroscopic group constants, isotropic scattering with a group-to-group matrix,
 // analog absorption, fission neutrons born in a group sampled from chi.
-#include "fission_bank.hpp"
-#include "particle.hpp"
-#include "physics_ce.hpp"  // CollisionOutcome
+#include "kernels/fission_bank.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/physics_ce.hpp"  // CollisionOutcome
 
 namespace keff {
 
@@ -48,7 +48,7 @@ struct MultigroupPhysics {
     }
     if (p.rng.next() * xs.total < xs.absorption) {
       out.k_absorption = p.weight * xs.nu_fission / xs.absorption;
-      p.alive = false;
+      p.fate = Fate::absorbed;
       return out;
     }
     // Outgoing group from the row of the scattering matrix.

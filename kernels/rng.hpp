@@ -3,7 +3,9 @@
 // (F. B. Brown, "Random number generation with arbitrary strides", 1994). Every particle history
 // starts at a state derived only from (seed, stream, batch, global particle index), so the numbers it
 // draws do not depend on which thread, rank or transport mode runs it. There is no shared pool.
-#include "types.hpp"
+#include "kernels/vocabulary/batch.hpp"
+
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
@@ -57,6 +59,11 @@ KOKKOS_INLINE_FUNCTION Lcg63 history_rng(std::uint64_t seed, RngStream stream, s
   Lcg63 r;
   r.state = Lcg63::skip(seed & Lcg63::mask, n);
   return r;
+}
+
+// The stream of the history with global index `index` in the batch `c` describes.
+KOKKOS_INLINE_FUNCTION Lcg63 history_rng(const BatchCoordinates& c, RngStream stream, std::int64_t index) {
+  return history_rng(c.seed, stream, c.batch, static_cast<std::uint64_t>(c.n_global), static_cast<std::uint64_t>(index));
 }
 
 }  // namespace keff

@@ -1,9 +1,8 @@
 #pragma once
 // Identifier -> index lookup on the device: sorted keys and binary search, in place of a std::map, which
 // cannot live in device code and loses to a sorted array even on a CPU once many threads share it.
+#include <Kokkos_Core.hpp>
 #include <Kokkos_Sort.hpp>
-
-#include "types.hpp"
 
 #include <string>
 

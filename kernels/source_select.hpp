@@ -2,7 +2,10 @@
 // Next batch's source: exactly N sites combed from the M sorted fission sites. Site i of the new source
 // is bank site floor((i + xi) * M / N) with one random xi per batch, the same on every rank, so the
 // selection depends only on the global bank order, never on how it is split.
-#include "site.hpp"
+#include "kernels/vocabulary/batch.hpp"
+#include "kernels/vocabulary/site.hpp"
+
+#include <Kokkos_Core.hpp>
 
 namespace keff {
 
@@ -11,15 +14,17 @@ KOKKOS_INLINE_FUNCTION std::int64_t comb_index(std::int64_t i, Real xi, std::int
   return j < m ? j : m - 1;
 }
 
-// Copies into `next` the combed sites i in [first, first + next.extent(0)) from a bank holding global
-// sites [bank_first, bank_first + bank.extent(0)). Single-rank: both firsts are 0 and the bank is whole.
+// Copies into `next` the combed sites of new-source indices `selected` (of n_global) from a bank holding
+// global sites [bank_first, bank_first + bank.extent(0)) of m. Single rank: bank_first is 0, the bank
+// is whole and `selected` covers [0, n_global).
 template <class Exec, class Mem>
 void comb_source(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t bank_first, std::int64_t m,
-                 Kokkos::View<Site*, Mem> next, std::int64_t first, std::int64_t n, Real xi) {
+                 Kokkos::View<Site*, Mem> next, IndexRange selected, std::int64_t n_global, Real xi) {
+  const std::int64_t first = selected.first;
   Kokkos::parallel_for(
-      "keff::source::comb", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, next.extent(0)),
+      "keff::source::comb", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, selected.count),
       KOKKOS_LAMBDA(std::int64_t i) {
-        Site s = bank(comb_index(first + i, xi, m, n) - bank_first);
+        Site s = bank(comb_index(first + i, xi, m, n_global) - bank_first);
         s.weight = 1.0;
         next(i) = s;
       });

@@ -1,9 +1,9 @@
 #pragma once
-// Tally State: a regular mesh scored with order-independent fixed-point atomics, and the per-batch
-// counters every history contributes to through a parallel reduction.
-#include "fixed_point.hpp"
-#include "particle.hpp"
-#include "xs_data.hpp"
+// Tally State: a regular mesh scored with order-independent fixed-point atomics, the per-batch counters
+// every history adds to, and the record of the first lost particle.
+#include "kernels/fixed_point.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/xs_data.hpp"
 
 namespace keff {
 
@@ -61,6 +61,8 @@ struct BatchCounters {
   Fixed k_absorption = 0;   // sum of weight * nu sigma_f / sigma_a at absorptions
   Fixed k_tracklength = 0;  // sum of weight * distance * nu Sigma_f along flights
   std::int64_t collisions = 0;
+  std::int64_t histories = 0;  // started
+  std::int64_t absorbed = 0;
   std::int64_t leaked = 0;
   std::int64_t lost = 0;
 
@@ -69,6 +71,8 @@ struct BatchCounters {
     k_absorption += o.k_absorption;
     k_tracklength += o.k_tracklength;
     collisions += o.collisions;
+    histories += o.histories;
+    absorbed += o.absorbed;
     leaked += o.leaked;
     lost += o.lost;
     return *this;

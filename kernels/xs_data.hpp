@@ -1,10 +1,10 @@
 #pragma once
 // Device layout of cross-section data (Params: built once by src/, read-only in kernels).
-#include "types.hpp"
+#include "kernels/vocabulary/types.hpp"
+
+#include <Kokkos_Core.hpp>
 
 namespace keff {
-
-enum class EnergyGridKind : int { nuclide = 0, hash = 1, unionized = 2 };
 
 // Continuous-energy nuclides. Each nuclide's grid is a slice [grid_offsets(n), grid_offsets(n+1)) of
 // the concatenated per-point arrays, energies ascending from energy_min_ev to energy_max_ev.

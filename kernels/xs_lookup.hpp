@@ -10,7 +10,7 @@
 //   const MacroXs macro = macro_xs(nuclides, materials, m, E, cache);
 //   const int k = sample_nuclide(cache, materials.offsets(m + 1) - materials.offsets(m), macro.total, xi);
 //   const int n = materials.nuclide(materials.offsets(m) + k);
-#include "xs_data.hpp"
+#include "kernels/xs_data.hpp"
 
 namespace keff {
 

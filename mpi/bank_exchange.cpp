@@ -89,7 +89,7 @@ void BankExchange::grow(std::int64_t selected, std::int64_t target) {
 }
 
 std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
-                                Kokkos::View<Site*, Mem> next, Slice target, std::int64_t n_global, Real xi) {
+                                Kokkos::View<Site*, Mem> next, const EvenSplit& split, Real xi) {
   Kokkos::Profiling::ScopedRegion region("keff::bank_exchange::post");
   if (posted_) throw MpiError("bank exchange: post() called before the previous exchange finished");
   exec_ = exec;
@@ -97,6 +97,8 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   messages_.clear();
   requests_.clear();
 
+  const std::int64_t n_global = split.total();
+  const IndexRange target = split.part(comm_.rank());
   // Where this rank's sites sit in the global bank, and how many there are in all.
   const std::int64_t bank_first = comm_.exclusive_sum(local_sites);
   const std::int64_t m = comm_.sum(local_sites);
@@ -108,7 +110,7 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   const std::int64_t i_hi = first_combed_from(bank_first + local_sites, xi, m, n_global);
   grow(i_hi - i_lo, target.count);
   const auto selected = Kokkos::subview(selected_, Kokkos::make_pair(std::int64_t(0), i_hi - i_lo));
-  comb_source<Exec, Mem>(exec, bank, bank_first, m, selected, i_lo, n_global, xi);
+  comb_source<Exec, Mem>(exec, bank, bank_first, m, selected, IndexRange{i_lo, i_hi - i_lo}, n_global, xi);
 
   // Every rank learns where every other rank's combed range starts (OpenMC's bank_position).
   check_mpi(MPI_Allgather(&i_lo, 1, MPI_INT64_T, positions_.data(), 1, MPI_INT64_T, comm_.get()), "MPI_Allgather");
@@ -139,7 +141,7 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
     }
   }
   for (int r = 0; r < comm_.size(); ++r) {
-    const Slice theirs = rank_slice(n_global, r, comm_.size());
+    const IndexRange theirs = split.part(r);
     const std::int64_t lo = std::max(i_lo, theirs.first), hi = std::min(i_hi, theirs.first + theirs.count);
     if (lo >= hi) continue;
     if (r == comm_.rank()) {  // the part this rank keeps moves without MPI

@@ -3,10 +3,11 @@
 // batch's N source sites are combed from the M sorted bank sites with one shared random number, and
 // contiguous slices move between neighbouring ranks with MPI_Irecv (posted first) and MPI_Isend, so
 // the batch's reductions run while the slices are in flight. mpi/README.md explains the steps.
-#include "kernels/site.hpp"
+#include "kernels/vocabulary/site.hpp"
 #include "mpi/communicator.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -34,12 +35,13 @@ class BankExchange {
   BankExchange& operator=(const BankExchange&) = delete;
 
   // Starts the exchange of one batch. `bank` holds this rank's `local_sites` sites, sorted; ranks hold
-  // consecutive parts of the global bank in rank order. The new source of global indices
-  // [target.first, target.first + target.count) of `n_global` lands in `next`, which must stay alive
-  // and untouched until finish(). Blocks only in three small collectives; returns M, the global bank
-  // size, the same on every rank. With M == 0 nothing is posted (there is nothing to comb from).
+  // consecutive parts of the global bank in rank order. The next source's histories are split over
+  // ranks by `split` (the driver's own split of the batch, of split.total() histories); this rank's part
+  // lands in `next`, which must stay alive and untouched until finish(). Blocks only in three small
+  // collectives; returns M, the global bank size, the same on every rank. With M == 0 nothing is posted
+  // (there is nothing to comb from).
   std::int64_t post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
-                    Kokkos::View<Site*, Mem> next, Slice target, std::int64_t n_global, Real xi);
+                    Kokkos::View<Site*, Mem> next, const EvenSplit& split, Real xi);
   // Polls the outstanding requests (MPI_Testsome) and unpacks the slices that have arrived. Never
   // blocks. True once nothing is outstanding.
   bool progress();

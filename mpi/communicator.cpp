@@ -1,6 +1,7 @@
 #include "mpi/communicator.hpp"
 
 #include <limits>
+#include <stdexcept>
 
 namespace keff {
 
@@ -52,23 +53,6 @@ bool Communicator::any(bool flag) const {
   return v != 0;
 }
 
-std::vector<char> Communicator::all_gather_bytes(const void* data, std::int64_t n_bytes) const {
-  if (n_bytes > std::numeric_limits<int>::max()) throw MpiError("all_gather_bytes: message over 2 GiB");
-  const int mine = static_cast<int>(n_bytes);
-  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
-  check_mpi(MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_), "MPI_Allgather");
-  std::int64_t total = 0;
-  for (int r = 0; r < size_; ++r) {
-    displs[static_cast<std::size_t>(r)] = static_cast<int>(total);
-    total += counts[static_cast<std::size_t>(r)];
-  }
-  if (total > std::numeric_limits<int>::max()) throw MpiError("all_gather_bytes: gathered data over 2 GiB");
-  std::vector<char> out(static_cast<std::size_t>(total));
-  check_mpi(MPI_Allgatherv(data, mine, MPI_BYTE, out.data(), counts.data(), displs.data(), MPI_BYTE, comm_),
-            "MPI_Allgatherv");
-  return out;
-}
-
 std::vector<char> Communicator::gather_bytes(const void* data, std::int64_t n_bytes) const {
   if (n_bytes > std::numeric_limits<int>::max()) throw MpiError("gather_bytes: message over 2 GiB");
   const int mine = static_cast<int>(n_bytes);
@@ -105,12 +89,16 @@ std::string Communicator::first_error(const std::string& local) const {
 
 void Communicator::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
 
-Slice rank_slice(std::int64_t n, int rank, int size) {
-  const std::int64_t base = n / size, extra = n % size;
-  Slice s;
-  s.first = rank * base + (rank < extra ? rank : extra);
-  s.count = base + (rank < extra ? 1 : 0);
-  return s;
+EvenSplit::EvenSplit(std::int64_t n, int parts) : n_(n), parts_(parts) {
+  if (n < 0 || parts < 1) throw std::invalid_argument("EvenSplit: needs n >= 0 items and at least one part");
+}
+
+IndexRange EvenSplit::part(int p) const {
+  const std::int64_t base = n_ / parts_, extra = n_ % parts_;
+  IndexRange r;
+  r.first = p * base + (p < extra ? p : extra);
+  r.count = base + (p < extra ? 1 : 0);
+  return r;
 }
 
 }  // namespace keff

@@ -1,6 +1,8 @@
 #pragma once
 // keff's view of MPI: a duplicated communicator (so keff's messages never match a caller's) and the few
 // collectives the driver needs. Everything works with one rank.
+#include "kernels/vocabulary/batch.hpp"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -36,8 +38,6 @@ class Communicator {
   std::int64_t exclusive_sum(std::int64_t value) const;
   // True on every rank if `flag` is true on any.
   bool any(bool flag) const;
-  // Concatenates every rank's bytes in rank order, on every rank.
-  std::vector<char> all_gather_bytes(const void* data, std::int64_t n_bytes) const;
   // The same, on rank 0 only (empty elsewhere): for output, which only rank 0 writes.
   std::vector<char> gather_bytes(const void* data, std::int64_t n_bytes) const;
   // Minimum, maximum and sum over ranks of each of n values, on rank 0 (elsewhere: unchanged).
@@ -57,11 +57,19 @@ class Communicator {
 // Throws MpiError if `code` is not MPI_SUCCESS.
 void check_mpi(int code, const char* call);
 
-// This rank's share [first, first + count) of n items split as evenly as possible over `size` ranks.
-struct Slice {
-  std::int64_t first = 0;
-  std::int64_t count = 0;
+// n items split over `parts` as evenly as possible, the first n % parts parts one longer: the split of a
+// batch's histories over ranks, and of a library's nuclides over reader ranks. Made once and handed to
+// whoever needs it (the driver and the bank exchange use the same object).
+class EvenSplit {
+ public:
+  EvenSplit(std::int64_t n, int parts);
+  IndexRange part(int p) const;
+  std::int64_t total() const { return n_; }
+  int parts() const { return parts_; }
+
+ private:
+  std::int64_t n_ = 0;
+  int parts_ = 1;
 };
-Slice rank_slice(std::int64_t n, int rank, int size);
 
 }  // namespace keff

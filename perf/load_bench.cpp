@@ -8,7 +8,6 @@
 #include "io/packed_library.hpp"
 #include "mpi/communicator.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -105,14 +104,11 @@ int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int status = 0;
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    try {
-      status = run(argc, argv);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "load_bench: error: %s\n", e.what());
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+  try {
+    status = run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "load_bench: error: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
   MPI_Finalize();
   return status;

@@ -70,7 +70,7 @@ double run(const Options& o, const NuclideLibrary& lib, EnergyGridKind kind, con
   const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Workspace<Exec> ws(exec, mats.max_nuclides);
 
-  const auto lookup = [=](std::int64_t i, double& sum) {
+  const auto lookup = KOKKOS_LAMBDA(std::int64_t i, double& sum) {
     Kokkos::Experimental::AcquireUniqueToken<Exec> token(ws.token);
     const auto cache = Kokkos::subview(ws.micro_xs, token.value(), Kokkos::ALL);
     Lcg63 rng = history_rng(42, RngStream::tracking, 1, 1, static_cast<std::uint64_t>(i));

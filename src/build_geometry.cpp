@@ -4,6 +4,8 @@
 // its host Views go out of scope, since the copies from them run asynchronously on `exec`.
 #include "src/build_geometry.hpp"
 
+#include "io/universe_nesting.hpp"
+
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -42,74 +44,6 @@ HostView<int*> offsets_view(const std::string& what, std::size_t n, SizeOf size_
   return offsets;
 }
 
-// ---- validation of the universe fill graph -----------------------------------------------------
-
-// Universes a cell places one level below its own.
-std::vector<int> children_of(const model::Problem& p, const model::Cell& cell) {
-  if (cell.fill_kind == FillKind::universe) return {cell.fill};
-  if (cell.fill_kind != FillKind::lattice) return {};
-  const model::Lattice& lat = p.lattices[static_cast<std::size_t>(cell.fill)];
-  std::vector<int> out = lat.universes;
-  if (lat.outer >= 0) out.push_back(lat.outer);
-  return out;
-}
-
-// Depth-first walk that finds cycles and, for every universe, how many levels it spans (itself
-// included) and which of its cells leads to the deepest one.
-class FillGraph {
- public:
-  explicit FillGraph(const model::Problem& p)
-      : p_(p), colour_(p.universes.size(), Colour::white), height_(p.universes.size(), 0),
-        deepest_cell_(p.universes.size(), -1) {}
-
-  int height(int u) {
-    const auto ui = static_cast<std::size_t>(u);
-    if (colour_[ui] == Colour::black) return height_[ui];
-    colour_[ui] = Colour::grey;
-    int best = 1;
-    for (int c : p_.universes[ui].cells) {
-      const model::Cell& cell = p_.cells[static_cast<std::size_t>(c)];
-      for (int child : children_of(p_, cell)) {
-        if (colour_[static_cast<std::size_t>(child)] == Colour::grey) {
-          throw std::invalid_argument("geometry: universe '" + p_.universes[static_cast<std::size_t>(child)].name +
-                                      "' contains itself: cell '" + cell.name + "' (" + cell.where.str() +
-                                      ") in universe '" + p_.universes[ui].name + "' closes the cycle");
-        }
-        const int h = 1 + height(child);
-        if (h > best) {
-          best = h;
-          deepest_cell_[ui] = c;
-        }
-      }
-    }
-    colour_[ui] = Colour::black;
-    height_[ui] = best;
-    return best;
-  }
-
-  // The cell whose fill would open level `max_geometry_levels` (0-based) on the deepest path from u.
-  int cell_too_deep(int u) const {
-    int cell = deepest_cell_[static_cast<std::size_t>(u)];
-    for (int level = 0; level + 1 < max_geometry_levels && cell >= 0; ++level) {
-      const model::Cell& c = p_.cells[static_cast<std::size_t>(cell)];
-      int next = -1;
-      for (int child : children_of(p_, c)) {
-        if (next < 0 || height_[static_cast<std::size_t>(child)] > height_[static_cast<std::size_t>(next)]) next = child;
-      }
-      if (next < 0) return -1;
-      cell = deepest_cell_[static_cast<std::size_t>(next)];
-    }
-    return cell;
-  }
-
- private:
-  enum class Colour { white, grey, black };
-  const model::Problem& p_;
-  std::vector<Colour> colour_;
-  std::vector<int> height_;
-  std::vector<int> deepest_cell_;
-};
-
 void check_indices(const model::Problem& p) {
   const auto n_surf = static_cast<int>(p.surfaces.size());
   const auto n_univ = static_cast<int>(p.universes.size());
@@ -143,23 +77,9 @@ void check_indices(const model::Problem& p) {
   }
 }
 
+// Models from the TOML reader have been checked with file and line; models built in code get the same check.
 void check_nesting(const model::Problem& p) {
-  FillGraph graph(p);
-  // Every universe, not only those reachable from the root, so a cycle is reported wherever it is.
-  for (std::size_t u = 0; u < p.universes.size(); ++u) graph.height(static_cast<int>(u));
-  const int levels = graph.height(p.root_universe);
-  if (levels <= max_geometry_levels) return;
-  const int too_deep = graph.cell_too_deep(p.root_universe);
-  if (too_deep < 0) {
-    throw std::invalid_argument("geometry: universes nest " + std::to_string(levels) + " levels deep, more than the " +
-                                std::to_string(max_geometry_levels) + " allowed");
-  }
-  const model::Cell& c = p.cells[static_cast<std::size_t>(too_deep)];
-  throw std::invalid_argument("geometry: universes nest " + std::to_string(levels) + " levels deep, more than the " +
-                              std::to_string(max_geometry_levels) + " allowed; cell '" + c.name + "' (" +
-                              c.where.str() + ") in universe '" +
-                              p.universes[static_cast<std::size_t>(c.universe)].name + "' fills level " +
-                              std::to_string(max_geometry_levels + 1));
+  if (const auto problem = find_nesting_problem(p)) throw std::invalid_argument("geometry: " + describe(p, *problem));
 }
 
 // ---- flattening ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "src/build_nuclear_data.hpp"
 
 #include "io/input.hpp"
+#include "io/nuclear_data.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -36,35 +37,6 @@ auto to_device(const V& host) {
   return Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
 }
 
-// Checks what the lookup relies on: matching array sizes, at least two points, energies positive and
-// strictly ascending, cross sections finite and non-negative.
-void validate_nuclide(const NuclideData& d) {
-  const std::string who = "nuclear data for nuclide '" + d.name + "': ";
-  const std::size_t n = d.energy.size();
-  if (n < 2) throw std::invalid_argument(who + "needs at least 2 energy points, has " + std::to_string(n));
-  if (d.elastic.size() != n || d.capture.size() != n || d.fission.size() != n) {
-    throw std::invalid_argument(who + "elastic/capture/fission sizes (" + std::to_string(d.elastic.size()) + ", " +
-                                std::to_string(d.capture.size()) + ", " + std::to_string(d.fission.size()) +
-                                ") differ from the energy grid's (" + std::to_string(n) + ")");
-  }
-  if (!(d.energy[0] > 0.0) || !std::isfinite(d.energy[n - 1])) {
-    throw std::invalid_argument(who + "energies must be positive and finite");
-  }
-  for (std::size_t i = 1; i < n; ++i) {
-    if (!(d.energy[i] > d.energy[i - 1])) {
-      throw std::invalid_argument(who + "energy grid not strictly ascending at point " + std::to_string(i));
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    const double xs[3] = {d.elastic[i], d.capture[i], d.fission[i]};
-    for (const double v : xs) {
-      if (!(v >= 0.0) || !std::isfinite(v)) {
-        throw std::invalid_argument(who + "negative or non-finite cross section at point " + std::to_string(i));
-      }
-    }
-  }
-}
-
 }  // namespace
 
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
@@ -75,7 +47,7 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
 
   std::int64_t n_points = 0;
   for (const NuclideData& d : nuclides) {
-    validate_nuclide(d);
+    check_nuclide(d, library.path.empty() ? "nuclear data" : library.path);
     n_points += static_cast<std::int64_t>(d.energy.size());
   }
   if (n_points > std::numeric_limits<int>::max()) {
@@ -233,8 +205,9 @@ MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const mo
       const int idx = library.find(a.name);
       if (idx < 0) {
         throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
-                         "' is not in the nuclear data library (the library has " + std::to_string(n_lib) +
-                         " nuclides)");
+                         "' is not in the nuclear data library" +
+                         (library.path.empty() ? std::string() : " '" + library.path + "'") + " (the library has " +
+                         std::to_string(n_lib) + " nuclides)");
       }
       for (std::size_t k = begin; k < nuclide.size(); ++k) {
         if (nuclide[k] == idx) {

@@ -35,27 +35,9 @@ NuclideLibrary synthetic_library(const model::NuclearDataSpec& nd) {
 NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm) {
   const auto& nd = problem.nuclear_data;
   if (nd.library.empty()) return synthetic_library(nd);
+  Kokkos::Profiling::ScopedRegion region("keff::io::load_library");
   return load_library(nd.library, nd.load, comm);
 }
-
-namespace {
-
-// With a library file, a material naming a nuclide the file lacks is reported with both files: the
-// input (where the material is) and the library.
-void check_library_has_nuclides(const model::Problem& problem, const NuclideLibrary& library) {
-  const auto& path = problem.nuclear_data.library;
-  if (path.empty()) return;
-  for (const model::Material& mat : problem.materials) {
-    for (const model::NuclideAmount& a : mat.nuclides) {
-      if (library.find(a.name) >= 0) continue;
-      throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
-                       "' is not in the nuclear data library '" + path + "' (the library has " +
-                       std::to_string(library.nuclides.size()) + " nuclides)");
-    }
-  }
-}
-
-}  // namespace
 
 ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm) {
   Kokkos::Profiling::ScopedRegion region("keff::setup::build_problem");
@@ -74,7 +56,6 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.n_nuclides = static_cast<int>(library.nuclides.size());
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
-    check_library_has_nuclides(problem, library);
     p.materials = build_material_params(exec, problem, library);
     const auto& bounds = problem.settings.tally_energy_bounds;
     Kokkos::View<Real*, Kokkos::HostSpace> host("keff::tally::energy_bounds", bounds.size());

@@ -6,7 +6,7 @@
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
-#include "src/simulation.hpp"
+#include "src/run.hpp"
 
 #include <charconv>
 #include <chrono>
@@ -122,23 +122,33 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   }
 }
 
-void print_problem(std::ostream& os, const model::Problem& p, const Simulation& sim, const Communicator& comm) {
+std::string format_bytes(std::size_t bytes) {
+  char text[32];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1e9) std::snprintf(text, sizeof text, "%.2f GB", b / 1e9);
+  else if (b >= 1e6) std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+  else std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
+  return text;
+}
+
+void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm) {
   const auto& s = p.settings;
-  const auto& params = sim.params();
   os << "keff: k-eigenvalue power iteration\n"
      << "  input           " << p.source_name << "\n"
      << "  physics         "
-     << (s.mode == model::PhysicsMode::multigroup ? "multigroup, " + std::to_string(p.groups) + " groups"
-                                                  : "continuous energy, " + std::to_string(params.n_nuclides) +
-                                                        " nuclides x " + std::to_string(params.gridpoints) +
-                                                        " points")
+     << (s.mode == model::PhysicsMode::multigroup
+             ? "multigroup, " + std::to_string(p.groups) + " groups"
+             : "continuous energy, " + std::to_string(run.nuclides) + " nuclides x " + std::to_string(run.gridpoints) +
+                   " points")
      << "\n"
      << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "
      << p.lattices.size() << " lattices, " << p.surfaces.size() << " surfaces\n"
      << "  particles       " << s.particles << " per batch, " << s.batches << " batches (" << s.inactive
      << " inactive), seed " << s.seed << "\n"
-     << "  parallelism     " << comm.size() << " rank(s) x " << DeviceExec().concurrency() << " "
-     << DeviceExec::name() << " thread(s)\n\n";
+     << "  parallelism     " << comm.size() << " rank(s) x " << run.concurrency << " " << run.execution_space
+     << " thread(s)\n"
+     << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which micro-XS scratch "
+     << format_bytes(run.scratch_bytes) << "\n\n";
 }
 
 // The input's text for its fingerprint: the bytes the parser read.
@@ -239,13 +249,13 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
   }
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
 
-  Simulation sim(DeviceExec(), problem, comm, log, {opts.exchange, opts.sync_timers, fingerprint});
+  Run sim(problem, comm, log, {opts.exchange, opts.sync_timers, fingerprint});
   if (opts.restart) {
     sim.restart_from(statepoint);
     if (log) *log << "keff: restarting from " << *opts.restart << " after batch " << statepoint.batch.size() << "\n";
     statepoint = {};  // the bank copy is no longer needed
   }
-  if (log) print_problem(*log, problem, sim, comm);
+  if (log) print_problem(*log, problem, sim.setup(), comm);
   RunResults results = sim.run();
 
   if (comm.is_root()) {
@@ -276,8 +286,7 @@ int cli_main(int argc, char** argv) {
       return args.empty() ? 2 : 0;
     }
     if (args[0] == "--version") {
-      if (comm.is_root()) std::cout << "keff 0.1.0 (Kokkos " << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100
-                                    << "." << KOKKOS_VERSION % 100 << ", " << DeviceExec::name() << ")\n";
+      if (comm.is_root()) std::cout << "keff 0.1.0 (" << backend_description() << ")\n";
       return 0;
     }
     if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);

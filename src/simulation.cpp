@@ -24,6 +24,25 @@ std::int64_t bank_capacity(double factor, std::int64_t n_local) {
   return static_cast<std::int64_t>(std::ceil(factor * static_cast<double>(n_local))) + 64;
 }
 
+// Integer sums, exact in any order.
+BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
+  std::int64_t v[] = {c.k_collision, c.k_absorption, c.k_tracklength, c.collisions,
+                      c.histories,   c.absorbed,     c.leaked,        c.lost};
+  comm.sum(v, static_cast<int>(std::size(v)));
+  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+}
+
+TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories) {
+  TransportStateSizes n;
+  n.histories = histories;
+  n.bank_capacity = bank_capacity(s.bank_capacity_factor, histories);
+  n.tally_mesh = params.tally_mesh;
+  n.tally_groups = params.tally_groups;
+  n.entropy_bins = params.entropy_mesh.n_bins();
+  n.max_nuclides = params.materials.max_nuclides;
+  return n;
+}
+
 const char* mode_name(model::PhysicsMode m) {
   return m == model::PhysicsMode::multigroup ? "multigroup" : "continuous-energy";
 }
@@ -53,70 +72,59 @@ constexpr const char* reported_phases[] = {"setup",
 Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
                        std::ostream* log, SimulationOptions options)
     : exec_(exec), problem_(problem), comm_(comm), log_(comm.is_root() ? log : nullptr), options_(options),
-      exchange_(comm) {
-  ScopedPhase phase(timers_, "setup");
-  const auto& s = problem.settings;
-  params_ = build_problem(exec, problem, comm);
-  ce_physics_ = {params_.nuclides, params_.materials};
-  mg_physics_ = {params_.multigroup};
-  slice_ = rank_slice(s.particles, comm.rank(), comm.size());
-  k_prev_ = s.initial_k;
-
-  Kokkos::Profiling::ScopedRegion region("keff::setup::allocate_state");
-  const auto alloc = [&](const std::string& label) {
-    return Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label);
-  };
-  source_ = Kokkos::View<Site*, DeviceMem>(alloc("keff::source::sites"), slice_.count);
-  next_source_ = Kokkos::View<Site*, DeviceMem>(alloc("keff::source::next_sites"), slice_.count);
-  const std::int64_t capacity = bank_capacity(s.bank_capacity_factor, slice_.count);
-  bank_.sites = Kokkos::View<Site*, DeviceMem>(alloc("keff::bank::sites"), capacity);
-  bank_.count = Kokkos::View<std::int64_t, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::bank::count")));
-  bank_keys_ = Kokkos::View<std::int64_t*, DeviceMem>(alloc("keff::bank::keys"), capacity);
-  bank_count_host_ = Kokkos::View<std::int64_t, Kokkos::HostSpace>("keff::bank::count_host");
-
-  mesh_tally_.mesh = params_.tally_mesh;
-  mesh_tally_.energy_bounds = params_.tally_energy_bounds;
-  const int bins = params_.tally_mesh.n_bins();
-  mesh_tally_.flux = decltype(mesh_tally_.flux)(Kokkos::view_alloc(exec, std::string("keff::tally::flux")), params_.tally_groups, bins);
-  mesh_tally_.fission =
-      decltype(mesh_tally_.fission)(Kokkos::view_alloc(exec, std::string("keff::tally::fission")), params_.tally_groups, bins);
-  const auto n_tally = static_cast<std::size_t>(params_.tally_groups) * static_cast<std::size_t>(bins);
+      params_(build_problem(exec, problem, comm)),
+      ce_physics_{params_.nuclides, params_.materials},
+      mg_physics_{params_.multigroup},
+      split_(problem.settings.particles, comm.size()),
+      local_(split_.part(comm.rank())),
+      state_(allocate_transport_state(exec, state_sizes(problem.settings, params_, local_.count),
+                                      params_.tally_energy_bounds)),
+      exchange_(comm),
+      bank_count_host_("keff::host::bank_count"),
+      flux_host_("keff::host::tally_flux", params_.tally_groups, params_.tally_mesh.n_bins()),
+      fission_host_("keff::host::tally_fission", params_.tally_groups, params_.tally_mesh.n_bins()),
+      entropy_host_("keff::host::entropy_counts", params_.entropy_mesh.n_bins()),
+      k_prev_(problem.settings.initial_k) {
+  const auto n_tally = flux_host_.size();
   flux_sum_.assign(n_tally, 0.0);
   flux_sq_.assign(n_tally, 0.0);
   fission_sum_.assign(n_tally, 0.0);
   fission_sq_.assign(n_tally, 0.0);
-
-  entropy_counts_ = Kokkos::View<std::int64_t*, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::entropy::counts")),
-                                                           params_.entropy_mesh.n_bins());
-  flux_host_ = decltype(flux_host_)(std::string("keff::tally::flux_host"), params_.tally_groups, bins);
-  fission_host_ = decltype(fission_host_)(std::string("keff::tally::fission_host"), params_.tally_groups, bins);
-  entropy_host_ = decltype(entropy_host_)(std::string("keff::entropy::counts_host"), params_.entropy_mesh.n_bins());
-  lost_.recorded = Kokkos::View<int, DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::transport::lost_flag")));
-  lost_.where = Kokkos::View<Real[6], DeviceMem>(Kokkos::view_alloc(exec, std::string("keff::transport::lost_where")));
-  workspace_ = Workspace<DeviceExec>(exec, params_.materials.max_nuclides);
   exec.fence();
+  timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
+}
+
+RunSetup Simulation::setup() const {
+  RunSetup r;
+  r.execution_space = DeviceExec::name();
+  r.concurrency = exec_.concurrency();
+  r.nuclides = params_.n_nuclides;
+  r.gridpoints = params_.gridpoints;
+  r.local_histories = local_.count;
+  r.state_bytes = state_.bytes();
+  r.scratch_bytes = state_.workspace.bytes();
+  return r;
+}
+
+BatchCoordinates Simulation::coordinates(int batch) const {
+  return {problem_.settings.seed, static_cast<std::uint64_t>(batch), split_.total(), local_};
 }
 
 template <class Physics>
 void Simulation::sample_initial_source_with(const Physics& physics) {
   const auto& box = problem_.settings.source;
-  SampleInitialSource<DeviceExec, Physics> k;
-  k.geometry = params_.geometry;
-  k.physics = physics;
-  k.fissionable = params_.materials.fissionable;
-  k.sites = source_;
-  k.failures = Kokkos::View<std::int64_t, DeviceMem>("keff::source::failures");
+  const Kokkos::View<std::int64_t, DeviceMem> failures(Kokkos::view_alloc(exec_, std::string("keff::source::failures")));
+  SampleInitialSource<DeviceExec, Physics> k{params_.geometry, physics, params_.materials.fissionable, state_.source,
+                                             failures, {}, {}, coordinates(0)};
   for (int d = 0; d < 3; ++d) {
     k.lower[d] = box.lower[static_cast<std::size_t>(d)];
     k.upper[d] = box.upper[static_cast<std::size_t>(d)];
   }
-  k.seed = problem_.settings.seed;
-  k.n_global = static_cast<std::uint64_t>(problem_.settings.particles);
-  k.first_index = slice_.first;
-  keff::sample_initial_source(exec_, k, slice_.count);
-  std::int64_t failures = 0;
-  Kokkos::deep_copy(failures, k.failures);
-  if (comm_.sum(failures) > 0) {
+  keff::sample_initial_source(exec_, k);
+  std::int64_t n_failed = 0;
+  Kokkos::deep_copy(exec_, n_failed, failures);
+  exec_.fence();
+  if (comm_.sum(n_failed) > 0) {
     throw RunError("initial source: no fissionable material found in the source box of " + problem_.source_name +
                    " ([settings.source] lower_left/upper_right must overlap a cell filled with fissionable material)");
   }
@@ -134,29 +142,16 @@ void Simulation::sample_initial_source() {
 
 template <class Physics>
 BatchCounters Simulation::transport_with(const Physics& physics, const BatchControl& control) {
-  HistoryTransport<DeviceExec, Physics> kernel;
-  kernel.geometry = params_.geometry;
-  kernel.physics = physics;
-  kernel.source = source_;
-  kernel.bank = bank_;
-  kernel.mesh = mesh_tally_;
-  kernel.lost = lost_;
-  kernel.ws = workspace_;
-  kernel.control = control;
-  return transport_histories(exec_, kernel, slice_.count);
+  const HistoryTransport<DeviceExec, Physics> kernel{
+      {params_.geometry, physics, state_.bank, state_.mesh, state_.lost, control}, state_.source, state_.workspace};
+  return transport_histories(exec_, kernel, local_.count);
 }
 
 BatchCounters Simulation::transport_batch(int batch) {
-  Kokkos::deep_copy(exec_, bank_.count, std::int64_t(0));
-  Kokkos::deep_copy(exec_, mesh_tally_.flux, Fixed(0));
-  Kokkos::deep_copy(exec_, mesh_tally_.fission, Fixed(0));
-  BatchControl control;
-  control.seed = problem_.settings.seed;
-  control.batch = static_cast<std::uint64_t>(batch);
-  control.n_global = static_cast<std::uint64_t>(problem_.settings.particles);
-  control.first_index = slice_.first;
-  control.k_prev = k_prev_;
-  control.max_events = problem_.settings.max_events;
+  Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
+  Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
+  Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));
+  const BatchControl control{coordinates(batch), k_prev_, problem_.settings.max_events};
   const BatchCounters sums = params_.mode == model::PhysicsMode::multigroup ? transport_with(mg_physics_, control)
                                                                            : transport_with(ce_physics_, control);
   exec_.fence();
@@ -164,24 +159,24 @@ BatchCounters Simulation::transport_batch(int batch) {
 }
 
 std::int64_t Simulation::read_bank_count() {
-  Kokkos::deep_copy(exec_, bank_count_host_, bank_.count);
+  Kokkos::deep_copy(exec_, bank_count_host_, state_.bank.count);
   exec_.fence();
   return bank_count_host_();
 }
 
-void Simulation::grow_bank(std::int64_t needed) {
-  const auto capacity = static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(needed))) + 64;
-  bank_.sites = Kokkos::View<Site*, DeviceMem>(
-      Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, std::string("keff::bank::sites")), capacity);
-  bank_keys_ = Kokkos::View<std::int64_t*, DeviceMem>(
-      Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, std::string("keff::bank::keys")), capacity);
-}
-
-void Simulation::check_lost(int batch, std::int64_t lost_this_batch) {
-  lost_total_ += lost_this_batch;
+// The batch's global counters: every history started ends absorbed, leaked or lost, and too many lost
+// particles end the run with where one of them was.
+void Simulation::check_batch(int batch, const BatchCounters& global) {
+  if (global.histories != global.absorbed + global.leaked + global.lost) {
+    throw RunError("batch " + std::to_string(batch) + ": " + std::to_string(global.histories) +
+                   " histories started but " + std::to_string(global.absorbed) + " absorbed + " +
+                   std::to_string(global.leaked) + " leaked + " + std::to_string(global.lost) +
+                   " lost ended (particles were not conserved)");
+  }
+  lost_total_ += global.lost;
   if (lost_total_ <= problem_.settings.max_lost) return;
-  Kokkos::View<Real[6], Kokkos::HostSpace> where("keff::transport::lost_where_host");
-  Kokkos::deep_copy(exec_, where, lost_.where);
+  Kokkos::View<Real[6], Kokkos::HostSpace> where("keff::host::lost_where");
+  Kokkos::deep_copy(exec_, where, state_.lost.where);
   exec_.fence();
   std::ostringstream msg;
   msg << lost_total_ << " particles lost by batch " << batch << " (more than settings.max_lost = "
@@ -200,20 +195,20 @@ ScopedPhase Simulation::timed(const char* phase) {
 // progress, so its messages move while this runs rather than only once finish() waits for them.
 double Simulation::entropy_of_bank(std::int64_t local_sites) {
   Kokkos::Profiling::ScopedRegion region("keff::entropy::compute");
-  count_sites_per_bin(exec_, params_.entropy_mesh, Kokkos::View<const Site*, DeviceMem>(bank_.sites), local_sites,
-                      entropy_counts_);
+  count_sites_per_bin(exec_, params_.entropy_mesh, Kokkos::View<const Site*, DeviceMem>(state_.bank_sorted),
+                      local_sites, state_.entropy_counts);
   exchange_.progress();
-  Kokkos::deep_copy(exec_, entropy_host_, entropy_counts_);
+  Kokkos::deep_copy(exec_, entropy_host_, state_.entropy_counts);
   exec_.fence();
   comm_.sum(entropy_host_.data(), static_cast<int>(entropy_host_.size()));
   exchange_.progress();
-  return shannon_entropy(std::vector<std::int64_t>(entropy_host_.data(), entropy_host_.data() + entropy_host_.size()));
+  return shannon_entropy({entropy_host_.data(), entropy_host_.size()});
 }
 
 void Simulation::accumulate_mesh_tally() {
   Kokkos::Profiling::ScopedRegion region("keff::tally::accumulate");
-  Kokkos::deep_copy(exec_, flux_host_, mesh_tally_.flux);
-  Kokkos::deep_copy(exec_, fission_host_, mesh_tally_.fission);
+  Kokkos::deep_copy(exec_, flux_host_, state_.mesh.flux);
+  Kokkos::deep_copy(exec_, fission_host_, state_.mesh.fission);
   exec_.fence();
   const auto n = static_cast<int>(flux_host_.size());
   comm_.sum(flux_host_.data(), n);
@@ -242,20 +237,22 @@ BatchResult Simulation::run_batch(int batch) {
       sums = transport_batch(batch);
       local_sites = read_bank_count();
       // Decided on the maximum over ranks, so every rank reruns or none does.
-      const std::int64_t worst = comm_.max(local_sites - static_cast<std::int64_t>(bank_.sites.extent(0)));
+      const std::int64_t worst = comm_.max(local_sites - state_.bank_capacity());
       if (worst <= 0) break;
       // Never silently dropped: every rank reruns the batch with room for what it produced.
       ++bank_overflows_;
       if (log_) {
         *log_ << "  batch " << batch << ": fission bank overflow (" << local_sites << " sites, capacity "
-              << bank_.sites.extent(0) << " on rank 0); rerunning the batch with a larger bank\n";
+              << state_.bank_capacity() << " on rank 0); rerunning the batch with a larger bank\n";
       }
-      grow_bank(std::max(local_sites, static_cast<std::int64_t>(bank_.sites.extent(0)) + worst));
+      const std::int64_t needed = std::max(local_sites, state_.bank_capacity() + worst);
+      grow_bank(exec_, state_, static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(needed))) + 64);
     }
   }
   {
     const auto t = timed("bank sort");
-    sort_bank(exec_, bank_.sites, bank_keys_, local_sites);
+    sort_bank(exec_, Kokkos::View<const Site*, DeviceMem>(state_.bank.sites), local_sites, local_,
+              state_.bank_offsets, state_.bank_sorted);
     exec_.fence();
   }
   // One random number per batch, the same on every rank: the comb depends only on the global bank.
@@ -265,7 +262,7 @@ BatchResult Simulation::run_batch(int batch) {
   {
     const auto t = timed("bank exchange post");
     Kokkos::Profiling::ScopedRegion region("keff::source::select");
-    m = exchange_.post(exec_, bank_.sites, local_sites, next_source_, slice_, s.particles, xi);
+    m = exchange_.post(exec_, state_.bank_sorted, local_sites, state_.next_source, split_, xi);
   }
   if (m == 0) {  // the global count: every rank throws
     throw RunError("batch " + std::to_string(batch) +
@@ -280,12 +277,11 @@ BatchResult Simulation::run_batch(int batch) {
   r.batch = batch;
   r.active = active;
   r.fission_sites = m;
-  std::int64_t global[6] = {sums.k_collision, sums.k_absorption, sums.k_tracklength,
-                            sums.collisions, sums.leaked, sums.lost};
+  BatchCounters global;
   {
     const auto t = timed("reductions");
     Kokkos::Profiling::ScopedRegion region("keff::batch::reductions");
-    comm_.sum(global, 6);
+    global = sum_over_ranks(comm_, sums);
     exchange_.progress();
     r.entropy = entropy_of_bank(local_sites);
     if (active) accumulate_mesh_tally();
@@ -294,13 +290,13 @@ BatchResult Simulation::run_batch(int batch) {
     const auto t = timed("bank exchange wait");
     exchange_.finish();
   }
-  check_lost(batch, global[5]);
-  std::swap(source_, next_source_);
+  check_batch(batch, global);
+  std::swap(state_.source, state_.next_source);
 
   const double n = static_cast<double>(s.particles);
-  r.k_collision = from_fixed<estimator_fraction_bits>(global[0]) / n;
-  r.k_absorption = from_fixed<estimator_fraction_bits>(global[1]) / n;
-  r.k_tracklength = from_fixed<estimator_fraction_bits>(global[2]) / n;
+  r.k_collision = from_fixed<estimator_fraction_bits>(global.k_collision) / n;
+  r.k_absorption = from_fixed<estimator_fraction_bits>(global.k_absorption) / n;
+  r.k_tracklength = from_fixed<estimator_fraction_bits>(global.k_tracklength) / n;
   r.k = r.k_collision;
   if (active) {
     ++active_batches_;
@@ -374,8 +370,8 @@ void Simulation::restart_from(const RunResults& sp) {
   fission_sq_ = sp.restart.fission_sq;
   // This rank's slice of the source, in global order as written.
   Kokkos::View<const Site*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> mine(
-      sp.source_bank.data() + slice_.first, static_cast<std::size_t>(slice_.count));
-  Kokkos::deep_copy(exec_, source_, mine);
+      sp.source_bank.data() + local_.first, static_cast<std::size_t>(local_.count));
+  Kokkos::deep_copy(exec_, state_.source, mine);
   exec_.fence();
 }
 
@@ -474,8 +470,8 @@ RunResults Simulation::collect_results(bool with_bank) {
 
   if (with_bank) {
     // The source of the next batch, gathered on rank 0 in global (rank) order.
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, source_);
-    const std::vector<char> all = comm_.gather_bytes(host.data(), slice_.count * std::int64_t(sizeof(Site)));
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, state_.source);
+    const std::vector<char> all = comm_.gather_bytes(host.data(), local_.count * std::int64_t(sizeof(Site)));
     res.source_bank.resize(all.size() / sizeof(Site));
     std::memcpy(static_cast<void*>(res.source_bank.data()), all.data(), all.size());
   }

@@ -1,49 +1,32 @@
 #pragma once
-// The power iteration. Owns the mutable State of a run (source and next-source sites, the fission bank,
-// tally accumulators, per-thread workspaces), all allocated once in the constructor, and runs batches:
-// transport -> (rerun on bank overflow) -> sort the bank -> post the bank exchange -> reductions (k,
-// entropy, mesh tally) while the exchange is in flight -> finish the exchange -> statistics.
-// Statepoints every settings.statepoint_interval batches; a run continues from one with restart_from().
+// The power iteration: a driver over Params (built once) and one TransportState (allocated once, owned
+// here). A batch: transport -> (rerun on bank overflow) -> order the bank -> post the bank exchange ->
+// reductions (k, entropy, mesh tally) while the exchange is in flight -> finish the exchange ->
+// statistics. Statepoints every settings.statepoint_interval batches; a run continues from one with
+// restart_from().
 #include "io/model.hpp"
 #include "io/run_results.hpp"
 #include "kernels/batch_control.hpp"
-#include "kernels/fission_bank.hpp"
 #include "kernels/physics_ce.hpp"
 #include "kernels/physics_mg.hpp"
 #include "kernels/tally_data.hpp"
-#include "kernels/workspace.hpp"
+#include "kernels/transport_state.hpp"
 #include "mpi/bank_exchange.hpp"
 #include "mpi/communicator.hpp"
 #include "src/build_problem.hpp"
+#include "src/device.hpp"
+#include "src/run.hpp"
 #include "src/timers.hpp"
 
 #include <array>
+#include <chrono>
 #include <iosfwd>
-#include <stdexcept>
 #include <vector>
 
 namespace keff {
 
-// The run cannot go on: too many lost particles, no fission sites, an initial source that found no
-// fissionable material. what() says which and where.
-class RunError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// How the fission bank moves between batches: posted, then finished after the batch's reductions
-// (overlapped), or finished right after posting (blocking: the baseline of the communication benchmark).
-enum class ExchangeMode { overlapped, blocking };
-
-struct SimulationOptions {
-  ExchangeMode exchange = ExchangeMode::overlapped;
-  bool sync_timers = false;       // a barrier before each timed phase, for scaling studies
-  std::uint64_t fingerprint = 0;  // of the input, written to statepoints (src/fingerprint.hpp)
-};
-
 class Simulation {
  public:
-  // Builds Params and allocates State. `log` (rank 0 only; may be null) receives the batch table.
   Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, std::ostream* log,
              SimulationOptions options = {});
 
@@ -61,26 +44,28 @@ class Simulation {
   RunResults collect_results(bool with_bank = true);
 
   const ProblemParams& params() const { return params_; }
+  const TransportState<DeviceExec>& state() const { return state_; }
   const PhaseTimers& timers() const { return timers_; }
-  std::int64_t local_particles() const { return slice_.count; }
+  RunSetup setup() const;
 
  private:
   template <class Physics>
   BatchCounters transport_with(const Physics& physics, const BatchControl& control);
   template <class Physics>
   void sample_initial_source_with(const Physics& physics);
+  BatchCoordinates coordinates(int batch) const;
   std::int64_t read_bank_count();
-  void grow_bank(std::int64_t needed);
   // The phase's timer, after a barrier when timers are synchronized.
   ScopedPhase timed(const char* phase);
   void accumulate_mesh_tally();
   double entropy_of_bank(std::int64_t local_sites);
-  void check_lost(int batch, std::int64_t lost_this_batch);
+  void check_batch(int batch, const BatchCounters& global);
   bool statepoint_due(int batch) const;
   void write_statepoint_now();
   void print_header() const;
   void print_row(const BatchResult& r) const;
 
+  std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
   DeviceExec exec_;
   const model::Problem& problem_;
   const Communicator& comm_;
@@ -90,19 +75,13 @@ class Simulation {
   ProblemParams params_;
   ContinuousEnergyPhysics<DeviceMem> ce_physics_;
   MultigroupPhysics<DeviceMem> mg_physics_;
-  Slice slice_;  // this rank's share of the source
+  EvenSplit split_;     // the batch's histories over ranks
+  IndexRange local_;    // this rank's part of it
 
-  // State
-  Kokkos::View<Site*, DeviceMem> source_, next_source_;
-  FissionBank<DeviceMem> bank_;
-  Kokkos::View<std::int64_t*, DeviceMem> bank_keys_;
-  Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
-  MeshTally<DeviceMem> mesh_tally_;
-  Kokkos::View<std::int64_t*, DeviceMem> entropy_counts_;
-  LostRecord<DeviceMem> lost_;
-  Workspace<DeviceExec> workspace_;
+  TransportState<DeviceExec> state_;
   BankExchange exchange_;
   // Host copies of what is reduced over ranks each batch, allocated once.
+  Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
   Kokkos::View<Fixed**, Kokkos::LayoutRight, Kokkos::HostSpace> flux_host_, fission_host_;
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> entropy_host_;
 

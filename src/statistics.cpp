@@ -70,7 +70,7 @@ MeanStd combine_estimators(const std::array<std::vector<double>, 3>& x) {
   return r;
 }
 
-double shannon_entropy(const std::vector<std::int64_t>& counts) {
+double shannon_entropy(std::span<const std::int64_t> counts) {
   std::int64_t total = 0;
   for (auto c : counts) total += c;
   if (total == 0) return 0.0;

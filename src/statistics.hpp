@@ -4,6 +4,8 @@
 #include "io/run_results.hpp"
 
 #include <array>
+#include <cstdint>
+#include <span>
 #include <vector>
 
 namespace keff {
@@ -17,6 +19,6 @@ MeanStd mean_std(const std::vector<double>& samples);
 MeanStd combine_estimators(const std::array<std::vector<double>, 3>& x);
 
 // Shannon entropy in bits of a histogram.
-double shannon_entropy(const std::vector<std::int64_t>& counts);
+double shannon_entropy(std::span<const std::int64_t> counts);
 
 }  // namespace keff

@@ -45,7 +45,7 @@
 
 #include "src/synthetic_data.hpp"
 
-#include "kernels/types.hpp"
+#include "kernels/vocabulary/types.hpp"
 
 #include <algorithm>
 #include <cmath>

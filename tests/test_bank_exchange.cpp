@@ -46,9 +46,10 @@ std::vector<std::int64_t> exchange(BankExchange& x, const Communicator& comm, st
   Kokkos::parallel_for(
       "keff::test::fill_bank", Kokkos::RangePolicy<Exec>(0, static_cast<int>(mine)),
       KOKKOS_LAMBDA(int i) { bank(i).parent = first + i; });
-  const Slice target = rank_slice(n, comm.rank(), comm.size());
+  const EvenSplit histories(n, comm.size());
+  const IndexRange target = histories.part(comm.rank());
   Kokkos::View<Site*, Mem> next("keff::test::next", static_cast<std::size_t>(target.count));
-  const std::int64_t total = x.post(Exec(), bank, mine, next, target, n, xi);
+  const std::int64_t total = x.post(Exec(), bank, mine, next, histories, xi);
   EXPECT_EQ(total, m);
   if (overlapped) {
     while (!x.progress()) {
@@ -70,7 +71,7 @@ TEST(BankExchange, EqualsSingleRankCombForAnySplit) {
       for (const bool overlapped : {false, true}) {
         const Real xi = 0.37 + 0.01 * static_cast<Real>(m % 13);
         const auto got = exchange(x, comm, m, n, xi, gap, overlapped);
-        const Slice target = rank_slice(n, comm.rank(), comm.size());
+        const IndexRange target = EvenSplit(n, comm.size()).part(comm.rank());
         ASSERT_EQ(static_cast<std::int64_t>(got.size()), target.count);
         for (std::int64_t i = 0; i < target.count; ++i) {
           ASSERT_EQ(got[static_cast<std::size_t>(i)], comb_index(target.first + i, xi, m, n))
@@ -90,8 +91,7 @@ TEST(BankExchange, EmptyGlobalBankPostsNothing) {
   const Communicator comm;
   BankExchange x(comm);
   Kokkos::View<Site*, Mem> bank("keff::test::bank", 1), next("keff::test::next", 10);
-  EXPECT_EQ(x.post(Exec(), bank, 0, next, rank_slice(10 * comm.size(), comm.rank(), comm.size()), 10 * comm.size(), 0.5),
-            0);
+  EXPECT_EQ(x.post(Exec(), bank, 0, next, EvenSplit(10 * comm.size(), comm.size()), 0.5), 0);
   EXPECT_FALSE(x.in_flight());
   EXPECT_TRUE(x.progress());
   x.finish();

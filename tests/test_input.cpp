@@ -1,5 +1,6 @@
-// Input reading: every example parses into the model it describes, the embedded default is the example
-// file byte for byte, and every bad input fails with a message naming its file, line and key.
+// Input reading: every example parses into the model it describes, the default embedded at build time
+// carries the example file's bytes unchanged, and every bad input fails with a message naming its file,
+// line and key.
 #include "io/input.hpp"
 
 #include <gtest/gtest.h>

@@ -53,7 +53,7 @@ TEST(ToolsAnnotations, KernelsAndPhasesAreNamed) {
   for (const auto& k : kernels) {
     EXPECT_TRUE(starts_with(k, "keff::") || starts_with(k, "Kokkos::")) << "unnamed or foreign kernel '" << k << "'";
   }
-  for (const char* k : {"keff::transport::histories", "keff::source::initial", "keff::bank::sort_keys",
+  for (const char* k : {"keff::transport::histories", "keff::source::initial", "keff::bank::scatter",
                         "keff::entropy::count", "keff::source::comb"}) {
     EXPECT_TRUE(kernels.count(k)) << "kernel '" << k << "' never ran";
   }

@@ -1,8 +1,9 @@
 #pragma once
 // A fission (source) site: where a new neutron is born. Plain data, so a View of sites moves between
-// ranks and into files as bytes.
-#include "types.hpp"
-#include "vec3.hpp"
+// ranks and into files as bytes, and host-only code (statepoints) reads and writes it without Kokkos.
+#include "kernels/vocabulary/macros.hpp"
+#include "kernels/vocabulary/types.hpp"
+#include "kernels/vocabulary/vec3.hpp"
 
 #include <cstdint>
 
@@ -20,8 +21,6 @@ struct Site {
 
 // Sites sort by (parent, progeny): the order the bank would have if one thread ran every history.
 inline constexpr std::int64_t max_progeny_per_history = 1 << 20;
-KOKKOS_INLINE_FUNCTION std::int64_t site_key(const Site& s) {
-  return s.parent * max_progeny_per_history + s.progeny;
-}
+KEFF_INLINE_FUNCTION std::int64_t site_key(const Site& s) { return s.parent * max_progeny_per_history + s.progeny; }
 
 }  // namespace keff

@@ -1,0 +1,28 @@
+#pragma once
+// Step: one flight. Samples the distance to collision, finds the nearest boundary, moves the particle to
+// whichever comes first and scores the track-length estimator. Returns what the flight ends in.
+#include "kernels/geometry.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/transport_context.hpp"
+
+namespace keff {
+
+template <class Mem, class Physics>
+KOKKOS_INLINE_FUNCTION FlightEnd advance(const TransportContext<Mem, Physics>& ctx, Particle& p) {
+  if (++p.n_events > ctx.control.max_events) {
+    ctx.lose(p);
+    return FlightEnd::lost;
+  }
+  const Real d_collision = p.xs.total > 0 ? -Kokkos::log(1.0 - p.rng.next()) / p.xs.total : constants::infinity;
+  p.hit = distance_to_boundary(ctx.geometry, p.geo, p.r, p.u);
+  const Real d = Kokkos::fmin(d_collision, p.hit.distance);
+  if (!(d < constants::infinity)) {  // streaming forever in a void: a geometry error
+    ctx.lose(p);
+    return FlightEnd::lost;
+  }
+  p.k_tracklength += p.weight * d * p.xs.nu_fission;
+  p.r = p.r + d * p.u;
+  return p.hit.distance <= d_collision ? FlightEnd::boundary : FlightEnd::collision;
+}
+
+}  // namespace keff

@@ -1,0 +1,20 @@
+#pragma once
+// Step: the particle sits on the boundary its flight stopped at (p.hit). Vacuum leaks it, a reflective
+// surface mirrors its direction, anything else relocates it from the root universe.
+#include "kernels/geometry.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/transport_context.hpp"
+
+namespace keff {
+
+template <class Mem, class Physics>
+KOKKOS_INLINE_FUNCTION void cross_surface(const TransportContext<Mem, Physics>& ctx, Particle& p) {
+  const CrossingResult crossed = cross_boundary(ctx.geometry, p.geo, p.r, p.u, p.hit);
+  if (crossed == CrossingResult::leaked) {
+    p.fate = Fate::leaked;
+  } else if (crossed == CrossingResult::lost) {
+    ctx.lose(p);
+  }
+}
+
+}  // namespace keff

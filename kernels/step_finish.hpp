@@ -1,0 +1,20 @@
+#pragma once
+// Step: a history has ended (absorbed, leaked or lost). Its estimator scores become fixed-point integers
+// and join the batch's counters, so the totals do not depend on the order histories end in.
+#include "kernels/particle.hpp"
+#include "kernels/tally_data.hpp"
+
+namespace keff {
+
+KOKKOS_INLINE_FUNCTION void finish_history(const Particle& p, BatchCounters& sums) {
+  ++sums.histories;
+  sums.collisions += p.n_collisions;
+  sums.absorbed += p.fate == Fate::absorbed;
+  sums.leaked += p.fate == Fate::leaked;
+  sums.lost += p.fate == Fate::lost;
+  sums.k_collision += to_fixed<estimator_fraction_bits>(p.k_collision);
+  sums.k_absorption += to_fixed<estimator_fraction_bits>(p.k_absorption);
+  sums.k_tracklength += to_fixed<estimator_fraction_bits>(p.k_tracklength);
+}
+
+}  // namespace keff

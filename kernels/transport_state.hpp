@@ -1,0 +1,96 @@
+#pragma once
+// The mutable State of a run, in one place with one owner (src/simulation): the source and the next
+// source, the fission bank and its ordered copy, the batch's mesh tally and entropy counts, the lost
+// record and the per-thread scratch. allocate_transport_state() makes all of it once per run; only the
+// bank grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate.
+#include "kernels/fission_bank.hpp"
+#include "kernels/tally_data.hpp"
+#include "kernels/vocabulary/site.hpp"
+#include "kernels/workspace.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+namespace keff {
+
+// What the State is sized by.
+struct TransportStateSizes {
+  std::int64_t histories = 0;      // this rank's histories per batch
+  std::int64_t bank_capacity = 0;  // fission sites before the bank overflows
+  MeshSpec tally_mesh;
+  int tally_groups = 1;
+  int entropy_bins = 1;
+  int max_nuclides = 1;            // longest material: the micro-XS scratch row
+};
+
+template <class Exec>
+struct TransportState {
+  using Mem = typename Exec::memory_space;
+
+  Kokkos::View<Site*, Mem> source;        // [histories]: this batch's
+  Kokkos::View<Site*, Mem> next_source;   // [histories]: filled by the bank exchange
+  FissionBank<Mem> bank;                  // sites banked this batch, in the order they were pushed
+  Kokkos::View<Site*, Mem> bank_sorted;   // the same sites in (parent, progeny) order
+  Kokkos::View<std::int64_t*, Mem> bank_offsets;  // [histories + 1]: first sorted site of each parent
+  MeshTally<Mem> mesh;                    // this batch's scores
+  Kokkos::View<std::int64_t*, Mem> entropy_counts;
+  LostRecord<Mem> lost;
+  Workspace<Exec> workspace;
+
+  std::int64_t bank_capacity() const { return static_cast<std::int64_t>(bank.sites.extent(0)); }
+
+  std::size_t bytes() const {
+    const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
+    return b(source) + b(next_source) + b(bank.sites) + b(bank_sorted) + b(bank_offsets) + b(mesh.flux) +
+           b(mesh.fission) + b(entropy_counts) + workspace.bytes();
+  }
+};
+
+namespace detail {
+template <class View, class Exec, class... Extents>
+View state_view(const Exec& exec, const char* what, Extents... n) {
+  return View(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("keff::state::") + what), n...);
+}
+}  // namespace detail
+
+// Allocates the whole State on `exec`. `energy_bounds`: the mesh tally's group edges (continuous energy;
+// empty in multigroup), kept by reference.
+template <class Exec>
+TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportStateSizes& n,
+                                              Kokkos::View<const Real*, typename Exec::memory_space> energy_bounds) {
+  using Mem = typename Exec::memory_space;
+  using detail::state_view;
+  using Sites = Kokkos::View<Site*, Mem>;
+  using Counts = Kokkos::View<std::int64_t*, Mem>;
+  using Scores = Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem>;
+  FissionBank<Mem> bank{state_view<Sites>(exec, "bank_sites", n.bank_capacity),
+                        Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::bank_count")))};
+  MeshTally<Mem> mesh{n.tally_mesh, energy_bounds, state_view<Scores>(exec, "tally_flux", n.tally_groups, n.tally_mesh.n_bins()),
+                      state_view<Scores>(exec, "tally_fission", n.tally_groups, n.tally_mesh.n_bins())};
+  LostRecord<Mem> lost{Kokkos::View<int, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_flag"))),
+                       Kokkos::View<Real[6], Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_where")))};
+  return TransportState<Exec>{state_view<Sites>(exec, "source", n.histories),
+                              state_view<Sites>(exec, "next_source", n.histories),
+                              bank,
+                              state_view<Sites>(exec, "bank_sorted", n.bank_capacity),
+                              state_view<Counts>(exec, "bank_offsets", n.histories + 1),
+                              mesh,
+                              state_view<Counts>(exec, "entropy_counts", n.entropy_bins),
+                              lost,
+                              Workspace<Exec>(exec, n.max_nuclides)};
+}
+
+// Replaces the bank and its ordered copy with room for `capacity` sites (between batches only).
+template <class Exec>
+void grow_bank(const Exec& exec, TransportState<Exec>& state, std::int64_t capacity) {
+  using Sites = Kokkos::View<Site*, typename Exec::memory_space>;
+  state.bank.sites = Sites();  // free the old bank before the new one is allocated
+  state.bank_sorted = Sites();
+  state.bank.sites = detail::state_view<Sites>(exec, "bank_sites", capacity);
+  state.bank_sorted = detail::state_view<Sites>(exec, "bank_sorted", capacity);
+}
+
+}  // namespace keff

@@ -1,0 +1,25 @@
+#pragma once
+// Where a rank's histories sit in a batch: the one shape in which batch coordinates reach every kernel
+// (initial source, transport, source combing) and the bank exchange. History i of a batch draws its
+// random numbers from (seed, batch, n_global, global index) alone (kernels/rng.hpp).
+#include "kernels/vocabulary/macros.hpp"
+
+#include <cstdint>
+
+namespace keff {
+
+// Indices [first, first + count): of histories in a batch, of sites in a bank, of nuclides in a library.
+struct IndexRange {
+  std::int64_t first = 0;
+  std::int64_t count = 0;
+  KEFF_INLINE_FUNCTION std::int64_t end() const { return first + count; }
+};
+
+struct BatchCoordinates {
+  std::uint64_t seed = 1;
+  std::uint64_t batch = 0;    // 1-based; 0 is the initial source
+  std::int64_t n_global = 0;  // histories per batch over all ranks
+  IndexRange local;         // the histories this rank runs
+};
+
+}  // namespace keff

@@ -1,0 +1,31 @@
+#pragma once
+// The scalar type, physical constants and the enumerations that the problem model (io/) and the device
+// layouts (kernels/) share. No Kokkos: host-only code includes this.
+namespace keff {
+
+using Real = double;
+
+namespace constants {
+inline constexpr Real energy_min_ev = 1.0e-5;  // bottom of every continuous-energy grid
+inline constexpr Real energy_max_ev = 2.0e7;   // top of every continuous-energy grid
+inline constexpr Real pi = 3.14159265358979323846;
+inline constexpr Real infinity = 1.0e300;      // "no surface ahead"
+}  // namespace constants
+
+enum class SurfaceKind : int { x_plane, y_plane, z_plane, plane, sphere, x_cylinder, y_cylinder, z_cylinder };
+enum class BoundaryKind : int { transmission, vacuum, reflective };
+enum class FillKind : int { material, universe, lattice };
+enum class EnergyGridKind : int { nuclide = 0, hash = 1, unionized = 2 };
+
+// Coefficients per kind (f(r) > 0 is the positive half-space; f is a signed distance):
+//   x_plane: {x0}             f = x - x0            (y_plane, z_plane alike)
+//   plane:   {a, b, c, d}     f = a x + b y + c z - d, with (a, b, c) normalised by the builder
+//   sphere:  {x0, y0, z0, R}  f = |r - r0| - R
+//   z_cylinder: {x0, y0, R}   f = sqrt((x-x0)^2 + (y-y0)^2) - R   (x_cylinder: {y0, z0, R}, y_cylinder: {x0, z0, R})
+inline constexpr int surface_coeff_count = 4;
+
+// The deepest nesting a problem may use (root, then lattice or universe fills): core -> assembly -> pin
+// needs 5 (root cell, core lattice, assembly universe, pin lattice, pin universe).
+inline constexpr int max_geometry_levels = 8;
+
+}  // namespace keff
