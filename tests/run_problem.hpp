@@ -12,14 +12,23 @@ inline model::Problem example(const std::string& name) {
   return read_problem_file(std::string(KEFF_EXAMPLES) + "/" + name);
 }
 
-inline RunResults run_quietly(model::Problem problem, std::int64_t particles, int batches, int inactive) {
+inline model::Problem sized(model::Problem problem, std::int64_t particles, int batches, int inactive) {
   problem.settings.particles = particles;
   problem.settings.batches = batches;
   problem.settings.inactive = inactive;
   problem.settings.statepoint.clear();
-  const Communicator comm;
+  return problem;
+}
+
+// Over the ranks of `parent` (MPI_COMM_SELF: this rank alone).
+inline RunResults run_quietly(const model::Problem& problem, MPI_Comm parent = MPI_COMM_WORLD) {
+  const Communicator comm(parent);
   Simulation sim(DeviceExec(), problem, comm, nullptr);
   return sim.run();
+}
+
+inline RunResults run_quietly(const model::Problem& problem, std::int64_t particles, int batches, int inactive) {
+  return run_quietly(sized(problem, particles, batches, inactive));
 }
 
 }  // namespace keff::test
