@@ -55,9 +55,9 @@ model::Settings read_settings(const Section& root) {
   const auto st = root.table("settings");
   if (!st) root.fail("settings", "missing required table [settings]", "a [settings] table with at least [settings.source]");
   const Section& s = *st;
-  s.allow_only({"particles", "batches", "inactive", "seed", "mode", "energy_grid", "hash_bins",
+  s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "hash_bins",
                 "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
-                "statepoint_interval", "source", "entropy_mesh", "tally_mesh"});
+                "statepoint_interval", "source", "entropy_mesh", "tally_mesh", "event"});
   model::Settings out;
   out.particles = s.integer("particles", out.particles, 1, int64_max);
   out.batches = static_cast<int>(s.integer("batches", out.batches, 1, int_max));
@@ -75,6 +75,14 @@ model::Settings read_settings(const Section& root) {
                     : grid == "unionized" ? EnergyGridKind::unionized
                                           : EnergyGridKind::nuclide;
   out.hash_bins = static_cast<int>(s.integer("hash_bins", out.hash_bins, 1, int_max));
+  out.transport = s.choice("transport", "history", {"history", "event"}) == "event" ? TransportMode::event
+                                                                                 : TransportMode::history;
+  if (const auto ev = s.table("event")) {
+    ev->allow_only({"slots", "sort"});
+    out.event_slots = ev->integer("slots", out.event_slots, 0, std::int64_t(1) << 31);
+    const std::string sort = ev->choice("sort", "material_energy", {"none", "material", "material_energy"});
+    out.event_sort = sort == "none" ? EventSort::none : sort == "material" ? EventSort::material : EventSort::material_energy;
+  }
   out.bank_capacity_factor = s.number("bank_capacity_factor", out.bank_capacity_factor,
                                       [](double v) { return v >= 1.0; }, "a number >= 1");
   out.initial_k = s.number("initial_k", out.initial_k, [](double v) { return v > 0.0; }, "a number > 0");

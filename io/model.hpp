@@ -107,6 +107,9 @@ struct Settings {
   std::uint64_t seed = 1;
   PhysicsMode mode = PhysicsMode::continuous_energy;
   EnergyGridKind energy_grid = EnergyGridKind::hash;
+  TransportMode transport = TransportMode::history;
+  std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
+  EventSort event_sort = EventSort::material_energy;
   int hash_bins = 8000;
   double bank_capacity_factor = 3.0;  // fission bank sites per source particle before overflow
   double initial_k = 1.0;

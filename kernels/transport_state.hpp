@@ -3,7 +3,9 @@
 // source, the fission bank and its ordered copy, the batch's mesh tally and entropy counts, the lost
 // record and the per-thread scratch. allocate_transport_state() makes all of it once per run; only the
 // bank grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate.
+#include "kernels/event_queue.hpp"
 #include "kernels/fission_bank.hpp"
+#include "kernels/particle_slots.hpp"
 #include "kernels/tally_data.hpp"
 #include "kernels/vocabulary/site.hpp"
 #include "kernels/workspace.hpp"
@@ -24,6 +26,11 @@ struct TransportStateSizes {
   int tally_groups = 1;
   int entropy_bins = 1;
   int max_nuclides = 1;            // longest material: the micro-XS scratch row
+  // Event-based transport (0 slots: history-based, no slots allocated)
+  int event_slots = 0;
+  EventSort event_sort = EventSort::none;
+  int n_materials = 0;
+  int n_groups = 0;                // multigroup: sort keys by group
 };
 
 template <class Exec>
@@ -38,14 +45,16 @@ struct TransportState {
   MeshTally<Mem> mesh;                    // this batch's scores
   Kokkos::View<std::int64_t*, Mem> entropy_counts;
   LostRecord<Mem> lost;
-  Workspace<Exec> workspace;
+  Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
+  ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
+  EventQueues<Exec> queues;
 
   std::int64_t bank_capacity() const { return static_cast<std::int64_t>(bank.sites.extent(0)); }
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     return b(source) + b(next_source) + b(bank.sites) + b(bank_sorted) + b(bank_offsets) + b(mesh.flux) +
-           b(mesh.fission) + b(entropy_counts) + workspace.bytes();
+           b(mesh.fission) + b(entropy_counts) + workspace.bytes() + slots.bytes() + queues.bytes();
   }
 };
 
@@ -80,7 +89,9 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
                               mesh,
                               state_view<Counts>(exec, "entropy_counts", n.entropy_bins),
                               lost,
-                              Workspace<Exec>(exec, n.max_nuclides)};
+                              Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
+                              allocate_particle_slots(exec, n.event_slots, n.max_nuclides),
+                              allocate_event_queues(exec, n.event_slots, n.event_sort, n.n_materials, n.n_groups)};
 }
 
 // Replaces the bank and its ordered copy with room for `capacity` sites (between batches only).

@@ -16,18 +16,21 @@ namespace keff {
 
 namespace {
 
-template <class DataType>
-using HostView = typename Kokkos::View<DataType, DeviceMem>::host_mirror_type;
+// Host Views with the layout of the device View they become (per-entity rows are LayoutRight on every
+// device: kernels/geometry_data.hpp).
+template <class DataType, class Layout = DeviceExec::array_layout>
+using HostView = typename Kokkos::View<DataType, Layout, DeviceMem>::host_mirror_type;
+using Rows = Kokkos::LayoutRight;
 
 std::string label(const std::string& what) { return "keff::geometry::" + what; }
 
-template <class DataType>
-HostView<DataType> host_view(const std::string& what, std::size_t n) {
-  return HostView<DataType>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label(what)), n);
+template <class DataType, class Layout = DeviceExec::array_layout>
+HostView<DataType, Layout> host_view(const std::string& what, std::size_t n) {
+  return HostView<DataType, Layout>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label(what)), n);
 }
 
-template <class DataType>
-auto to_device(const DeviceExec& exec, const HostView<DataType>& h) {
+template <class HostViewType>
+auto to_device(const DeviceExec& exec, const HostViewType& h) {
   return Kokkos::create_mirror_view_and_copy(Kokkos::view_alloc(DeviceMem{}, exec, h.label()), h);
 }
 
@@ -100,7 +103,7 @@ void build_surfaces(const DeviceExec& exec, const model::Problem& p, GeometryPar
   const std::size_t n = p.surfaces.size();
   auto kind = host_view<int*>("surface_kind", n);
   auto boundary = host_view<int*>("surface_boundary", n);
-  auto coeffs = host_view<Real* [surface_coeff_count]>("surface_coeffs", n);
+  auto coeffs = host_view<Real* [surface_coeff_count], Rows>("surface_coeffs", n);
   for (std::size_t i = 0; i < n; ++i) {
     const model::Surface& s = p.surfaces[i];
     kind(i) = static_cast<int>(s.kind);
@@ -108,9 +111,9 @@ void build_surfaces(const DeviceExec& exec, const model::Problem& p, GeometryPar
     const auto c = normalised_coeffs(s);
     for (int j = 0; j < surface_coeff_count; ++j) coeffs(i, j) = c[static_cast<std::size_t>(j)];
   }
-  g.surface_kind = to_device<int*>(exec, kind);
-  g.surface_boundary = to_device<int*>(exec, boundary);
-  g.surface_coeffs = to_device<Real* [surface_coeff_count]>(exec, coeffs);
+  g.surface_kind = to_device(exec, kind);
+  g.surface_boundary = to_device(exec, boundary);
+  g.surface_coeffs = to_device(exec, coeffs);
   exec.fence("keff::geometry::build_surfaces");  // the host Views die on return
 }
 
@@ -127,10 +130,10 @@ void build_cells(const DeviceExec& exec, const model::Problem& p, GeometryParams
     fill_kind(i) = static_cast<int>(c.fill_kind);
     fill(i) = c.fill;
   }
-  g.cell_region_offsets = to_device<int*>(exec, offsets);
-  g.cell_region = to_device<int*>(exec, region);
-  g.cell_fill_kind = to_device<int*>(exec, fill_kind);
-  g.cell_fill = to_device<int*>(exec, fill);
+  g.cell_region_offsets = to_device(exec, offsets);
+  g.cell_region = to_device(exec, region);
+  g.cell_fill_kind = to_device(exec, fill_kind);
+  g.cell_fill = to_device(exec, fill);
   exec.fence("keff::geometry::build_cells");
 }
 
@@ -143,17 +146,17 @@ void build_universes(const DeviceExec& exec, const model::Problem& p, GeometryPa
     int t = offsets(i);
     for (int c : p.universes[i].cells) cells(t++) = c;
   }
-  g.universe_cell_offsets = to_device<int*>(exec, offsets);
-  g.universe_cells = to_device<int*>(exec, cells);
+  g.universe_cell_offsets = to_device(exec, offsets);
+  g.universe_cells = to_device(exec, cells);
   g.root_universe = p.root_universe;
   exec.fence("keff::geometry::build_universes");
 }
 
 void build_lattices(const DeviceExec& exec, const model::Problem& p, GeometryParams<DeviceMem>& g) {
   const std::size_t n = p.lattices.size();
-  auto lower_left = host_view<Real* [3]>("lattice_lower_left", n);
-  auto pitch = host_view<Real* [3]>("lattice_pitch", n);
-  auto shape = host_view<int* [3]>("lattice_shape", n);
+  auto lower_left = host_view<Real* [3], Rows>("lattice_lower_left", n);
+  auto pitch = host_view<Real* [3], Rows>("lattice_pitch", n);
+  auto shape = host_view<int* [3], Rows>("lattice_shape", n);
   auto outer = host_view<int*>("lattice_outer", n);
   auto offsets = offsets_view("lattice_offsets", n, [&](std::size_t i) { return p.lattices[i].universes.size(); });
   auto universes = host_view<int*>("lattice_universes", static_cast<std::size_t>(offsets(n)));
@@ -168,12 +171,12 @@ void build_lattices(const DeviceExec& exec, const model::Problem& p, GeometryPar
     int t = offsets(i);
     for (int u : l.universes) universes(t++) = u;
   }
-  g.lattice_lower_left = to_device<Real* [3]>(exec, lower_left);
-  g.lattice_pitch = to_device<Real* [3]>(exec, pitch);
-  g.lattice_shape = to_device<int* [3]>(exec, shape);
-  g.lattice_offsets = to_device<int*>(exec, offsets);
-  g.lattice_universes = to_device<int*>(exec, universes);
-  g.lattice_outer = to_device<int*>(exec, outer);
+  g.lattice_lower_left = to_device(exec, lower_left);
+  g.lattice_pitch = to_device(exec, pitch);
+  g.lattice_shape = to_device(exec, shape);
+  g.lattice_offsets = to_device(exec, offsets);
+  g.lattice_universes = to_device(exec, universes);
+  g.lattice_outer = to_device(exec, outer);
   exec.fence("keff::geometry::build_lattices");
 }
 

@@ -39,6 +39,8 @@ constexpr const char* usage_text =
     "                     also every settings.statepoint_interval batches when that is set\n"
     "  --restart FILE     continue from a statepoint of the same input (same particles, inactive, seed)\n"
     "                     up to --batches; the results equal an uninterrupted run bit for bit\n"
+    "  --mode MODE        transport: 'history' (one thread per neutron) or 'event' (a kernel per event over\n"
+    "                     queues of particles; settings.transport)\n"
     "  --exchange MODE    fission-bank exchange: 'overlapped' (default; reductions run while the bank\n"
     "                     moves) or 'blocking' (waits right after posting: the benchmark's baseline)\n"
     "  --sync-timers      a barrier before each timed phase (scaling studies; slows the run)\n"
@@ -52,6 +54,7 @@ struct RunOptions {
   std::optional<std::int64_t> particles, batches, inactive, seed;
   std::optional<std::string> json, statepoint, restart;
   ExchangeMode exchange = ExchangeMode::overlapped;
+  std::optional<TransportMode> transport;
   bool sync_timers = false;
   bool quiet = false;
 };
@@ -94,6 +97,12 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
         throw UsageError("--exchange: '" + std::string(v) + "' is not allowed (allowed: overlapped, blocking)");
       }
       o.exchange = v == "blocking" ? ExchangeMode::blocking : ExchangeMode::overlapped;
+    } else if (a == "--mode") {
+      const std::string_view v = value();
+      if (v != "history" && v != "event") {
+        throw UsageError("--mode: '" + std::string(v) + "' is not allowed (allowed: history, event)");
+      }
+      o.transport = v == "event" ? TransportMode::event : TransportMode::history;
     } else if (a == "--sync-timers") {
       o.sync_timers = true;
     } else if (a == "--quiet") {
@@ -116,6 +125,7 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
   if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
   if (o.statepoint) s.statepoint = *o.statepoint;
+  if (o.transport) s.transport = *o.transport;
   if (s.inactive >= s.batches) {
     throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
                      std::to_string(s.batches) + ")");
@@ -147,7 +157,12 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << " inactive), seed " << s.seed << "\n"
      << "  parallelism     " << comm.size() << " rank(s) x " << run.concurrency << " " << run.execution_space
      << " thread(s)\n"
-     << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which micro-XS scratch "
+     << "  transport       "
+     << (run.event_slots > 0 ? "event-based, " + std::to_string(run.event_slots) + " slots of " +
+                                   format_bytes(run.bytes_per_slot) + " on rank 0"
+                             : std::string("history-based"))
+     << "\n"
+     << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which per-thread micro-XS scratch "
      << format_bytes(run.scratch_bytes) << "\n\n";
 }
 

@@ -39,6 +39,8 @@ struct RunSetup {
   std::int64_t local_histories = 0;  // this rank's histories per batch
   std::size_t state_bytes = 0;     // TransportState on this rank, scratch included
   std::size_t scratch_bytes = 0;   // of which per-thread micro-XS scratch
+  std::int64_t event_slots = 0;    // event-based transport: particles in flight on this rank
+  std::size_t bytes_per_slot = 0;  // of which each takes this much, its micro-XS row and queue entries included
 };
 
 class Simulation;

@@ -4,8 +4,10 @@
 #include "kernels/entropy.hpp"
 #include "kernels/initial_source.hpp"
 #include "kernels/source_select.hpp"
+#include "kernels/transport_event.hpp"
 #include "kernels/transport_history.hpp"
 #include "io/output.hpp"
+#include "src/device_memory.hpp"
 #include "src/statistics.hpp"
 
 #include <algorithm>
@@ -32,7 +34,8 @@ BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
 }
 
-TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories) {
+TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories,
+                                std::int64_t event_slots) {
   TransportStateSizes n;
   n.histories = histories;
   n.bank_capacity = bank_capacity(s.bank_capacity_factor, histories);
@@ -40,7 +43,31 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
   n.tally_groups = params.tally_groups;
   n.entropy_bins = params.entropy_mesh.n_bins();
   n.max_nuclides = params.materials.max_nuclides;
+  n.event_slots = static_cast<int>(event_slots);
+  n.event_sort = s.event_sort;
+  n.n_materials = static_cast<int>(params.materials.offsets.extent(0)) - 1;
+  n.n_groups = params.mode == model::PhysicsMode::multigroup ? params.multigroup.n_groups : 0;
   return n;
+}
+
+// Bytes one event slot takes: its particle, micro-XS row and queue entries.
+std::size_t slot_bytes(const DeviceExec& exec, const model::Settings& s, const ProblemParams& params) {
+  const auto one = allocate_particle_slots(exec, 1, params.materials.max_nuclides);
+  const auto queue = allocate_event_queues(exec, 1, s.event_sort, 0, 0);
+  return one.bytes() + queue.queue.span() * sizeof(int) * (s.event_sort == EventSort::none ? 1 : 3);
+}
+
+// Particles in flight per rank: settings.event.slots, or as many as a quarter of the free device
+// memory holds, and never more than the rank's histories.
+std::int64_t event_slot_count(const DeviceExec& exec, const model::Settings& s, std::int64_t histories,
+                              std::size_t bytes_per_slot) {
+  if (s.transport != TransportMode::event) return 0;
+  std::int64_t slots = s.event_slots;
+  if (slots == 0) {
+    const std::size_t budget = device_memory_available(exec) / 4;
+    slots = static_cast<std::int64_t>(budget / std::max<std::size_t>(bytes_per_slot, 1));
+  }
+  return std::clamp<std::int64_t>(slots, 1, std::max<std::int64_t>(histories, 1));
 }
 
 const char* mode_name(model::PhysicsMode m) {
@@ -77,7 +104,9 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       mg_physics_{params_.multigroup},
       split_(problem.settings.particles, comm.size()),
       local_(split_.part(comm.rank())),
-      state_(allocate_transport_state(exec, state_sizes(problem.settings, params_, local_.count),
+      bytes_per_slot_(problem.settings.transport == TransportMode::event ? slot_bytes(exec, problem.settings, params_) : 0),
+      event_slots_(event_slot_count(exec, problem.settings, local_.count, bytes_per_slot_)),
+      state_(allocate_transport_state(exec, state_sizes(problem.settings, params_, local_.count, event_slots_),
                                       params_.tally_energy_bounds)),
       exchange_(comm),
       bank_count_host_("keff::host::bank_count"),
@@ -103,6 +132,8 @@ RunSetup Simulation::setup() const {
   r.local_histories = local_.count;
   r.state_bytes = state_.bytes();
   r.scratch_bytes = state_.workspace.bytes();
+  r.event_slots = event_slots_;
+  r.bytes_per_slot = bytes_per_slot_;
   return r;
 }
 
@@ -142,9 +173,21 @@ void Simulation::sample_initial_source() {
 
 template <class Physics>
 BatchCounters Simulation::transport_with(const Physics& physics, const BatchControl& control) {
-  const HistoryTransport<DeviceExec, Physics> kernel{
-      {params_.geometry, physics, state_.bank, state_.mesh, state_.lost, control}, state_.source, state_.workspace};
-  return transport_histories(exec_, kernel, local_.count);
+  const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics,   state_.bank,
+                                                 state_.mesh,      state_.lost, control};
+  if (event_slots_ > 0) {
+    EventStatistics batch;
+    const BatchCounters sums = transport_events(
+        exec_, EventTransport<DeviceExec, Physics>{ctx, state_.source, state_.slots, state_.queues}, local_.count, &batch);
+    event_stats_.rounds += batch.rounds;
+    event_stats_.lookups += batch.lookups;
+    event_stats_.flights += batch.flights;
+    event_stats_.crossings += batch.crossings;
+    event_stats_.collisions += batch.collisions;
+    return sums;
+  }
+  return transport_histories(exec_, HistoryTransport<DeviceExec, Physics>{ctx, state_.source, state_.workspace},
+                             local_.count);
 }
 
 BatchCounters Simulation::transport_batch(int batch) {

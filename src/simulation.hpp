@@ -10,6 +10,7 @@
 #include "kernels/physics_ce.hpp"
 #include "kernels/physics_mg.hpp"
 #include "kernels/tally_data.hpp"
+#include "kernels/transport_event.hpp"
 #include "kernels/transport_state.hpp"
 #include "mpi/bank_exchange.hpp"
 #include "mpi/communicator.hpp"
@@ -47,6 +48,8 @@ class Simulation {
   const TransportState<DeviceExec>& state() const { return state_; }
   const PhaseTimers& timers() const { return timers_; }
   RunSetup setup() const;
+  // Event-based transport: rounds and queue lengths summed over the batches run so far.
+  const EventStatistics& event_statistics() const { return event_stats_; }
 
  private:
   template <class Physics>
@@ -77,6 +80,8 @@ class Simulation {
   MultigroupPhysics<DeviceMem> mg_physics_;
   EvenSplit split_;     // the batch's histories over ranks
   IndexRange local_;    // this rank's part of it
+  std::size_t bytes_per_slot_ = 0;  // event-based transport: of one slot
+  std::int64_t event_slots_ = 0;    // 0: history-based transport
 
   TransportState<DeviceExec> state_;
   BankExchange exchange_;
@@ -92,6 +97,7 @@ class Simulation {
   int bank_overflows_ = 0;
   int active_batches_ = 0;
   std::vector<BatchResult> batches_;
+  EventStatistics event_stats_;
   std::array<std::vector<double>, 3> k_active_;  // collision, absorption, track length
   std::vector<double> flux_sum_, flux_sq_, fission_sum_, fission_sq_;
 };

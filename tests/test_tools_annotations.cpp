@@ -29,8 +29,10 @@ void on_region(const char* name) {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-TEST(ToolsAnnotations, KernelsAndPhasesAreNamed) {
-  model::Problem problem = default_problem();
+void expect_named_kernels_and_phases(model::Problem problem, const std::set<std::string>& expected_kernels,
+                                     const std::set<std::string>& expected_regions) {
+  kernels.clear();
+  regions.clear();
   problem.settings.particles = 1000;
   problem.settings.batches = 3;
   problem.settings.inactive = 1;
@@ -53,15 +55,28 @@ TEST(ToolsAnnotations, KernelsAndPhasesAreNamed) {
   for (const auto& k : kernels) {
     EXPECT_TRUE(starts_with(k, "keff::") || starts_with(k, "Kokkos::")) << "unnamed or foreign kernel '" << k << "'";
   }
-  for (const char* k : {"keff::transport::histories", "keff::source::initial", "keff::bank::scatter",
-                        "keff::entropy::count", "keff::source::comb"}) {
-    EXPECT_TRUE(kernels.count(k)) << "kernel '" << k << "' never ran";
-  }
+  for (const auto& k : expected_kernels) EXPECT_TRUE(kernels.count(k)) << "kernel '" << k << "' never ran";
   for (const auto& r : regions) EXPECT_TRUE(starts_with(r, "keff::")) << "region '" << r << "'";
-  for (const char* r : {"keff::transport::histories", "keff::source::initial", "keff::bank::sort",
-                        "keff::entropy::compute", "keff::source::select", "keff::tally::accumulate"}) {
-    EXPECT_TRUE(regions.count(r)) << "region '" << r << "' never pushed";
-  }
+  for (const auto& r : expected_regions) EXPECT_TRUE(regions.count(r)) << "region '" << r << "' never pushed";
+}
+
+TEST(ToolsAnnotations, KernelsAndPhasesAreNamed) {
+  expect_named_kernels_and_phases(default_problem(),
+                                  {"keff::transport::histories", "keff::source::initial", "keff::bank::scatter",
+                                   "keff::entropy::count", "keff::source::comb"},
+                                  {"keff::transport::histories", "keff::source::initial", "keff::bank::sort",
+                                   "keff::entropy::compute", "keff::source::select", "keff::tally::accumulate"});
+}
+
+TEST(ToolsAnnotations, EventKernelsAreNamed) {
+  model::Problem problem = default_problem();
+  problem.settings.transport = TransportMode::event;
+  problem.settings.event_slots = 200;
+  expect_named_kernels_and_phases(problem,
+                                  {"keff::event::start", "keff::event::lookup", "keff::event::advance",
+                                   "keff::event::cross", "keff::event::collide", "keff::event::build_queue",
+                                   "keff::event::sort_scatter", "keff::event::sum_counters"},
+                                  {"keff::transport::events", "keff::event::sort"});
 }
 
 }  // namespace

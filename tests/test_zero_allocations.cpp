@@ -66,5 +66,20 @@ TEST(ZeroAllocations, ContinuousEnergyLattice) { expect_no_allocation_in_transpo
 
 TEST(ZeroAllocations, Multigroup) { expect_no_allocation_in_transport(test::example("la13511_pua_slab.toml")); }
 
+model::Problem event_based(model::Problem p, EventSort sort) {
+  p.settings.transport = TransportMode::event;
+  p.settings.event_slots = 300;  // fewer than the histories: slots are refilled during the batch
+  p.settings.event_sort = sort;
+  return p;
+}
+
+TEST(ZeroAllocations, EventBasedSortedByMaterialAndEnergy) {
+  expect_no_allocation_in_transport(event_based(default_problem(), EventSort::material_energy));
+}
+
+TEST(ZeroAllocations, EventBasedMultigroupUnsorted) {
+  expect_no_allocation_in_transport(event_based(test::example("la13511_pua_slab.toml"), EventSort::none));
+}
+
 }  // namespace
 }  // namespace keff

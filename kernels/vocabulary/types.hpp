@@ -17,6 +17,12 @@ enum class BoundaryKind : int { transmission, vacuum, reflective };
 enum class FillKind : int { material, universe, lattice };
 enum class EnergyGridKind : int { nuclide = 0, hash = 1, unionized = 2 };
 
+// History-based: a thread follows one neutron from birth to death. Event-based: neutrons wait in slots
+// and each step (lookup, advance, crossing, collision) runs as its own kernel over a queue of slots.
+enum class TransportMode : int { history = 0, event = 1 };
+// Order of the event-based lookup queue: as the slots come, by material, or by material and energy.
+enum class EventSort : int { none = 0, material = 1, material_energy = 2 };
+
 // Coefficients per kind (f(r) > 0 is the positive half-space; f is a signed distance):
 //   x_plane: {x0}             f = x - x0            (y_plane, z_plane alike)
 //   plane:   {a, b, c, d}     f = a x + b y + c z - d, with (a, b, c) normalised by the builder

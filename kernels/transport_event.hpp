@@ -1,0 +1,101 @@
+#pragma once
+// Event-based transport. Particles wait in slots; each round every live particle takes one flight:
+//
+//   refill empty slots from the source -> lookup (queue sorted by material and energy, optional)
+//   -> advance -> cross | collide
+//
+// Each event is its own kernel over a queue built by a parallel scan, calling the same step functions
+// as history-based transport, so a history takes the same steps with the same random numbers in either
+// mode and the batch's results are identical bit for bit. Histories that end leave their counters in
+// their slot; the slot is refilled the next round, which keeps the device full until the source runs
+// out. Nothing here allocates: slots, queues and sort buffers are State sized once per run.
+#include "kernels/event_advance.hpp"
+#include "kernels/event_collide.hpp"
+#include "kernels/event_cross.hpp"
+#include "kernels/event_lookup.hpp"
+#include "kernels/event_queue.hpp"
+#include "kernels/event_start.hpp"
+
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+#include <algorithm>
+
+namespace keff {
+
+template <class Exec, class Physics>
+struct EventTransport {
+  using Mem = typename Exec::memory_space;
+  TransportContext<Mem, Physics> ctx;
+  Kokkos::View<const Site*, Mem> source;  // site i starts history ctx.control.coords.local.first + i
+  ParticleSlots<Exec> slots;
+  EventQueues<Exec> queues;
+};
+
+// Per-round queue lengths, summed over a batch (the benchmark's particles-in-flight figures).
+struct EventStatistics {
+  std::int64_t rounds = 0;
+  std::int64_t lookups = 0, flights = 0, crossings = 0, collisions = 0;
+};
+
+// The counters of the histories that ended in each slot, summed (integers: in any order).
+template <class Exec>
+struct SumEndedCounters {
+  using value_type = BatchCounters;
+  Kokkos::View<const BatchCounters*, typename Exec::memory_space> ended;
+  KOKKOS_INLINE_FUNCTION void operator()(int s, BatchCounters& acc) const { acc += ended(s); }
+  KOKKOS_INLINE_FUNCTION void init(BatchCounters& v) const { v = BatchCounters{}; }
+  KOKKOS_INLINE_FUNCTION void join(BatchCounters& dst, const BatchCounters& src) const { dst += src; }
+};
+
+// Runs the histories of source sites [0, n_sites) on `exec`.
+template <class Exec, class Physics>
+BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Physics>& t, std::int64_t n_sites,
+                               EventStatistics* statistics = nullptr) {
+  Kokkos::Profiling::ScopedRegion region("keff::transport::events");
+  const auto& slots = t.slots;
+  const auto& q = t.queues;
+  const auto ended = slots.ended;
+  Kokkos::parallel_for("keff::event::clear_counters", Kokkos::RangePolicy<Exec>(exec, 0, slots.size()),
+                       KOKKOS_LAMBDA(int s) { ended(s) = BatchCounters{}; });
+  EventStatistics stats;
+  std::int64_t next_site = 0;
+  for (;;) {
+    if (next_site < n_sites) {
+      const int empty = build_queue(exec, slots, q, SlotEvent::empty);
+      const int n = static_cast<int>(std::min<std::int64_t>(empty, n_sites - next_site));
+      start_event(exec, StartEvent<Exec, Physics>{t.ctx, slots, q.queue, t.source, next_site}, n);
+      next_site += n;
+    }
+    const int lookups = build_queue(exec, slots, q, SlotEvent::lookup);
+    if (lookups > 0) {
+      auto queue = q.queue;
+      if (q.sort != EventSort::none) {
+        sort_queue(exec, slots, q, lookups);
+        queue = q.sorted;
+      }
+      lookup_event(exec, LookupEvent<Exec, Physics>{t.ctx, slots, queue}, lookups);
+    }
+    const int flights = build_queue(exec, slots, q, SlotEvent::advance);
+    if (flights == 0) {
+      if (next_site >= n_sites) break;
+      continue;  // every new history so far was lost at birth
+    }
+    advance_event(exec, AdvanceEvent<Exec, Physics>{t.ctx, slots, q.queue}, flights);
+    const int crossings = build_queue(exec, slots, q, SlotEvent::cross);
+    if (crossings > 0) cross_event(exec, CrossEvent<Exec, Physics>{t.ctx, slots, q.queue}, crossings);
+    const int collisions = build_queue(exec, slots, q, SlotEvent::collide);
+    if (collisions > 0) collide_event(exec, CollideEvent<Exec, Physics>{t.ctx, slots, q.queue}, collisions);
+    ++stats.rounds;
+    stats.lookups += lookups;
+    stats.flights += flights;
+    stats.crossings += crossings;
+    stats.collisions += collisions;
+  }
+  BatchCounters sums;
+  Kokkos::parallel_reduce("keff::event::sum_counters", Kokkos::RangePolicy<Exec>(exec, 0, slots.size()),
+                          SumEndedCounters<Exec>{ended}, sums);
+  if (statistics) *statistics = stats;
+  return sums;
+}
+
+}  // namespace keff
