@@ -80,8 +80,10 @@ model::Settings read_settings(const Section& root) {
   if (const auto ev = s.table("event")) {
     ev->allow_only({"slots", "sort"});
     out.event_slots = ev->integer("slots", out.event_slots, 0, std::int64_t(1) << 31);
-    const std::string sort = ev->choice("sort", "material_energy", {"none", "material", "material_energy"});
-    out.event_sort = sort == "none" ? EventSort::none : sort == "material" ? EventSort::material : EventSort::material_energy;
+    if (ev->has("sort")) {
+      const std::string sort = ev->choice("sort", "none", {"none", "material", "material_energy"});
+      out.event_sort = sort == "none" ? EventSort::none : sort == "material" ? EventSort::material : EventSort::material_energy;
+    }
   }
   out.bank_capacity_factor = s.number("bank_capacity_factor", out.bank_capacity_factor,
                                       [](double v) { return v >= 1.0; }, "a number >= 1");

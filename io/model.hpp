@@ -109,7 +109,9 @@ struct Settings {
   EnergyGridKind energy_grid = EnergyGridKind::hash;
   TransportMode transport = TransportMode::history;
   std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
-  EventSort event_sort = EventSort::material_energy;
+  // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a
+  // CPU (caches already serve scattered lookups and sorting costs more than it saves; perf/RESULTS.md).
+  std::optional<EventSort> event_sort;
   int hash_bins = 8000;
   double bank_capacity_factor = 3.0;  // fission bank sites per source particle before overflow
   double initial_k = 1.0;

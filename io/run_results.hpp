@@ -48,6 +48,15 @@ struct ExchangeCounts {
   std::int64_t exchanges = 0, irecv = 0, isend = 0, testsome = 0, arrived_early = 0, waitall = 0, sites_sent = 0;
 };
 
+// How a run transported: "history" or "event"; for event-based transport, the slots per rank and,
+// summed over ranks and batches, the rounds and the queue lengths (particles per event kernel).
+struct TransportReport {
+  std::string mode = "history";
+  std::string sort;  // event-based: the lookup-queue order
+  std::int64_t slots = 0;
+  std::int64_t rounds = 0, lookups = 0, flights = 0, crossings = 0, collisions = 0;
+};
+
 // What a statepoint holds beyond the results so that a restart continues bit for bit.
 struct RestartData {
   std::uint64_t fingerprint = 0;  // of the input (see src/fingerprint.hpp); a restart must match it
@@ -73,6 +82,7 @@ struct RunResults {
   std::vector<PhaseTiming> timing;  // in report order
   bool synchronized_timers = false; // a barrier before each timed phase (scaling studies)
   ExchangeCounts exchange;
+  TransportReport transport;
   std::int64_t lost_particles = 0;
   int bank_overflows = 0;  // batches rerun with a larger bank
 

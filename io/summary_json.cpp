@@ -49,6 +49,7 @@ json summary(const RunResults& r) {
   json timing = json::object();
   for (const auto& t : r.timing) timing[t.phase] = {{"min", t.min}, {"mean", t.mean}, {"max", t.max}};
   const auto& x = r.exchange;
+  const auto& t = r.transport;
   return {{"k", mean_std(r.k_combined)},
           {"estimators",
            {{"collision", mean_std(r.k_collision)},
@@ -68,6 +69,15 @@ json summary(const RunResults& r) {
             {"arrived_early", x.arrived_early},
             {"waitall", x.waitall},
             {"sites_sent", x.sites_sent}}},
+          {"transport",
+           {{"mode", t.mode},
+            {"sort", t.sort},
+            {"slots", t.slots},
+            {"rounds", t.rounds},
+            {"lookups", t.lookups},
+            {"flights", t.flights},
+            {"crossings", t.crossings},
+            {"collisions", t.collisions}}},
           {"run",
            {{"input", r.input},
             {"mode", r.mode},

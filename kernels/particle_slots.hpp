@@ -9,6 +9,7 @@
 // neighbouring queue entries, read and write neighbouring addresses; on a CPU (LayoutRight) one slot's
 // entries share cache lines.
 #include "kernels/particle.hpp"
+#include "kernels/step_finish.hpp"
 #include "kernels/tally_data.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -17,6 +18,17 @@
 #include <string>
 
 namespace keff {
+
+// Field groups of a slot, so that each event moves only what its step reads and writes.
+namespace slot_fields {
+inline constexpr unsigned position = 1u << 0;  // r, u
+inline constexpr unsigned state = 1u << 1;     // energy, group, weight, fate
+inline constexpr unsigned history = 1u << 2;   // rng, index, progeny, flights, collisions, estimator scores
+inline constexpr unsigned xs = 1u << 3;        // macroscopic cross sections and the (material, energy, group) they are for
+inline constexpr unsigned geometry = 1u << 4;  // the level stack (the material alone always moves)
+inline constexpr unsigned hit = 1u << 5;       // the boundary the last flight stopped on
+inline constexpr unsigned all = 0x3fu;
+}  // namespace slot_fields
 
 // What a slot waits for. `empty` slots are refilled from the source.
 enum class SlotEvent : int { empty = 0, lookup, advance, cross, collide };
@@ -58,93 +70,135 @@ struct ParticleSlots {
 
   KOKKOS_INLINE_FUNCTION int size() const { return static_cast<int>(event.extent(0)); }
 
+  template <unsigned F = slot_fields::all>
   KOKKOS_INLINE_FUNCTION Particle load(int s) const {
     Particle p;
-    for (int d = 0; d < 3; ++d) {
-      p.r[d] = r(s, d);
-      p.u[d] = u(s, d);
-    }
-    p.energy = energy(s);
-    p.group = group(s);
-    p.weight = weight(s);
-    p.fate = static_cast<Fate>(fate(s));
-    p.rng.state = rng(s);
-    p.index = index(s);
-    p.n_progeny = n_progeny(s);
-    p.n_events = n_events(s);
-    p.n_collisions = n_collisions(s);
-    p.k_collision = k_collision(s);
-    p.k_absorption = k_absorption(s);
-    p.k_tracklength = k_tracklength(s);
-    p.xs.total = xs_total(s);
-    p.xs.absorption = xs_absorption(s);
-    p.xs.fission = xs_fission(s);
-    p.xs.nu_fission = xs_nu_fission(s);
-    p.xs_material = xs_material(s);
-    p.xs_energy = xs_energy(s);
-    p.xs_group = xs_group(s);
-    p.hit.distance = hit_distance(s);
-    p.hit.level = hit_level(s);
-    p.hit.surface = hit_surface(s);
-    p.geo.n_levels = n_levels(s);
-    p.geo.material = material(s);
-    for (int k = 0; k < p.geo.n_levels; ++k) {
-      GeometryLevel& lv = p.geo.level[k];
-      lv.universe = universe(s, k);
-      lv.cell = cell(s, k);
-      lv.lattice = lattice(s, k);
-      for (int d = 0; d < 3; ++d) {
-        lv.lat_index[d] = lat_index(s, k, d);
-        lv.offset[d] = offset(s, k, d);
-      }
-    }
+    load_into<F>(s, p);
     return p;
   }
 
-  KOKKOS_INLINE_FUNCTION void store(int s, const Particle& p) const {
-    for (int d = 0; d < 3; ++d) {
-      r(s, d) = p.r[d];
-      u(s, d) = p.u[d];
-    }
-    energy(s) = p.energy;
-    group(s) = p.group;
-    weight(s) = p.weight;
-    fate(s) = static_cast<int>(p.fate);
-    rng(s) = p.rng.state;
-    index(s) = p.index;
-    n_progeny(s) = p.n_progeny;
-    n_events(s) = p.n_events;
-    n_collisions(s) = p.n_collisions;
-    k_collision(s) = p.k_collision;
-    k_absorption(s) = p.k_absorption;
-    k_tracklength(s) = p.k_tracklength;
-    xs_total(s) = p.xs.total;
-    xs_absorption(s) = p.xs.absorption;
-    xs_fission(s) = p.xs.fission;
-    xs_nu_fission(s) = p.xs.nu_fission;
-    xs_material(s) = p.xs_material;
-    xs_energy(s) = p.xs_energy;
-    xs_group(s) = p.xs_group;
-    hit_distance(s) = p.hit.distance;
-    hit_level(s) = p.hit.level;
-    hit_surface(s) = p.hit.surface;
-    n_levels(s) = p.geo.n_levels;
-    material(s) = p.geo.material;
-    for (int k = 0; k < p.geo.n_levels; ++k) {
-      const GeometryLevel& lv = p.geo.level[k];
-      universe(s, k) = lv.universe;
-      cell(s, k) = lv.cell;
-      lattice(s, k) = lv.lattice;
+  template <unsigned F>
+  KOKKOS_INLINE_FUNCTION void load_into(int s, Particle& p) const {
+    p.geo.material = material(s);
+    if constexpr ((F & slot_fields::position) != 0) {
       for (int d = 0; d < 3; ++d) {
-        lat_index(s, k, d) = lv.lat_index[d];
-        offset(s, k, d) = lv.offset[d];
+        p.r[d] = r(s, d);
+        p.u[d] = u(s, d);
       }
+    }
+    if constexpr ((F & slot_fields::state) != 0) {
+      p.energy = energy(s);
+      p.group = group(s);
+      p.weight = weight(s);
+      p.fate = static_cast<Fate>(fate(s));
+    }
+    if constexpr ((F & slot_fields::history) != 0) {
+      p.rng.state = rng(s);
+      p.index = index(s);
+      p.n_progeny = n_progeny(s);
+      p.n_events = n_events(s);
+      p.n_collisions = n_collisions(s);
+      p.k_collision = k_collision(s);
+      p.k_absorption = k_absorption(s);
+      p.k_tracklength = k_tracklength(s);
+    }
+    if constexpr ((F & slot_fields::xs) != 0) {
+      p.xs.total = xs_total(s);
+      p.xs.absorption = xs_absorption(s);
+      p.xs.fission = xs_fission(s);
+      p.xs.nu_fission = xs_nu_fission(s);
+      p.xs_material = xs_material(s);
+      p.xs_energy = xs_energy(s);
+      p.xs_group = xs_group(s);
+    }
+    if constexpr ((F & slot_fields::geometry) != 0) {
+      p.geo.n_levels = n_levels(s);
+      for (int k = 0; k < p.geo.n_levels; ++k) {
+        GeometryLevel& lv = p.geo.level[k];
+        lv.universe = universe(s, k);
+        lv.cell = cell(s, k);
+        lv.lattice = lattice(s, k);
+        for (int d = 0; d < 3; ++d) {
+          lv.lat_index[d] = lat_index(s, k, d);
+          lv.offset[d] = offset(s, k, d);
+        }
+      }
+    }
+    if constexpr ((F & slot_fields::hit) != 0) {
+      p.hit.distance = hit_distance(s);
+      p.hit.level = hit_level(s);
+      p.hit.surface = hit_surface(s);
     }
   }
 
-  // A live particle waits next for a lookup if its material or energy changed, else for a flight.
-  KOKKOS_INLINE_FUNCTION void park(int s, const Particle& p) const {
-    store(s, p);
+  template <unsigned F = slot_fields::all>
+  KOKKOS_INLINE_FUNCTION void store(int s, const Particle& p) const {
+    material(s) = p.geo.material;
+    if constexpr ((F & slot_fields::position) != 0) {
+      for (int d = 0; d < 3; ++d) {
+        r(s, d) = p.r[d];
+        u(s, d) = p.u[d];
+      }
+    }
+    if constexpr ((F & slot_fields::state) != 0) {
+      energy(s) = p.energy;
+      group(s) = p.group;
+      weight(s) = p.weight;
+      fate(s) = static_cast<int>(p.fate);
+    }
+    if constexpr ((F & slot_fields::history) != 0) {
+      rng(s) = p.rng.state;
+      index(s) = p.index;
+      n_progeny(s) = p.n_progeny;
+      n_events(s) = p.n_events;
+      n_collisions(s) = p.n_collisions;
+      k_collision(s) = p.k_collision;
+      k_absorption(s) = p.k_absorption;
+      k_tracklength(s) = p.k_tracklength;
+    }
+    if constexpr ((F & slot_fields::xs) != 0) {
+      xs_total(s) = p.xs.total;
+      xs_absorption(s) = p.xs.absorption;
+      xs_fission(s) = p.xs.fission;
+      xs_nu_fission(s) = p.xs.nu_fission;
+      xs_material(s) = p.xs_material;
+      xs_energy(s) = p.xs_energy;
+      xs_group(s) = p.xs_group;
+    }
+    if constexpr ((F & slot_fields::geometry) != 0) {
+      n_levels(s) = p.geo.n_levels;
+      for (int k = 0; k < p.geo.n_levels; ++k) {
+        const GeometryLevel& lv = p.geo.level[k];
+        universe(s, k) = lv.universe;
+        cell(s, k) = lv.cell;
+        lattice(s, k) = lv.lattice;
+        for (int d = 0; d < 3; ++d) {
+          lat_index(s, k, d) = lv.lat_index[d];
+          offset(s, k, d) = lv.offset[d];
+        }
+      }
+    }
+    if constexpr ((F & slot_fields::hit) != 0) {
+      hit_distance(s) = p.hit.distance;
+      hit_level(s) = p.hit.level;
+      hit_surface(s) = p.hit.surface;
+    }
+  }
+
+  // After a step on a particle loaded with fields `Loaded`: a history that ended leaves its counters in
+  // the slot, which waits to be refilled; a live particle stores fields `Stored` and waits for a lookup
+  // if its material or energy changed, else for its next flight.
+  template <unsigned Loaded, unsigned Stored>
+  KOKKOS_INLINE_FUNCTION void retire_or_park(int s, Particle& p) const {
+    if (!p.alive()) {
+      if constexpr ((Loaded & slot_fields::history) == 0) load_into<slot_fields::history>(s, p);
+      finish_history(p, ended(s));
+      event(s) = static_cast<int>(SlotEvent::empty);
+      return;
+    }
+    store<Stored>(s, p);
+    if constexpr ((Loaded & slot_fields::xs) == 0) load_into<slot_fields::xs>(s, p);
+    if constexpr ((Loaded & slot_fields::state) == 0) load_into<slot_fields::state>(s, p);
     event(s) = static_cast<int>(p.needs_xs() ? SlotEvent::lookup : SlotEvent::advance);
   }
 

@@ -63,7 +63,7 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
     if (next_site < n_sites) {
       const int empty = build_queue(exec, slots, q, SlotEvent::empty);
       const int n = static_cast<int>(std::min<std::int64_t>(empty, n_sites - next_site));
-      start_event(exec, StartEvent<Exec, Physics>{t.ctx, slots, q.queue, t.source, next_site}, n);
+      launch_event(exec, "keff::event::start", StartEvent<Exec, Physics>{{t.ctx, slots, q.queue}, t.source, next_site}, n);
       next_site += n;
     }
     const int lookups = build_queue(exec, slots, q, SlotEvent::lookup);
@@ -73,18 +73,18 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
         sort_queue(exec, slots, q, lookups);
         queue = q.sorted;
       }
-      lookup_event(exec, LookupEvent<Exec, Physics>{t.ctx, slots, queue}, lookups);
+      launch_event(exec, "keff::event::lookup", LookupEvent<Exec, Physics>{{t.ctx, slots, queue}}, lookups);
     }
     const int flights = build_queue(exec, slots, q, SlotEvent::advance);
     if (flights == 0) {
       if (next_site >= n_sites) break;
       continue;  // every new history so far was lost at birth
     }
-    advance_event(exec, AdvanceEvent<Exec, Physics>{t.ctx, slots, q.queue}, flights);
+    launch_event(exec, "keff::event::advance", AdvanceEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, flights);
     const int crossings = build_queue(exec, slots, q, SlotEvent::cross);
-    if (crossings > 0) cross_event(exec, CrossEvent<Exec, Physics>{t.ctx, slots, q.queue}, crossings);
+    launch_event(exec, "keff::event::cross", CrossEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, crossings);
     const int collisions = build_queue(exec, slots, q, SlotEvent::collide);
-    if (collisions > 0) collide_event(exec, CollideEvent<Exec, Physics>{t.ctx, slots, q.queue}, collisions);
+    launch_event(exec, "keff::event::collide", CollideEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, collisions);
     ++stats.rounds;
     stats.lookups += lookups;
     stats.flights += flights;

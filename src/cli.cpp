@@ -223,6 +223,17 @@ void print_summary(std::ostream& os, const RunResults& r) {
   os << "\n Bank exchange (" << x.mode << "): " << x.exchanges << " exchanges, " << x.irecv << " Irecv, " << x.isend
      << " Isend, " << x.testsome << " Testsome (" << x.arrived_early << " completed before the wait), " << x.waitall
      << " Waitall, " << x.sites_sent << " sites sent\n";
+  if (const auto& t = r.transport; t.mode == "event" && t.rounds > 0) {
+    std::snprintf(line, sizeof line,
+                  "\n Event-based transport: %lld slots, lookups sorted by %s, %lld rounds; per round %.4g lookups,"
+                  " %.4g flights, %.4g crossings, %.4g collisions\n",
+                  static_cast<long long>(t.slots), t.sort == "none" ? "nothing" : t.sort.c_str(), static_cast<long long>(t.rounds),
+                  static_cast<double>(t.lookups) / static_cast<double>(t.rounds),
+                  static_cast<double>(t.flights) / static_cast<double>(t.rounds),
+                  static_cast<double>(t.crossings) / static_cast<double>(t.rounds),
+                  static_cast<double>(t.collisions) / static_cast<double>(t.rounds));
+    os << line;
+  }
   std::snprintf(line, sizeof line, "\n Particles/s (active batches): %.4g  [%d rank(s) x %d %s thread(s)]\n",
                 r.particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
   os << line;

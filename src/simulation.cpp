@@ -34,6 +34,13 @@ BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
 }
 
+// The lookup-queue order: the input's, or by default sorted on a GPU and unsorted on a CPU.
+EventSort event_sort(const model::Settings& s) {
+  if (s.event_sort) return *s.event_sort;
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible ? EventSort::none
+                                                                               : EventSort::material_energy;
+}
+
 TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories,
                                 std::int64_t event_slots) {
   TransportStateSizes n;
@@ -44,7 +51,7 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
   n.entropy_bins = params.entropy_mesh.n_bins();
   n.max_nuclides = params.materials.max_nuclides;
   n.event_slots = static_cast<int>(event_slots);
-  n.event_sort = s.event_sort;
+  n.event_sort = event_sort(s);
   n.n_materials = static_cast<int>(params.materials.offsets.extent(0)) - 1;
   n.n_groups = params.mode == model::PhysicsMode::multigroup ? params.multigroup.n_groups : 0;
   return n;
@@ -53,8 +60,7 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
 // Bytes one event slot takes: its particle, micro-XS row and queue entries.
 std::size_t slot_bytes(const DeviceExec& exec, const model::Settings& s, const ProblemParams& params) {
   const auto one = allocate_particle_slots(exec, 1, params.materials.max_nuclides);
-  const auto queue = allocate_event_queues(exec, 1, s.event_sort, 0, 0);
-  return one.bytes() + queue.queue.span() * sizeof(int) * (s.event_sort == EventSort::none ? 1 : 3);
+  return one.bytes() + sizeof(int) * (event_sort(s) == EventSort::none ? 1 : 3);  // queue, sorted queue, key
 }
 
 // Particles in flight per rank: settings.event.slots, or as many as a quarter of the free device
@@ -72,6 +78,15 @@ std::int64_t event_slot_count(const DeviceExec& exec, const model::Settings& s, 
 
 const char* mode_name(model::PhysicsMode m) {
   return m == model::PhysicsMode::multigroup ? "multigroup" : "continuous-energy";
+}
+
+const char* sort_name(EventSort s) {
+  switch (s) {
+    case EventSort::none: return "none";
+    case EventSort::material: return "material";
+    case EventSort::material_energy: return "material_energy";
+  }
+  return "?";
 }
 
 const char* grid_name(EnergyGridKind g) {
@@ -487,6 +502,14 @@ RunResults Simulation::collect_results(bool with_bank) {
   comm_.sum(counts, 7);
   res.exchange = {options_.exchange == ExchangeMode::blocking ? "blocking" : "overlapped",
                   counts[0] / comm_.size(), counts[1], counts[2], counts[3], counts[4], counts[5], counts[6]};
+
+  res.transport.mode = event_slots_ > 0 ? "event" : "history";
+  if (event_slots_ > 0) {
+    const auto& e = event_stats_;
+    std::int64_t v[] = {event_slots_, e.rounds, e.lookups, e.flights, e.crossings, e.collisions};
+    comm_.sum(v, static_cast<int>(std::size(v)));
+    res.transport = {"event", sort_name(state_.queues.sort), v[0], v[1], v[2], v[3], v[4], v[5]};
+  }
 
   auto& m = res.mesh;
   for (int d = 0; d < 3; ++d) {

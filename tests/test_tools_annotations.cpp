@@ -72,6 +72,7 @@ TEST(ToolsAnnotations, EventKernelsAreNamed) {
   model::Problem problem = default_problem();
   problem.settings.transport = TransportMode::event;
   problem.settings.event_slots = 200;
+  problem.settings.event_sort = EventSort::material_energy;
   expect_named_kernels_and_phases(problem,
                                   {"keff::event::start", "keff::event::lookup", "keff::event::advance",
                                    "keff::event::cross", "keff::event::collide", "keff::event::build_queue",
