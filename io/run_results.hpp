@@ -42,10 +42,12 @@ struct PhaseTiming {
   double min = 0, mean = 0, max = 0;
 };
 
-// MPI calls of the fission-bank exchange, summed over ranks (the communication benchmark reads these).
+// MPI calls of the fission-bank exchange, summed over ranks (the communication benchmark reads these),
+// and the source sites the next batch transported while the exchange was still in flight.
 struct ExchangeCounts {
   std::string mode;  // "overlapped" | "blocking"
   std::int64_t exchanges = 0, irecv = 0, isend = 0, testsome = 0, arrived_early = 0, waitall = 0, sites_sent = 0;
+  std::int64_t sites_transported_early = 0;
 };
 
 // How a run transported: "history" or "event"; for event-based transport, the slots per rank and,

@@ -47,9 +47,11 @@ struct SumEndedCounters {
   KOKKOS_INLINE_FUNCTION void join(BatchCounters& dst, const BatchCounters& src) const { dst += src; }
 };
 
-// Runs the histories of source sites [0, n_sites) on `exec`.
-template <class Exec, class Physics>
-BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Physics>& t, std::int64_t n_sites,
+// Runs the histories of the source sites `feed` hands out on `exec`. `feed.take(max, wait)` returns up
+// to `max` ready sites as an IndexRange (empty: none ready yet), waiting for some when `wait` is set
+// (no particle is in flight); `feed.exhausted()` says all were handed out (src/source_feed.hpp).
+template <class Exec, class Physics, class Feed>
+BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Physics>& t, Feed& feed,
                                EventStatistics* statistics = nullptr) {
   Kokkos::Profiling::ScopedRegion region("keff::transport::events");
   const auto& slots = t.slots;
@@ -58,13 +60,19 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
   Kokkos::parallel_for("keff::event::clear_counters", Kokkos::RangePolicy<Exec>(exec, 0, slots.size()),
                        KOKKOS_LAMBDA(int s) { ended(s) = BatchCounters{}; });
   EventStatistics stats;
-  std::int64_t next_site = 0;
   for (;;) {
-    if (next_site < n_sites) {
+    if (!feed.exhausted()) {
       const int empty = build_queue(exec, slots, q, SlotEvent::empty);
-      const int n = static_cast<int>(std::min<std::int64_t>(empty, n_sites - next_site));
-      launch_event(exec, "keff::event::start", StartEvent<Exec, Physics>{{t.ctx, slots, q.queue}, t.source, next_site}, n);
-      next_site += n;
+      int filled = 0;
+      while (filled < empty) {
+        const bool idle = filled == 0 && empty == slots.size();  // nothing in flight: wait for sites
+        const IndexRange sites = feed.take(empty - filled, idle);
+        if (sites.count == 0) break;
+        const auto queue = Kokkos::subview(q.queue, Kokkos::make_pair(filled, filled + static_cast<int>(sites.count)));
+        launch_event(exec, "keff::event::start", StartEvent<Exec, Physics>{{t.ctx, slots, queue}, t.source, sites.first},
+                     static_cast<int>(sites.count));
+        filled += static_cast<int>(sites.count);
+      }
     }
     const int lookups = build_queue(exec, slots, q, SlotEvent::lookup);
     if (lookups > 0) {
@@ -77,8 +85,8 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
     }
     const int flights = build_queue(exec, slots, q, SlotEvent::advance);
     if (flights == 0) {
-      if (next_site >= n_sites) break;
-      continue;  // every new history so far was lost at birth
+      if (feed.exhausted()) break;
+      continue;  // every new history so far was lost at birth, or no site was ready yet
     }
     launch_event(exec, "keff::event::advance", AdvanceEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, flights);
     const int crossings = build_queue(exec, slots, q, SlotEvent::cross);

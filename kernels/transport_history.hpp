@@ -42,14 +42,15 @@ struct HistoryTransport {
   KOKKOS_INLINE_FUNCTION void join(BatchCounters& dst, const BatchCounters& src) const { dst += src; }
 };
 
-// Runs the histories of source sites [0, n) on `exec`.
+// Runs the histories of source sites `sites` on `exec`.
 template <class Exec, class Physics>
-BatchCounters transport_histories(const Exec& exec, const HistoryTransport<Exec, Physics>& kernel, std::int64_t n) {
+BatchCounters transport_histories(const Exec& exec, const HistoryTransport<Exec, Physics>& kernel, IndexRange sites) {
   Kokkos::Profiling::ScopedRegion region("keff::transport::histories");
   BatchCounters sums;
   Kokkos::parallel_reduce(
       "keff::transport::histories",
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>(exec, sites.first,
+                                                                                                   sites.end()),
       kernel, sums);
   return sums;
 }

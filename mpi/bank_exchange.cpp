@@ -96,6 +96,8 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   next_ = next;
   messages_.clear();
   requests_.clear();
+  kept_ = {};
+  kept_reported_ = true;
 
   const std::int64_t n_global = split.total();
   const IndexRange target = split.part(comm_.rank());
@@ -123,7 +125,7 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
     const auto us = static_cast<std::size_t>(s);
     const std::int64_t lo = std::max(t_lo, positions_[us]), hi = std::min(t_hi, positions_[us + 1]);
     if (s == comm_.rank() || lo >= hi) continue;
-    messages_.push_back({s, lo - t_lo, hi - lo, true, false});
+    messages_.push_back({s, lo - t_lo, hi - lo, true, false, false});
     requests_.push_back(MPI_REQUEST_NULL);
     check_mpi(MPI_Irecv(recv_base + (lo - t_lo), as_count(hi - lo), site_type_, s, bank_tag, comm_.get(),
                         &requests_.back()),
@@ -147,9 +149,11 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
     if (r == comm_.rank()) {  // the part this rank keeps moves without MPI
       Kokkos::deep_copy(exec, Kokkos::subview(next, Kokkos::make_pair(lo - t_lo, hi - t_lo)),
                         Kokkos::subview(selected, Kokkos::make_pair(lo - i_lo, hi - i_lo)));
+      kept_ = {lo - t_lo, hi - lo};
+      kept_reported_ = false;
       continue;
     }
-    messages_.push_back({r, lo - i_lo, hi - lo, false, false});
+    messages_.push_back({r, lo - i_lo, hi - lo, false, false, true});
     requests_.push_back(MPI_REQUEST_NULL);
     check_mpi(MPI_Isend(send_base + (lo - i_lo), as_count(hi - lo), site_type_, r, bank_tag, comm_.get(),
                         &requests_.back()),
@@ -190,6 +194,20 @@ bool BankExchange::progress() {
   return outstanding_ == 0;
 }
 
+void BankExchange::take_ready(std::vector<IndexRange>& ready) {
+  if (!kept_reported_) {
+    ready.push_back(kept_);
+    kept_reported_ = true;
+  }
+  progress();
+  for (auto& msg : messages_) {
+    if (msg.is_receive && msg.unpacked && !msg.reported) {
+      ready.push_back({msg.offset, msg.count});
+      msg.reported = true;
+    }
+  }
+}
+
 void BankExchange::finish() {
   Kokkos::Profiling::ScopedRegion region("keff::bank_exchange::finish");
   if (!posted_) return;
@@ -207,6 +225,7 @@ void BankExchange::finish() {
   exec_.fence();
   posted_ = false;
   next_ = {};
+  // Requests are done; receives not yet handed out by take_ready stay reportable until the next post.
 }
 
 }  // namespace keff

@@ -2,7 +2,8 @@
 // Fission-bank redistribution, OpenMC's algorithm as a post / progress / finish object: the next
 // batch's N source sites are combed from the M sorted bank sites with one shared random number, and
 // contiguous slices move between neighbouring ranks with MPI_Irecv (posted first) and MPI_Isend, so
-// the batch's reductions run while the slices are in flight. mpi/README.md explains the steps.
+// the batch's reductions and the next batch's transport of the sites already here run while the
+// slices are in flight. mpi/README.md explains the steps.
 #include "kernels/vocabulary/site.hpp"
 #include "mpi/communicator.hpp"
 
@@ -45,6 +46,11 @@ class BankExchange {
   // Polls the outstanding requests (MPI_Testsome) and unpacks the slices that have arrived. Never
   // blocks. True once nothing is outstanding.
   bool progress();
+  // Appends to `ready` the ranges of `next` (indices into it) that have landed since the last call: the
+  // part this rank keeps as soon as post() returns, each received slice once it has arrived (this calls
+  // progress()), and after finish() whatever is left. Never blocks. Unpacking runs on the exchange's
+  // execution space instance, so kernels launched on it afterwards see the sites.
+  void take_ready(std::vector<IndexRange>& ready);
   // Waits for the rest, unpacks it and fences: `next` then holds this rank's new source.
   void finish();
 
@@ -58,6 +64,7 @@ class BankExchange {
     std::int64_t count = 0;
     bool is_receive = false;
     bool unpacked = false;
+    bool reported = false;  // handed out by take_ready
   };
   void unpack(const Message& m);
   void grow(std::int64_t selected, std::int64_t target);
@@ -69,7 +76,9 @@ class BankExchange {
   // Grow-only buffers: the combed sites this rank produces, and host staging unless MPI reads device
   // memory itself.
   Kokkos::View<Site*, Mem> selected_;
-  Kokkos::View<Site*, Kokkos::HostSpace> send_host_, recv_host_;
+  Kokkos::View<Site*, Kokkos::SharedHostPinnedSpace> send_host_, recv_host_;  // pinned on GPUs
+  IndexRange kept_;            // the part of `next` this rank combed itself
+  bool kept_reported_ = true;
   std::vector<std::int64_t> positions_;  // first new-source index each rank produces, then N
   std::vector<Message> messages_;
   std::vector<MPI_Request> requests_;

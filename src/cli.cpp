@@ -222,7 +222,8 @@ void print_summary(std::ostream& os, const RunResults& r) {
   const auto& x = r.exchange;
   os << "\n Bank exchange (" << x.mode << "): " << x.exchanges << " exchanges, " << x.irecv << " Irecv, " << x.isend
      << " Isend, " << x.testsome << " Testsome (" << x.arrived_early << " completed before the wait), " << x.waitall
-     << " Waitall, " << x.sites_sent << " sites sent\n";
+     << " Waitall, " << x.sites_sent << " sites sent; " << x.sites_transported_early
+     << " source sites transported while the exchange was in flight\n";
   if (const auto& t = r.transport; t.mode == "event" && t.rounds > 0) {
     std::snprintf(line, sizeof line,
                   "\n Event-based transport: %lld slots, lookups sorted by %s, %lld rounds; per round %.4g lookups,"

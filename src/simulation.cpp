@@ -26,6 +26,10 @@ std::int64_t bank_capacity(double factor, std::int64_t n_local) {
   return static_cast<std::int64_t>(std::ceil(factor * static_cast<double>(n_local))) + 64;
 }
 
+// History-based transport runs a batch in this many kernel launches at least, polling the bank
+// exchange in between.
+constexpr std::int64_t history_chunks = 8;
+
 // Integer sums, exact in any order.
 BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
   std::int64_t v[] = {c.k_collision, c.k_absorption, c.k_tracklength, c.collisions,
@@ -124,6 +128,7 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       state_(allocate_transport_state(exec, state_sizes(problem.settings, params_, local_.count, event_slots_),
                                       params_.tally_energy_bounds)),
       exchange_(comm),
+      feed_(exchange_),
       bank_count_host_("keff::host::bank_count"),
       flux_host_("keff::host::tally_flux", params_.tally_groups, params_.tally_mesh.n_bins()),
       fission_host_("keff::host::tally_fission", params_.tally_groups, params_.tally_mesh.n_bins()),
@@ -190,10 +195,11 @@ template <class Physics>
 BatchCounters Simulation::transport_with(const Physics& physics, const BatchControl& control) {
   const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics,   state_.bank,
                                                  state_.mesh,      state_.lost, control};
+  feed_.reset(local_.count);
   if (event_slots_ > 0) {
     EventStatistics batch;
     const BatchCounters sums = transport_events(
-        exec_, EventTransport<DeviceExec, Physics>{ctx, state_.source, state_.slots, state_.queues}, local_.count, &batch);
+        exec_, EventTransport<DeviceExec, Physics>{ctx, state_.source, state_.slots, state_.queues}, feed_, &batch);
     event_stats_.rounds += batch.rounds;
     event_stats_.lookups += batch.lookups;
     event_stats_.flights += batch.flights;
@@ -201,8 +207,12 @@ BatchCounters Simulation::transport_with(const Physics& physics, const BatchCont
     event_stats_.collisions += batch.collisions;
     return sums;
   }
-  return transport_histories(exec_, HistoryTransport<DeviceExec, Physics>{ctx, state_.source, state_.workspace},
-                             local_.count);
+  // Chunks, so that the bank exchange is polled while the sites already here are transported.
+  const HistoryTransport<DeviceExec, Physics> kernel{ctx, state_.source, state_.workspace};
+  const std::int64_t chunk = std::max<std::int64_t>(1, (local_.count + history_chunks - 1) / history_chunks);
+  BatchCounters sums;
+  while (!feed_.exhausted()) sums += transport_histories(exec_, kernel, feed_.take(chunk, true));
+  return sums;
 }
 
 BatchCounters Simulation::transport_batch(int batch) {
@@ -290,9 +300,14 @@ BatchResult Simulation::run_batch(int batch) {
   BatchCounters sums;
   std::int64_t local_sites = 0;
   {
-    const auto t = timed(active ? "transport active" : "transport inactive");
+    // Waiting for the previous batch's bank exchange counts as exchange time, not transport time.
+    if (options_.sync_timers) comm_.barrier();
+    const auto start = std::chrono::steady_clock::now();
+    double waited = 0;
     for (;;) {
       sums = transport_batch(batch);
+      waited += feed_.wait_seconds();
+      sites_transported_early_ += feed_.taken_early();
       local_sites = read_bank_count();
       // Decided on the maximum over ranks, so every rank reruns or none does.
       const std::int64_t worst = comm_.max(local_sites - state_.bank_capacity());
@@ -306,6 +321,9 @@ BatchResult Simulation::run_batch(int batch) {
       const std::int64_t needed = std::max(local_sites, state_.bank_capacity() + worst);
       grow_bank(exec_, state_, static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(needed))) + 64);
     }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    timers_.add(active ? "transport active" : "transport inactive", elapsed - waited);
+    timers_.add("bank exchange wait", waited);
   }
   {
     const auto t = timed("bank sort");
@@ -322,6 +340,9 @@ BatchResult Simulation::run_batch(int batch) {
     Kokkos::Profiling::ScopedRegion region("keff::source::select");
     m = exchange_.post(exec_, state_.bank_sorted, local_sites, state_.next_source, split_, xi);
   }
+  // The next source is the buffer the exchange is filling; the next batch transports its sites as they
+  // land (src/source_feed.hpp) and finishes the exchange.
+  std::swap(state_.source, state_.next_source);
   if (m == 0) {  // the global count: every rank throws
     throw RunError("batch " + std::to_string(batch) +
                    " produced no fission sites: the system has no fissionable material reachable by neutrons");
@@ -344,12 +365,7 @@ BatchResult Simulation::run_batch(int batch) {
     r.entropy = entropy_of_bank(local_sites);
     if (active) accumulate_mesh_tally();
   }
-  {
-    const auto t = timed("bank exchange wait");
-    exchange_.finish();
-  }
   check_batch(batch, global);
-  std::swap(state_.source, state_.next_source);
 
   const double n = static_cast<double>(s.particles);
   r.k_collision = from_fixed<estimator_fraction_bits>(global.k_collision) / n;
@@ -396,6 +412,10 @@ RunResults Simulation::run() {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
     print_row(run_batch(b));
     if (statepoint_due(b)) write_statepoint_now();
+  }
+  {
+    const auto t = timed("bank exchange wait");
+    exchange_.finish();  // the source after the last batch
   }
   return collect_results(false);
 }
@@ -498,10 +518,11 @@ RunResults Simulation::collect_results(bool with_bank) {
       active_time > 0 ? static_cast<double>(s.particles) * active_batches_ / active_time : 0.0;
 
   const auto& c = exchange_.counters();
-  std::int64_t counts[7] = {c.exchanges, c.irecv, c.isend, c.testsome, c.arrived_early, c.waitall, c.sites_sent};
-  comm_.sum(counts, 7);
+  std::int64_t counts[] = {c.exchanges, c.irecv, c.isend, c.testsome, c.arrived_early, c.waitall, c.sites_sent,
+                           sites_transported_early_};
+  comm_.sum(counts, static_cast<int>(std::size(counts)));
   res.exchange = {options_.exchange == ExchangeMode::blocking ? "blocking" : "overlapped",
-                  counts[0] / comm_.size(), counts[1], counts[2], counts[3], counts[4], counts[5], counts[6]};
+                  counts[0] / comm_.size(), counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], counts[7]};
 
   res.transport.mode = event_slots_ > 0 ? "event" : "history";
   if (event_slots_ > 0) {
@@ -535,6 +556,7 @@ RunResults Simulation::collect_results(bool with_bank) {
   res.restart = {options_.fingerprint, k_prev_, flux_sum_, flux_sq_, fission_sum_, fission_sq_};
 
   if (with_bank) {
+    exchange_.finish();  // the source must have landed
     // The source of the next batch, gathered on rank 0 in global (rank) order.
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, state_.source);
     const std::vector<char> all = comm_.gather_bytes(host.data(), local_.count * std::int64_t(sizeof(Site)));

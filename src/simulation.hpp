@@ -17,6 +17,7 @@
 #include "src/build_problem.hpp"
 #include "src/device.hpp"
 #include "src/run.hpp"
+#include "src/source_feed.hpp"
 #include "src/timers.hpp"
 
 #include <array>
@@ -85,6 +86,8 @@ class Simulation {
 
   TransportState<DeviceExec> state_;
   BankExchange exchange_;
+  SourceFeed feed_;                        // the next batch's source, as the exchange delivers it
+  std::int64_t sites_transported_early_ = 0;
   // Host copies of what is reduced over ranks each batch, allocated once.
   Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
   Kokkos::View<Fixed**, Kokkos::LayoutRight, Kokkos::HostSpace> flux_host_, fission_host_;

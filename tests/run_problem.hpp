@@ -21,9 +21,10 @@ inline model::Problem sized(model::Problem problem, std::int64_t particles, int 
 }
 
 // Over the ranks of `parent` (MPI_COMM_SELF: this rank alone).
-inline RunResults run_quietly(const model::Problem& problem, MPI_Comm parent = MPI_COMM_WORLD) {
+inline RunResults run_quietly(const model::Problem& problem, MPI_Comm parent = MPI_COMM_WORLD,
+                              SimulationOptions options = {}) {
   const Communicator comm(parent);
-  Simulation sim(DeviceExec(), problem, comm, nullptr);
+  Simulation sim(DeviceExec(), problem, comm, nullptr, options);
   return sim.run();
 }
 
