@@ -2,6 +2,7 @@
 // mistake is reported with its file, line and key before any device memory is touched. The schema is
 // documented in io/README.md; messages have one shape:
 //   <file>:<line>: <table>[<name>].<key>: <what is wrong> (allowed: <what is allowed>)
+#include "io/geometry_bounds.hpp"
 #include "io/input_parts.hpp"
 
 #include <filesystem>
@@ -75,8 +76,10 @@ model::Settings read_settings(const Section& root) {
                     : grid == "unionized" ? EnergyGridKind::unionized
                                           : EnergyGridKind::nuclide;
   out.hash_bins = static_cast<int>(s.integer("hash_bins", out.hash_bins, 1, int_max));
-  out.transport = s.choice("transport", "history", {"history", "event"}) == "event" ? TransportMode::event
-                                                                                 : TransportMode::history;
+  if (s.has("transport")) {
+    out.transport = s.choice("transport", "history", {"history", "event"}) == "event" ? TransportMode::event
+                                                                                   : TransportMode::history;
+  }
   if (const auto ev = s.table("event")) {
     ev->allow_only({"slots", "sort"});
     out.event_slots = ev->integer("slots", out.event_slots, 0, std::int64_t(1) << 31);
@@ -130,6 +133,43 @@ model::Settings read_settings(const Section& root) {
   return out;
 }
 
+// [domains]: mesh = [nx, ny, nz] over the geometry's bounding box, or over lower_left/upper_right.
+std::optional<model::Domains> read_domains(const Section& root, const model::Problem& p) {
+  const auto d = root.table("domains");
+  if (!d) return std::nullopt;
+  d->allow_only({"mesh", "lower_left", "upper_right"});
+  model::Domains out;
+  out.where = d->loc();
+  constexpr std::string_view allowed = "[nx, ny, nz], integers from 1 to 64 with nx*ny*nz <= 4096";
+  if (!d->has("mesh")) d->fail("mesh", "missing required key", allowed);
+  const auto v = d->integers("mesh", 3, allowed);
+  for (int axis = 0; axis < 3; ++axis) {
+    if (v[axis] < 1 || v[axis] > 64) d->fail("mesh", "mesh[" + std::to_string(axis) + "] = " + std::to_string(v[axis]), allowed);
+    out.mesh[axis] = static_cast<int>(v[axis]);
+  }
+  if (out.count() > 4096) d->fail("mesh", std::to_string(out.count()) + " domains", allowed);
+  if (d->has("lower_left") || d->has("upper_right")) {
+    for (auto key : {"lower_left", "upper_right"}) {
+      if (!d->has(key)) d->fail(key, "missing: give both lower_left and upper_right, or neither", "[x, y, z] in cm");
+    }
+    out.box = read_box(*d, {});
+  } else if (const auto box = geometry_bounding_box(p)) {
+    out.box = *box;
+  } else {
+    d->fail("mesh", "the geometry's bounding box cannot be read off its root cells (a root cell is unbounded, or "
+                    "bounded only by planes at an angle)",
+            "a bounded root universe, or [domains] lower_left and upper_right");
+  }
+  if (p.settings.transport == TransportMode::history) {
+    const int line = root.table("settings")->line("transport");
+    d->fail("mesh",
+            "domain decomposition runs event-based transport, but settings.transport = \"history\" (line " +
+                std::to_string(line) + ")",
+            "settings.transport = \"event\", or no transport key");
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -148,7 +188,8 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
                      ": TOML syntax error: " + std::string(e.description()));
   }
   const Section root(src, doc, "");
-  root.allow_only({"settings", "nuclear_data", "multigroup", "surface", "cell", "lattice", "material", "geometry"});
+  root.allow_only({"settings", "nuclear_data", "multigroup", "surface", "cell", "lattice", "material", "geometry",
+                   "domains"});
 
   model::Problem p;
   p.source_name = source_name;
@@ -160,6 +201,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   std::map<std::string, int> material_index;
   p.materials = read_materials(root, p.settings.mode, p.groups, material_index);
   read_geometry(root, surface_index, p);
+  p.domains = read_domains(root, p);
   return p;
 }
 

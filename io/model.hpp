@@ -107,7 +107,7 @@ struct Settings {
   std::uint64_t seed = 1;
   PhysicsMode mode = PhysicsMode::continuous_energy;
   EnergyGridKind energy_grid = EnergyGridKind::hash;
-  TransportMode transport = TransportMode::history;
+  std::optional<TransportMode> transport;  // unset: history-based, or event-based with domains
   std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
   // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a
   // CPU (caches already serve scattered lookups and sorting costs more than it saves; perf/RESULTS.md).
@@ -125,6 +125,16 @@ struct Settings {
   int statepoint_interval = 0;               // > 0: also write it every this many batches
 };
 
+// Domain decomposition: the geometry's bounding box (or the given box) cut into a mesh of domains.
+// Each domain is tracked by ranks / domains ranks (its replicas, which share its particles); a particle
+// leaving a domain continues on the ranks of the domain it enters.
+struct Domains {
+  std::array<int, 3> mesh{1, 1, 1};
+  Box box;
+  SourceLoc where;  // of the [domains] table
+  int count() const { return mesh[0] * mesh[1] * mesh[2]; }
+};
+
 struct Problem {
   std::string source_name;  // input file path, or "<default>"
   Settings settings;
@@ -136,6 +146,7 @@ struct Problem {
   std::vector<Lattice> lattices;
   std::vector<Material> materials;
   int root_universe = 0;
+  std::optional<Domains> domains;  // absent: every rank tracks particles anywhere
 };
 
 }  // namespace keff::model

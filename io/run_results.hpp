@@ -4,6 +4,7 @@
 #include "kernels/vocabulary/site.hpp"
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -59,6 +60,23 @@ struct TransportReport {
   std::int64_t rounds = 0, lookups = 0, flights = 0, crossings = 0, collisions = 0;
 };
 
+// Domain decomposition: the mesh, and per rank (min / mean / max over ranks) what crossed domain
+// borders and where the time went; the mesh tally's memory per rank against a run without domains.
+struct DomainReport {
+  std::array<int, 3> mesh{1, 1, 1};
+  int replicas = 1;                 // ranks per domain
+  std::int64_t particles_sent = 0;  // over ranks and batches
+  std::int64_t messages_sent = 0;
+  std::int64_t bytes_sent = 0;
+  std::int64_t sites_routed = 0;    // fission and source sites moved between batches
+  std::int64_t termination_checks = 0, confirmations = 0;
+  PhaseTiming pack, mpi, idle;      // seconds: packing/unpacking, in MPI calls, idle waiting
+  std::int64_t tally_bins_max = 0;  // bins held by the rank holding most
+  std::int64_t tally_bins_all = 0;  // bins of the whole mesh (per group)
+  std::size_t tally_bytes_max = 0;  // device scores, host copies and statistics, on that rank
+  std::size_t tally_bytes_replicated = 0;  // the same for a rank holding every bin
+};
+
 // What a statepoint holds beyond the results so that a restart continues bit for bit.
 struct RestartData {
   std::uint64_t fingerprint = 0;  // of the input (see src/fingerprint.hpp); a restart must match it
@@ -85,6 +103,7 @@ struct RunResults {
   bool synchronized_timers = false; // a barrier before each timed phase (scaling studies)
   ExchangeCounts exchange;
   TransportReport transport;
+  std::optional<DomainReport> domains;
   std::int64_t lost_particles = 0;
   int bank_overflows = 0;  // batches rerun with a larger bank
 

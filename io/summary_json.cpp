@@ -44,6 +44,26 @@ json mesh_json(const MeshTallyResult& m) {
           {"fission_std", m.fission_std}};
 }
 
+json timing_json(const PhaseTiming& t) { return {{"min", t.min}, {"mean", t.mean}, {"max", t.max}}; }
+
+json domains_json(const std::optional<DomainReport>& d) {
+  if (!d) return nullptr;
+  return {{"mesh", d->mesh},
+          {"replicas", d->replicas},
+          {"particles_sent", d->particles_sent},
+          {"messages_sent", d->messages_sent},
+          {"bytes_sent", d->bytes_sent},
+          {"sites_routed", d->sites_routed},
+          {"termination_checks", d->termination_checks},
+          {"confirmations", d->confirmations},
+          {"seconds", {{"pack", timing_json(d->pack)}, {"mpi", timing_json(d->mpi)}, {"idle", timing_json(d->idle)}}},
+          {"tally",
+           {{"bins_max", d->tally_bins_max},
+            {"bins_all", d->tally_bins_all},
+            {"bytes_max", d->tally_bytes_max},
+            {"bytes_replicated", d->tally_bytes_replicated}}}};
+}
+
 json summary(const RunResults& r) {
   // Per phase, seconds over the run on the fastest rank, on average and on the slowest.
   json timing = json::object();
@@ -79,6 +99,7 @@ json summary(const RunResults& r) {
             {"flights", t.flights},
             {"crossings", t.crossings},
             {"collisions", t.collisions}}},
+          {"domains", domains_json(r.domains)},
           {"run",
            {{"input", r.input},
             {"mode", r.mode},

@@ -56,22 +56,28 @@ EventQueues<Exec> allocate_event_queues(const Exec& exec, int n_slots, EventSort
   return q;
 }
 
-// Fills q.queue with the slots waiting for `event`, in slot order; returns how many (a fence).
+// Fills q.queue with the slots waiting for `event` (or `also`), in slot order; returns how many (a fence).
 template <class Exec>
-int build_queue(const Exec& exec, const ParticleSlots<Exec>& slots, const EventQueues<Exec>& q, SlotEvent event) {
+int build_queue(const Exec& exec, const ParticleSlots<Exec>& slots, const EventQueues<Exec>& q, SlotEvent event,
+                SlotEvent also) {
   const auto flags = slots.event;
   const auto queue = q.queue;
-  const int wanted = static_cast<int>(event);
+  const unsigned wanted = (1u << static_cast<int>(event)) | (1u << static_cast<int>(also));
   int count = 0;
   Kokkos::parallel_scan(
       "keff::event::build_queue", Kokkos::RangePolicy<Exec>(exec, 0, slots.size()),
       KOKKOS_LAMBDA(int s, int& running, bool final) {
-        if (flags(s) != wanted) return;
+        if (((1u << flags(s)) & wanted) == 0) return;
         if (final) queue(running) = s;
         ++running;
       },
       count);
   return count;
+}
+
+template <class Exec>
+int build_queue(const Exec& exec, const ParticleSlots<Exec>& slots, const EventQueues<Exec>& q, SlotEvent event) {
+  return build_queue(exec, slots, q, event, event);
 }
 
 // The sort key of the slot's particle: its material, and its energy band (or group).

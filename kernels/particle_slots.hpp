@@ -30,8 +30,12 @@ inline constexpr unsigned hit = 1u << 5;       // the boundary the last flight s
 inline constexpr unsigned all = 0x3fu;
 }  // namespace slot_fields
 
-// What a slot waits for. `empty` slots are refilled from the source.
-enum class SlotEvent : int { empty = 0, lookup, advance, cross, collide };
+// What a slot waits for. `empty` slots are refilled from the source or from particles arriving from other
+// domains; `leave`: the flight ended outside this rank's domain, and the particle goes to the rank of
+// the domain it is in, where it waits for `pending` (its crossing or collision); an arrival that will
+// collide first looks up its cross sections again (`lookup_then_collide`), since its micro-XS row
+// stayed behind.
+enum class SlotEvent : int { empty = 0, lookup, advance, cross, collide, leave, lookup_then_collide };
 
 template <class Exec>
 struct ParticleSlots {
@@ -46,7 +50,8 @@ struct ParticleSlots {
   template <class T>
   using PerLevelVec = Kokkos::View<T** [3], Layout, Mem>;     // [slot][level][axis]
 
-  Field<int> event;  // SlotEvent
+  Field<int> event;    // SlotEvent
+  Field<int> pending;  // SlotEvent after arrival, for `leave`
   Vec<Real> r, u;
   Field<Real> energy, weight;
   Field<int> group, fate;
@@ -210,7 +215,7 @@ template <class Exec>
 std::size_t ParticleSlots<Exec>::bytes() const {
   std::size_t b = 0;
   const auto add = [&](const auto& v) { b += v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-  add(event), add(r), add(u), add(energy), add(weight), add(group), add(fate), add(rng), add(index);
+  add(event), add(pending), add(r), add(u), add(energy), add(weight), add(group), add(fate), add(rng), add(index);
   add(n_collisions), add(n_progeny), add(n_events), add(k_collision), add(k_absorption), add(k_tracklength);
   add(xs_total), add(xs_absorption), add(xs_fission), add(xs_nu_fission), add(xs_material), add(xs_group);
   add(xs_energy), add(hit_distance), add(hit_level), add(hit_surface), add(n_levels), add(material);
@@ -227,7 +232,7 @@ ParticleSlots<Exec> allocate_particle_slots(const Exec& exec, int n_slots, int m
   };
   const auto n = static_cast<std::size_t>(n_slots);
   const auto levels = static_cast<std::size_t>(max_geometry_levels);
-  make(p.event, "event", n);
+  make(p.event, "event", n), make(p.pending, "pending", n);
   make(p.r, "r", n), make(p.u, "u", n);
   make(p.energy, "energy", n), make(p.weight, "weight", n), make(p.group, "group", n), make(p.fate, "fate", n);
   make(p.rng, "rng", n), make(p.index, "index", n), make(p.n_collisions, "n_collisions", n);

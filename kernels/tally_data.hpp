@@ -14,15 +14,38 @@ struct MeshSpec {
   int shape[3] = {1, 1, 1};
 
   KOKKOS_INLINE_FUNCTION int n_bins() const { return shape[0] * shape[1] * shape[2]; }
+  // The bin's index along each axis; false outside the mesh.
+  KOKKOS_INLINE_FUNCTION bool indices(Vec3 r, int idx[3]) const {
+    for (int d = 0; d < 3; ++d) {
+      const Real f = (r[d] - lower[d]) * inv_width[d];
+      if (!(f >= 0) || f >= static_cast<Real>(shape[d])) return false;  // also rejects NaN
+      idx[d] = static_cast<int>(f);
+    }
+    return true;
+  }
   // Bin index (x fastest), or -1 outside the mesh.
   KOKKOS_INLINE_FUNCTION int bin(Vec3 r) const {
     int idx[3];
-    for (int d = 0; d < 3; ++d) {
-      const Real f = (r[d] - lower[d]) * inv_width[d];
-      if (!(f >= 0) || f >= static_cast<Real>(shape[d])) return -1;  // also rejects NaN
-      idx[d] = static_cast<int>(f);
-    }
+    if (!indices(r, idx)) return -1;
     return idx[0] + shape[0] * (idx[1] + shape[1] * idx[2]);
+  }
+};
+
+// The block of a mesh's bins a rank holds: all of them, or under domain decomposition those that
+// overlap its domain. Bins are numbered x fastest within the window.
+struct MeshWindow {
+  int lower[3] = {0, 0, 0};
+  int shape[3] = {1, 1, 1};
+
+  KOKKOS_INLINE_FUNCTION int n_bins() const { return shape[0] * shape[1] * shape[2]; }
+  // The window's bin of mesh bin idx, or -1 outside the window.
+  KOKKOS_INLINE_FUNCTION int local(const int idx[3]) const {
+    int l[3];
+    for (int d = 0; d < 3; ++d) {
+      l[d] = idx[d] - lower[d];
+      if (l[d] < 0 || l[d] >= shape[d]) return -1;
+    }
+    return l[0] + shape[0] * (l[1] + shape[1] * l[2]);
   }
 };
 
@@ -31,9 +54,11 @@ struct MeshSpec {
 template <class Mem>
 struct MeshTally {
   MeshSpec mesh;
+  MeshWindow window;                             // the bins this rank holds
   Kokkos::View<const Real*, Mem> energy_bounds;  // continuous energy: [n_groups + 1] ascending; empty in MG
-  Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem> flux;     // [group][bin]
-  Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem> fission;  // [group][bin]
+  Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem> flux;     // [group][window bin]
+  Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem> fission;  // [group][window bin]
+  Kokkos::View<std::int64_t, Mem> outside_window;           // scores that fell outside the window (never)
 
   // Tally groups run fastest first, like multigroup data: group 0 is the highest energy band.
   KOKKOS_INLINE_FUNCTION int group_of(const Particle& p) const {
@@ -46,9 +71,14 @@ struct MeshTally {
   }
 
   KOKKOS_INLINE_FUNCTION void score_collision(const Particle& p, const MacroXs& xs) const {
-    const int b = mesh.bin(p.r);
+    int idx[3];
     const int g = group_of(p);
-    if (b < 0 || g < 0 || !(xs.total > 0)) return;
+    if (!mesh.indices(p.r, idx) || g < 0 || !(xs.total > 0)) return;
+    const int b = window.local(idx);
+    if (b < 0) {  // a collision away from this rank's domain: counted, so a run stops rather than lose it
+      Kokkos::atomic_add(&outside_window(), std::int64_t(1));
+      return;
+    }
     const Real w = p.weight / xs.total;
     Kokkos::atomic_add(&flux(g, b), to_fixed<mesh_fraction_bits>(w));
     Kokkos::atomic_add(&fission(g, b), to_fixed<mesh_fraction_bits>(w * xs.fission));
@@ -61,10 +91,12 @@ struct BatchCounters {
   Fixed k_absorption = 0;   // sum of weight * nu sigma_f / sigma_a at absorptions
   Fixed k_tracklength = 0;  // sum of weight * distance * nu Sigma_f along flights
   std::int64_t collisions = 0;
-  std::int64_t histories = 0;  // started
-  std::int64_t absorbed = 0;
+  std::int64_t histories = 0;  // started (counted where a history starts)
+  std::int64_t absorbed = 0;   // ended so (counted where it ends, on whichever rank)
   std::int64_t leaked = 0;
   std::int64_t lost = 0;
+  Fixed weight_started = 0;    // statistical weight, fixed point like the estimators
+  Fixed weight_ended = 0;
 
   KOKKOS_INLINE_FUNCTION BatchCounters& operator+=(const BatchCounters& o) {
     k_collision += o.k_collision;
@@ -75,6 +107,8 @@ struct BatchCounters {
     absorbed += o.absorbed;
     leaked += o.leaked;
     lost += o.lost;
+    weight_started += o.weight_started;
+    weight_ended += o.weight_ended;
     return *this;
   }
 };

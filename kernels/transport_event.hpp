@@ -9,6 +9,7 @@
 // mode and the batch's results are identical bit for bit. Histories that end leave their counters in
 // their slot; the slot is refilled the next round, which keeps the device full until the source runs
 // out. Nothing here allocates: slots, queues and sort buffers are State sized once per run.
+#include "kernels/domain_mesh.hpp"
 #include "kernels/event_advance.hpp"
 #include "kernels/event_collide.hpp"
 #include "kernels/event_cross.hpp"
@@ -26,7 +27,8 @@ template <class Exec, class Physics>
 struct EventTransport {
   using Mem = typename Exec::memory_space;
   TransportContext<Mem, Physics> ctx;
-  Kokkos::View<const Site*, Mem> source;  // site i starts history ctx.control.coords.local.first + i
+  Kokkos::View<const Site*, Mem> source;  // site i starts history ctx.control.coords.local.first + i,
+  Kokkos::View<const std::int64_t*, Mem> source_index;  // or history source_index(i) if not empty
   ParticleSlots<Exec> slots;
   EventQueues<Exec> queues;
 };
@@ -35,6 +37,7 @@ struct EventTransport {
 struct EventStatistics {
   std::int64_t rounds = 0;
   std::int64_t lookups = 0, flights = 0, crossings = 0, collisions = 0;
+  std::int64_t departures = 0;  // particles that left for another domain
 };
 
 // The counters of the histories that ended in each slot, summed (integers: in any order).
@@ -47,34 +50,60 @@ struct SumEndedCounters {
   KOKKOS_INLINE_FUNCTION void join(BatchCounters& dst, const BatchCounters& src) const { dst += src; }
 };
 
+// How particles move between ranks during event-based transport. This one is for a rank that tracks
+// particles anywhere: nothing leaves, nothing arrives, and the batch ends when the rank has nothing left
+// to do. Domain decomposition plugs in mpi/particle_exchange.hpp's router, with the same calls.
+struct LocalRouter {
+  DomainMesh domains() const { return {}; }
+  // Moves up to n waiting arrivals into the empty slots queue(0..n); returns how many.
+  template <class Exec, class Queue>
+  int arrive(const Exec&, const ParticleSlots<Exec>&, const Queue&, int) { return 0; }
+  // Sends away the n slots in queue (all waiting to `leave`) and empties them.
+  template <class Exec, class Queue>
+  void leave(const Exec&, const ParticleSlots<Exec>&, const Queue&, int) {}
+  std::int64_t waiting() const { return 0; }
+  // Whether the batch is over everywhere, given this rank's work left (live slots, waiting arrivals,
+  // source not yet started).
+  bool finished(std::int64_t local_work) { return local_work == 0; }
+  // Nothing to do on this rank this round.
+  void idle() {}
+};
+
 // Runs the histories of the source sites `feed` hands out on `exec`. `feed.take(max, wait)` returns up
 // to `max` ready sites as an IndexRange (empty: none ready yet), waiting for some when `wait` is set
 // (no particle is in flight); `feed.exhausted()` says all were handed out (src/source_feed.hpp).
-template <class Exec, class Physics, class Feed>
+// `router` moves particles between ranks (LocalRouter: none do).
+template <class Exec, class Physics, class Feed, class Router = LocalRouter>
 BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Physics>& t, Feed& feed,
-                               EventStatistics* statistics = nullptr) {
+                               EventStatistics* statistics = nullptr, Router&& router = Router{}) {
   Kokkos::Profiling::ScopedRegion region("keff::transport::events");
   const auto& slots = t.slots;
   const auto& q = t.queues;
   const auto ended = slots.ended;
+  const DomainMesh domains = router.domains();
   Kokkos::parallel_for("keff::event::clear_counters", Kokkos::RangePolicy<Exec>(exec, 0, slots.size()),
                        KOKKOS_LAMBDA(int s) { ended(s) = BatchCounters{}; });
   EventStatistics stats;
   for (;;) {
-    if (!feed.exhausted()) {
-      const int empty = build_queue(exec, slots, q, SlotEvent::empty);
-      int filled = 0;
-      while (filled < empty) {
-        const bool idle = filled == 0 && empty == slots.size();  // nothing in flight: wait for sites
-        const IndexRange sites = feed.take(empty - filled, idle);
-        if (sites.count == 0) break;
-        const auto queue = Kokkos::subview(q.queue, Kokkos::make_pair(filled, filled + static_cast<int>(sites.count)));
-        launch_event(exec, "keff::event::start", StartEvent<Exec, Physics>{{t.ctx, slots, queue}, t.source, sites.first},
-                     static_cast<int>(sites.count));
-        filled += static_cast<int>(sites.count);
-      }
+    const int empty = build_queue(exec, slots, q, SlotEvent::empty);
+    const std::int64_t live = slots.size() - empty;
+    if (router.finished(live + router.waiting() + (feed.exhausted() ? 0 : 1))) break;
+    // Arrivals from other domains first, then new histories.
+    int filled = router.arrive(exec, slots, q.queue, empty);
+    while (filled < empty && !feed.exhausted()) {
+      const bool idle = live == 0 && filled == 0;  // nothing in flight here: wait for sites
+      const IndexRange sites = feed.take(empty - filled, idle);
+      if (sites.count == 0) break;
+      const auto queue = Kokkos::subview(q.queue, Kokkos::make_pair(filled, filled + static_cast<int>(sites.count)));
+      launch_event(exec, "keff::event::start", StartEvent<Exec, Physics>{{t.ctx, slots, queue}, t.source, t.source_index, sites.first},
+                   static_cast<int>(sites.count));
+      filled += static_cast<int>(sites.count);
     }
-    const int lookups = build_queue(exec, slots, q, SlotEvent::lookup);
+    if (live + filled == 0) {
+      router.idle();
+      continue;
+    }
+    const int lookups = build_queue(exec, slots, q, SlotEvent::lookup, SlotEvent::lookup_then_collide);
     if (lookups > 0) {
       auto queue = q.queue;
       if (q.sort != EventSort::none) {
@@ -84,11 +113,12 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
       launch_event(exec, "keff::event::lookup", LookupEvent<Exec, Physics>{{t.ctx, slots, queue}}, lookups);
     }
     const int flights = build_queue(exec, slots, q, SlotEvent::advance);
-    if (flights == 0) {
-      if (feed.exhausted()) break;
-      continue;  // every new history so far was lost at birth, or no site was ready yet
+    launch_event(exec, "keff::event::advance", AdvanceEvent<Exec, Physics>{{t.ctx, slots, q.queue}, domains}, flights);
+    if (domains.decomposed()) {
+      const int leaving = build_queue(exec, slots, q, SlotEvent::leave);
+      router.leave(exec, slots, q.queue, leaving);
+      stats.departures += leaving;
     }
-    launch_event(exec, "keff::event::advance", AdvanceEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, flights);
     const int crossings = build_queue(exec, slots, q, SlotEvent::cross);
     launch_event(exec, "keff::event::cross", CrossEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, crossings);
     const int collisions = build_queue(exec, slots, q, SlotEvent::collide);

@@ -27,6 +27,7 @@ struct HistoryTransport {
     Kokkos::Experimental::AcquireUniqueToken<Exec> token(ws.token);
     const auto cache = Kokkos::subview(ws.micro_xs, token.value(), Kokkos::ALL);
     Particle p = start_history(ctx, source(i), ctx.control.coords.local.first + i);
+    count_start(p, sums);
     while (p.alive()) {
       lookup_xs(ctx, p, cache);
       switch (advance(ctx, p)) {

@@ -23,6 +23,7 @@ struct TransportStateSizes {
   std::int64_t histories = 0;      // this rank's histories per batch
   std::int64_t bank_capacity = 0;  // fission sites before the bank overflows
   MeshSpec tally_mesh;
+  MeshWindow tally_window;         // the bins this rank holds
   int tally_groups = 1;
   int entropy_bins = 1;
   int max_nuclides = 1;            // longest material: the micro-XS scratch row
@@ -77,8 +78,12 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
   using Scores = Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem>;
   FissionBank<Mem> bank{state_view<Sites>(exec, "bank_sites", n.bank_capacity),
                         Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::bank_count")))};
-  MeshTally<Mem> mesh{n.tally_mesh, energy_bounds, state_view<Scores>(exec, "tally_flux", n.tally_groups, n.tally_mesh.n_bins()),
-                      state_view<Scores>(exec, "tally_fission", n.tally_groups, n.tally_mesh.n_bins())};
+  MeshTally<Mem> mesh{n.tally_mesh,
+                      n.tally_window,
+                      energy_bounds,
+                      state_view<Scores>(exec, "tally_flux", n.tally_groups, n.tally_window.n_bins()),
+                      state_view<Scores>(exec, "tally_fission", n.tally_groups, n.tally_window.n_bins()),
+                      Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::tally_outside")))};
   LostRecord<Mem> lost{Kokkos::View<int, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_flag"))),
                        Kokkos::View<Real[6], Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_where")))};
   return TransportState<Exec>{state_view<Sites>(exec, "source", n.histories),
@@ -102,6 +107,17 @@ void grow_bank(const Exec& exec, TransportState<Exec>& state, std::int64_t capac
   state.bank_sorted = Sites();
   state.bank.sites = detail::state_view<Sites>(exec, "bank_sites", capacity);
   state.bank_sorted = detail::state_view<Sites>(exec, "bank_sorted", capacity);
+}
+
+// Makes room for `n` ordered sites (domain decomposition: a rank orders the sites of its histories'
+// parents, wherever they were banked, which can be more than its own bank held).
+template <class Exec>
+void reserve_sorted_bank(const Exec& exec, TransportState<Exec>& state, std::int64_t n) {
+  if (static_cast<std::int64_t>(state.bank_sorted.extent(0)) >= n) return;
+  using Sites = Kokkos::View<Site*, typename Exec::memory_space>;
+  state.bank_sorted = Sites();
+  state.bank_sorted =
+      detail::state_view<Sites>(exec, "bank_sorted", static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(n))) + 64);
 }
 
 }  // namespace keff

@@ -1,6 +1,8 @@
 #include "mpi/bank_exchange.hpp"
 
+#include "kernels/grow_only.hpp"
 #include "kernels/source_select.hpp"
+#include "mpi/device_buffers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,28 +16,13 @@ namespace {
 // One message per ordered pair of ranks per batch, and at most one exchange in flight: one tag suffices.
 constexpr int bank_tag = 4242;
 
-// MPI may read and write the exchange's device buffers directly when they are host memory (a CPU build)
-// or when the MPI library is GPU-aware and keff was built to trust it; otherwise slices are staged
-// through host buffers.
-#ifdef KEFF_ENABLE_GPU_AWARE_MPI
-constexpr bool mpi_reads_device = true;
-#else
-constexpr bool mpi_reads_device =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, BankExchange::Mem>::accessible;
-#endif
+using detail::mpi_reads_device;
 
 int as_count(std::int64_t n) {
   if (n > std::numeric_limits<int>::max()) throw MpiError("bank exchange: a slice of over 2^31 sites");
   return static_cast<int>(n);
 }
 
-// Grow-only with head room, so a bank that fluctuates from batch to batch stops reallocating.
-template <class View>
-void reserve(View& v, std::int64_t n, const char* label) {
-  if (static_cast<std::int64_t>(v.extent(0)) >= n) return;
-  const auto size = static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(n))) + 64;
-  v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
-}
 
 }  // namespace
 
@@ -81,10 +68,10 @@ BankExchange::~BankExchange() {
 }
 
 void BankExchange::grow(std::int64_t selected, std::int64_t target) {
-  reserve(selected_, selected, "keff::bank_exchange::selected");
+  reserve_grow_only(selected_, selected, "keff::bank_exchange::selected");
   if constexpr (!mpi_reads_device) {
-    reserve(send_host_, selected, "keff::bank_exchange::send_host");
-    reserve(recv_host_, target, "keff::bank_exchange::recv_host");
+    reserve_grow_only(send_host_, selected, "keff::bank_exchange::send_host");
+    reserve_grow_only(recv_host_, target, "keff::bank_exchange::recv_host");
   }
 }
 

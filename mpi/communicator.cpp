@@ -21,6 +21,13 @@ Communicator::Communicator(MPI_Comm parent) {
   check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
 }
 
+Communicator::Communicator(const Communicator& parent, int color) {
+  check_mpi(MPI_Comm_split(parent.get(), color, parent.rank(), &comm_), "MPI_Comm_split");
+  check_mpi(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check_mpi(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+}
+
 Communicator::~Communicator() {
   int finalized = 0;
   MPI_Finalized(&finalized);

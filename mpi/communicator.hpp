@@ -21,6 +21,8 @@ class MpiError : public std::runtime_error {
 class Communicator {
  public:
   explicit Communicator(MPI_Comm parent = MPI_COMM_WORLD);
+  // The ranks of `parent` that pass the same `color`, ordered by rank (MPI_Comm_split).
+  Communicator(const Communicator& parent, int color);
   ~Communicator();
   Communicator(const Communicator&) = delete;
   Communicator& operator=(const Communicator&) = delete;

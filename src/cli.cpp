@@ -2,12 +2,14 @@
 
 #include "io/data_error.hpp"
 #include "io/input.hpp"
+#include "io/geometry_bounds.hpp"
 #include "io/output.hpp"
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
 #include "src/run.hpp"
 
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -41,8 +43,11 @@ constexpr const char* usage_text =
     "                     up to --batches; the results equal an uninterrupted run bit for bit\n"
     "  --mode MODE        transport: 'history' (one thread per neutron) or 'event' (a kernel per event over\n"
     "                     queues of particles; settings.transport)\n"
-    "  --exchange MODE    fission-bank exchange: 'overlapped' (default; reductions run while the bank\n"
-    "                     moves) or 'blocking' (waits right after posting: the benchmark's baseline)\n"
+    "  --domains NX,NY,NZ decompose space into NX x NY x NZ domains over the geometry's bounding box (or\n"
+    "                     [domains] of the input); the rank count must be a multiple of NX*NY*NZ\n"
+    "  --exchange MODE    fission-bank and particle exchange: 'overlapped' (default; computation goes on\n"
+    "                     while messages move) or 'blocking' (waits for each exchange: the benchmarks'\n"
+    "                     baseline)\n"
     "  --sync-timers      a barrier before each timed phase (scaling studies; slows the run)\n"
     "  --quiet            print only errors\n"
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) are passed to Kokkos.\n"
@@ -55,9 +60,31 @@ struct RunOptions {
   std::optional<std::string> json, statepoint, restart;
   ExchangeMode exchange = ExchangeMode::overlapped;
   std::optional<TransportMode> transport;
+  std::optional<std::array<int, 3>> domains;
   bool sync_timers = false;
   bool quiet = false;
 };
+
+// "NX,NY,NZ", each from 1 to 64 (as [domains] mesh).
+std::array<int, 3> parse_domains(std::string_view text) {
+  std::array<int, 3> mesh{};
+  std::string_view rest = text;
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto comma = rest.find(',');
+    const std::string_view part = axis < 2 ? rest.substr(0, comma) : rest;
+    int v = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    const bool ok = ec == std::errc() && end == part.data() + part.size() && v >= 1 && v <= 64 &&
+                    (axis == 2 || comma != std::string_view::npos);
+    if (!ok) {
+      throw UsageError("--domains: '" + std::string(text) +
+                       "' is not allowed (allowed: NX,NY,NZ, integers from 1 to 64, e.g. 2,2,1)");
+    }
+    mesh[static_cast<std::size_t>(axis)] = v;
+    if (axis < 2) rest = rest.substr(comma + 1);
+  }
+  return mesh;
+}
 
 std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min) {
   std::int64_t v = 0;
@@ -103,6 +130,8 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
         throw UsageError("--mode: '" + std::string(v) + "' is not allowed (allowed: history, event)");
       }
       o.transport = v == "event" ? TransportMode::event : TransportMode::history;
+    } else if (a == "--domains") {
+      o.domains = parse_domains(value());
     } else if (a == "--sync-timers") {
       o.sync_timers = true;
     } else if (a == "--quiet") {
@@ -126,6 +155,23 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
   if (o.statepoint) s.statepoint = *o.statepoint;
   if (o.transport) s.transport = *o.transport;
+  if (o.domains) {
+    if (!p.domains) {
+      const auto box = geometry_bounding_box(p);
+      if (!box) {
+        throw UsageError("--domains: the geometry's bounding box cannot be read off its root cells; give [domains] "
+                         "with lower_left and upper_right in the input instead");
+      }
+      p.domains = model::Domains{};
+      p.domains->box = *box;
+      p.domains->where = {p.source_name, 0};
+    }
+    p.domains->mesh = *o.domains;
+  }
+  if (p.domains && s.transport == TransportMode::history) {
+    throw UsageError("domain decomposition runs event-based transport: drop --mode history (or settings.transport = "
+                     "\"history\"), or the domains");
+  }
   if (s.inactive >= s.batches) {
     throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
                      std::to_string(s.batches) + ")");
@@ -233,6 +279,25 @@ void print_summary(std::ostream& os, const RunResults& r) {
                   static_cast<double>(t.flights) / static_cast<double>(t.rounds),
                   static_cast<double>(t.crossings) / static_cast<double>(t.rounds),
                   static_cast<double>(t.collisions) / static_cast<double>(t.rounds));
+    os << line;
+  }
+  if (const auto& d = r.domains) {
+    std::snprintf(line, sizeof line,
+                  "\n Domains %d x %d x %d (%d rank(s) each): %lld particles crossed domains in %lld messages (%.3g MB);"
+                  " %lld sites routed between batches\n",
+                  d->mesh[0], d->mesh[1], d->mesh[2], d->replicas, static_cast<long long>(d->particles_sent),
+                  static_cast<long long>(d->messages_sent), 1e-6 * static_cast<double>(d->bytes_sent),
+                  static_cast<long long>(d->sites_routed));
+    os << line;
+    for (const auto* t : {&d->pack, &d->mpi, &d->idle}) {
+      std::snprintf(line, sizeof line, "   %-20s %10.4f %10.4f %10.4f\n", (t->phase + " (s)").c_str(), t->min, t->mean,
+                    t->max);
+      os << line;
+    }
+    std::snprintf(line, sizeof line,
+                  "   mesh tally: at most %lld of %lld bins per rank, %s per rank (%s if every rank held every bin)\n",
+                  static_cast<long long>(d->tally_bins_max), static_cast<long long>(d->tally_bins_all),
+                  format_bytes(d->tally_bytes_max).c_str(), format_bytes(d->tally_bytes_replicated).c_str());
     os << line;
   }
   std::snprintf(line, sizeof line, "\n Particles/s (active batches): %.4g  [%d rank(s) x %d %s thread(s)]\n",

@@ -32,10 +32,24 @@ constexpr std::int64_t history_chunks = 8;
 
 // Integer sums, exact in any order.
 BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
-  std::int64_t v[] = {c.k_collision, c.k_absorption, c.k_tracklength, c.collisions,
-                      c.histories,   c.absorbed,     c.leaked,        c.lost};
+  std::int64_t v[] = {c.k_collision, c.k_absorption, c.k_tracklength, c.collisions,     c.histories,
+                      c.absorbed,    c.leaked,       c.lost,          c.weight_started, c.weight_ended};
   comm.sum(v, static_cast<int>(std::size(v)));
-  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
+}
+
+MeshWindow full_window(const MeshSpec& mesh) {
+  MeshWindow w;
+  for (int a = 0; a < 3; ++a) w.shape[a] = mesh.shape[a];
+  return w;
+}
+
+std::unique_ptr<DomainDecomposition> make_domains(const model::Problem& p, const Communicator& comm,
+                                                  std::int64_t slots, ExchangeMode mode) {
+  if (!p.domains) return nullptr;
+  return std::make_unique<DomainDecomposition>(
+      *p.domains, comm, static_cast<int>(slots),
+      mode == ExchangeMode::blocking ? ParticleExchange::Mode::blocking : ParticleExchange::Mode::overlapped);
 }
 
 // The lookup-queue order: the input's, or by default sorted on a GPU and unsorted on a CPU.
@@ -46,11 +60,12 @@ EventSort event_sort(const model::Settings& s) {
 }
 
 TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories,
-                                std::int64_t event_slots) {
+                                std::int64_t event_slots, const DomainDecomposition* domains) {
   TransportStateSizes n;
   n.histories = histories;
   n.bank_capacity = bank_capacity(s.bank_capacity_factor, histories);
   n.tally_mesh = params.tally_mesh;
+  n.tally_window = domains ? domains->tally_window(params.tally_mesh) : full_window(params.tally_mesh);
   n.tally_groups = params.tally_groups;
   n.entropy_bins = params.entropy_mesh.n_bins();
   n.max_nuclides = params.materials.max_nuclides;
@@ -69,9 +84,15 @@ std::size_t slot_bytes(const DeviceExec& exec, const model::Settings& s, const P
 
 // Particles in flight per rank: settings.event.slots, or as many as a quarter of the free device
 // memory holds, and never more than the rank's histories.
-std::int64_t event_slot_count(const DeviceExec& exec, const model::Settings& s, std::int64_t histories,
+// Event-based transport: asked for, or implied by domain decomposition.
+bool event_based(const model::Problem& p) {
+  return p.settings.transport == TransportMode::event || (p.domains && !p.settings.transport);
+}
+
+std::int64_t event_slot_count(const DeviceExec& exec, const model::Problem& p, std::int64_t histories,
                               std::size_t bytes_per_slot) {
-  if (s.transport != TransportMode::event) return 0;
+  const auto& s = p.settings;
+  if (!event_based(p)) return 0;
   std::int64_t slots = s.event_slots;
   if (slots == 0) {
     const std::size_t budget = device_memory_available(exec) / 4;
@@ -110,6 +131,7 @@ constexpr const char* reported_phases[] = {"setup",
                                            "bank sort",
                                            "bank exchange post",
                                            "bank exchange wait",
+                                           "source routing",
                                            "reductions",
                                            "io"};
 
@@ -123,22 +145,20 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       mg_physics_{params_.multigroup},
       split_(problem.settings.particles, comm.size()),
       local_(split_.part(comm.rank())),
-      bytes_per_slot_(problem.settings.transport == TransportMode::event ? slot_bytes(exec, problem.settings, params_) : 0),
-      event_slots_(event_slot_count(exec, problem.settings, local_.count, bytes_per_slot_)),
-      state_(allocate_transport_state(exec, state_sizes(problem.settings, params_, local_.count, event_slots_),
+      bytes_per_slot_(event_based(problem) ? slot_bytes(exec, problem.settings, params_) : 0),
+      event_slots_(event_slot_count(exec, problem, local_.count, bytes_per_slot_)),
+      domains_(make_domains(problem, comm, event_slots_, options.exchange)),
+      state_(allocate_transport_state(exec, state_sizes(problem.settings, params_, local_.count, event_slots_, domains_.get()),
                                       params_.tally_energy_bounds)),
       exchange_(comm),
       feed_(exchange_),
+      tally_(comm, domains_ ? domains_->replicas() : comm.get(), domains_ ? domains_->mesh() : DomainMesh{},
+             params_.tally_mesh, state_.mesh.window, params_.tally_groups),
       bank_count_host_("keff::host::bank_count"),
-      flux_host_("keff::host::tally_flux", params_.tally_groups, params_.tally_mesh.n_bins()),
-      fission_host_("keff::host::tally_fission", params_.tally_groups, params_.tally_mesh.n_bins()),
+      flux_host_("keff::host::tally_flux", params_.tally_groups, state_.mesh.window.n_bins()),
+      fission_host_("keff::host::tally_fission", params_.tally_groups, state_.mesh.window.n_bins()),
       entropy_host_("keff::host::entropy_counts", params_.entropy_mesh.n_bins()),
       k_prev_(problem.settings.initial_k) {
-  const auto n_tally = flux_host_.size();
-  flux_sum_.assign(n_tally, 0.0);
-  flux_sq_.assign(n_tally, 0.0);
-  fission_sum_.assign(n_tally, 0.0);
-  fission_sq_.assign(n_tally, 0.0);
   exec.fence();
   timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
 }
@@ -189,24 +209,36 @@ void Simulation::sample_initial_source() {
   } else {
     sample_initial_source_with(ce_physics_);
   }
+  if (domains_) domains_->route_source(exec_, state_.source, local_);
 }
 
 template <class Physics>
 BatchCounters Simulation::transport_with(const Physics& physics, const BatchControl& control) {
   const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics,   state_.bank,
                                                  state_.mesh,      state_.lost, control};
-  feed_.reset(local_.count);
   if (event_slots_ > 0) {
     EventStatistics batch;
-    const BatchCounters sums = transport_events(
-        exec_, EventTransport<DeviceExec, Physics>{ctx, state_.source, state_.slots, state_.queues}, feed_, &batch);
+    BatchCounters sums;
+    if (domains_) {
+      feed_.reset(domains_->source_count());
+      sums = transport_events(exec_,
+                              EventTransport<DeviceExec, Physics>{ctx, domains_->source(), domains_->source_index(),
+                                                                  state_.slots, state_.queues},
+                              feed_, &batch, domains_->particles());
+    } else {
+      feed_.reset(local_.count);
+      sums = transport_events(
+          exec_, EventTransport<DeviceExec, Physics>{ctx, state_.source, {}, state_.slots, state_.queues}, feed_, &batch);
+    }
     event_stats_.rounds += batch.rounds;
     event_stats_.lookups += batch.lookups;
     event_stats_.flights += batch.flights;
     event_stats_.crossings += batch.crossings;
     event_stats_.collisions += batch.collisions;
+    event_stats_.departures += batch.departures;
     return sums;
   }
+  feed_.reset(local_.count);
   // Chunks, so that the bank exchange is polled while the sites already here are transported.
   const HistoryTransport<DeviceExec, Physics> kernel{ctx, state_.source, state_.workspace};
   const std::int64_t chunk = std::max<std::int64_t>(1, (local_.count + history_chunks - 1) / history_chunks);
@@ -219,6 +251,7 @@ BatchCounters Simulation::transport_batch(int batch) {
   Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
   Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
   Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));
+  Kokkos::deep_copy(exec_, state_.mesh.outside_window, std::int64_t(0));
   const BatchControl control{coordinates(batch), k_prev_, problem_.settings.max_events};
   const BatchCounters sums = params_.mode == model::PhysicsMode::multigroup ? transport_with(mg_physics_, control)
                                                                            : transport_with(ce_physics_, control);
@@ -240,6 +273,28 @@ void Simulation::check_batch(int batch, const BatchCounters& global) {
                    " histories started but " + std::to_string(global.absorbed) + " absorbed + " +
                    std::to_string(global.leaked) + " leaked + " + std::to_string(global.lost) +
                    " lost ended (particles were not conserved)");
+  }
+  if (global.weight_started != global.weight_ended) {
+    throw RunError("batch " + std::to_string(batch) + ": histories started with weight " +
+                   std::to_string(from_fixed<estimator_fraction_bits>(global.weight_started)) + " but ended with " +
+                   std::to_string(from_fixed<estimator_fraction_bits>(global.weight_ended)) +
+                   " (weight was not conserved)");
+  }
+  std::int64_t outside = 0;
+  Kokkos::deep_copy(exec_, outside, state_.mesh.outside_window);
+  exec_.fence();
+  if (comm_.sum(outside) != 0) {
+    throw RunError("batch " + std::to_string(batch) + ": collisions scored outside the mesh-tally window of their " +
+                   "domain (a domain-decomposition bug; nothing was dropped silently)");
+  }
+  if (domains_) {
+    const auto& c = domains_->particles().counters();
+    std::int64_t moved[] = {c.particles_sent, c.particles_received};
+    comm_.sum(moved, 2);
+    if (moved[0] != moved[1]) {
+      throw RunError("batch " + std::to_string(batch) + ": " + std::to_string(moved[0]) + " particles sent between " +
+                     "domains but " + std::to_string(moved[1]) + " received (particles were not conserved)");
+    }
   }
   lost_total_ += global.lost;
   if (lost_total_ <= problem_.settings.max_lost) return;
@@ -278,20 +333,8 @@ void Simulation::accumulate_mesh_tally() {
   Kokkos::deep_copy(exec_, flux_host_, state_.mesh.flux);
   Kokkos::deep_copy(exec_, fission_host_, state_.mesh.fission);
   exec_.fence();
-  const auto n = static_cast<int>(flux_host_.size());
-  comm_.sum(flux_host_.data(), n);
-  exchange_.progress();
-  comm_.sum(fission_host_.data(), n);
-  exchange_.progress();
-  const double per_particle = 1.0 / static_cast<double>(problem_.settings.particles);
-  for (int i = 0; i < n; ++i) {
-    const double f = from_fixed<mesh_fraction_bits>(flux_host_.data()[i]) * per_particle;
-    const double r = from_fixed<mesh_fraction_bits>(fission_host_.data()[i]) * per_particle;
-    flux_sum_[static_cast<std::size_t>(i)] += f;
-    flux_sq_[static_cast<std::size_t>(i)] += f * f;
-    fission_sum_[static_cast<std::size_t>(i)] += r;
-    fission_sq_[static_cast<std::size_t>(i)] += r * r;
-  }
+  tally_.add_batch(flux_host_, fission_host_, 1.0 / static_cast<double>(problem_.settings.particles),
+                   [this] { exchange_.progress(); });
 }
 
 BatchResult Simulation::run_batch(int batch) {
@@ -327,8 +370,13 @@ BatchResult Simulation::run_batch(int batch) {
   }
   {
     const auto t = timed("bank sort");
-    sort_bank(exec_, Kokkos::View<const Site*, DeviceMem>(state_.bank.sites), local_sites, local_,
-              state_.bank_offsets, state_.bank_sorted);
+    Kokkos::View<const Site*, DeviceMem> bank = state_.bank.sites;
+    if (domains_) {  // the sites go to the ranks that ran their parents, then are ordered there
+      local_sites = domains_->route_bank(exec_, bank, local_sites, split_.total());
+      bank = domains_->bank();
+      reserve_sorted_bank(exec_, state_, local_sites);
+    }
+    sort_bank(exec_, bank, local_sites, local_, state_.bank_offsets, state_.bank_sorted);
     exec_.fence();
   }
   // One random number per batch, the same on every rank: the comb depends only on the global bank.
@@ -351,6 +399,8 @@ BatchResult Simulation::run_batch(int batch) {
     const auto t = timed("bank exchange wait");
     exchange_.finish();
   }
+  // Under domain decomposition the next source moves once more, to the domains that contain its sites,
+  // after the batch's reductions.
 
   BatchResult r;
   r.batch = batch;
@@ -364,6 +414,14 @@ BatchResult Simulation::run_batch(int batch) {
     exchange_.progress();
     r.entropy = entropy_of_bank(local_sites);
     if (active) accumulate_mesh_tally();
+  }
+  if (domains_) {
+    {
+      const auto t = timed("bank exchange wait");
+      exchange_.finish();
+    }
+    const auto t = timed("source routing");
+    domains_->route_source(exec_, state_.source, local_);
   }
   check_batch(batch, global);
 
@@ -422,7 +480,7 @@ RunResults Simulation::run() {
 
 void Simulation::restart_from(const RunResults& sp) {
   ScopedPhase phase(timers_, "io");
-  const auto n_tally = flux_sum_.size();
+  const auto n_tally = static_cast<std::size_t>(params_.tally_groups) * static_cast<std::size_t>(params_.tally_mesh.n_bins());
   if (sp.source_bank.size() != static_cast<std::size_t>(problem_.settings.particles) ||
       sp.restart.flux_sum.size() != n_tally || sp.restart.flux_sq.size() != n_tally ||
       sp.restart.fission_sum.size() != n_tally || sp.restart.fission_sq.size() != n_tally) {
@@ -442,15 +500,47 @@ void Simulation::restart_from(const RunResults& sp) {
   k_prev_ = sp.restart.k_prev;
   lost_total_ = sp.lost_particles;
   bank_overflows_ = sp.bank_overflows;
-  flux_sum_ = sp.restart.flux_sum;
-  flux_sq_ = sp.restart.flux_sq;
-  fission_sum_ = sp.restart.fission_sum;
-  fission_sq_ = sp.restart.fission_sq;
+  tally_.restore(sp.restart);
   // This rank's slice of the source, in global order as written.
   Kokkos::View<const Site*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> mine(
       sp.source_bank.data() + local_.first, static_cast<std::size_t>(local_.count));
   Kokkos::deep_copy(exec_, state_.source, mine);
   exec_.fence();
+  if (domains_) domains_->route_source(exec_, state_.source, local_);
+}
+
+// Collective: min / mean / max of per-rank times, sums of counts.
+DomainReport Simulation::domain_report() const {
+  DomainReport d;
+  const auto& mesh = domains_->mesh();
+  d.mesh = {mesh.shape[0], mesh.shape[1], mesh.shape[2]};
+  d.replicas = mesh.replicas;
+  const auto& c = domains_->particles().counters();
+  std::int64_t counts[] = {c.particles_sent, c.messages_sent, c.bytes_sent, domains_->sites_routed(),
+                           c.termination_checks, c.confirmations};
+  comm_.sum(counts, static_cast<int>(std::size(counts)));
+  d.particles_sent = counts[0];
+  d.messages_sent = counts[1];
+  d.bytes_sent = counts[2];
+  d.sites_routed = counts[3];
+  d.termination_checks = counts[4] / comm_.size();
+  d.confirmations = counts[5] / comm_.size();
+  const double local[] = {c.pack_seconds, c.mpi_seconds, c.idle_seconds};
+  double lo[3], hi[3], sum[3];
+  comm_.reduce_min_max_sum(local, 3, lo, hi, sum);
+  d.pack = {"pack", lo[0], sum[0] / comm_.size(), hi[0]};
+  d.mpi = {"mpi", lo[1], sum[1] / comm_.size(), hi[1]};
+  d.idle = {"idle", lo[2], sum[2] / comm_.size(), hi[2]};
+  // Mesh tally memory: device scores and their host copies for the window, statistics for owned bins.
+  const auto groups = static_cast<std::size_t>(params_.tally_groups);
+  const auto window = static_cast<std::size_t>(state_.mesh.window.n_bins());
+  const std::size_t mine = 4 * groups * window * sizeof(Fixed) + tally_.bytes();
+  const auto all = static_cast<std::size_t>(params_.tally_mesh.n_bins());
+  d.tally_bins_all = static_cast<std::int64_t>(all);
+  d.tally_bins_max = comm_.max(static_cast<std::int64_t>(window));
+  d.tally_bytes_max = static_cast<std::size_t>(comm_.max(static_cast<std::int64_t>(mine)));
+  d.tally_bytes_replicated = 4 * groups * all * sizeof(Fixed) + groups * all * (2 * sizeof(Fixed) + 4 * sizeof(double));
+  return d;
 }
 
 bool Simulation::statepoint_due(int batch) const {
@@ -532,6 +622,8 @@ RunResults Simulation::collect_results(bool with_bank) {
     res.transport = {"event", sort_name(state_.queues.sort), v[0], v[1], v[2], v[3], v[4], v[5]};
   }
 
+  if (domains_) res.domains = domain_report();
+
   auto& m = res.mesh;
   for (int d = 0; d < 3; ++d) {
     const auto i = static_cast<std::size_t>(d);
@@ -541,19 +633,9 @@ RunResults Simulation::collect_results(bool with_bank) {
   }
   if (s.mode == model::PhysicsMode::continuous_energy) m.energy_bounds = s.tally_energy_bounds;
   m.groups = params_.tally_groups;
-  const double na = active_batches_;
-  const auto finish = [na](const std::vector<double>& sum_, const std::vector<double>& sq, std::vector<double>& mean,
-                           std::vector<double>& sd) {
-    mean.resize(sum_.size());
-    sd.resize(sum_.size());
-    for (std::size_t i = 0; i < sum_.size(); ++i) {
-      mean[i] = na > 0 ? sum_[i] / na : 0.0;
-      sd[i] = na > 1 ? std::sqrt(std::max(0.0, sq[i] / na - mean[i] * mean[i]) / (na - 1)) : 0.0;
-    }
-  };
-  finish(flux_sum_, flux_sq_, m.flux_mean, m.flux_std);
-  finish(fission_sum_, fission_sq_, m.fission_mean, m.fission_std);
-  res.restart = {options_.fingerprint, k_prev_, flux_sum_, flux_sq_, fission_sum_, fission_sq_};
+  res.restart.fingerprint = options_.fingerprint;
+  res.restart.k_prev = k_prev_;
+  tally_.collect(active_batches_, m, res.restart);  // on rank 0
 
   if (with_bank) {
     exchange_.finish();  // the source must have landed

@@ -17,12 +17,15 @@
 #include "src/build_problem.hpp"
 #include "src/device.hpp"
 #include "src/run.hpp"
+#include "src/domain_decomposition.hpp"
 #include "src/source_feed.hpp"
+#include "src/tally_accumulator.hpp"
 #include "src/timers.hpp"
 
 #include <array>
 #include <chrono>
 #include <iosfwd>
+#include <memory>
 #include <vector>
 
 namespace keff {
@@ -65,6 +68,7 @@ class Simulation {
   double entropy_of_bank(std::int64_t local_sites);
   void check_batch(int batch, const BatchCounters& global);
   bool statepoint_due(int batch) const;
+  DomainReport domain_report() const;
   void write_statepoint_now();
   void print_header() const;
   void print_row(const BatchResult& r) const;
@@ -84,9 +88,11 @@ class Simulation {
   std::size_t bytes_per_slot_ = 0;  // event-based transport: of one slot
   std::int64_t event_slots_ = 0;    // 0: history-based transport
 
+  std::unique_ptr<DomainDecomposition> domains_;  // [domains]: space split over the ranks
   TransportState<DeviceExec> state_;
   BankExchange exchange_;
   SourceFeed feed_;                        // the next batch's source, as the exchange delivers it
+  TallyAccumulator tally_;                 // mesh-tally statistics of the bins this rank owns
   std::int64_t sites_transported_early_ = 0;
   // Host copies of what is reduced over ranks each batch, allocated once.
   Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
@@ -102,7 +108,6 @@ class Simulation {
   std::vector<BatchResult> batches_;
   EventStatistics event_stats_;
   std::array<std::vector<double>, 3> k_active_;  // collision, absorption, track length
-  std::vector<double> flux_sum_, flux_sq_, fission_sum_, fission_sq_;
 };
 
 }  // namespace keff

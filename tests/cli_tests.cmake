@@ -39,9 +39,14 @@ foreach(_np 1 2)
                    "-DARGS=run;--particles;1500;--inactive;3"
                    -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_np${_np} -P ${_cmake_dir}/restart.cmake)
 endforeach()
+# Domain decomposition: 2 domains at 2 ranks, the statepoint written and read by decomposed runs.
+add_test(NAME restart_domains_np2
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=2 -DHALF_NP=2
+                 "-DARGS=run;--particles;1500;--inactive;3" "-DEXTRA=--domains;2,1,1"
+                 -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_domains -P ${_cmake_dir}/restart.cmake)
 set_tests_properties(determinism_ranks_default determinism_ranks_multigroup determinism_ranks_blocking_exchange
-                     restart_np1 restart_np2
-                     PROPERTIES LABELS "determinism;mpi" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+                     restart_np1 restart_np2 restart_domains_np2
+                     PROPERTIES LABELS "determinism;mpi" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 
 # Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
 function(keff_expect_failure name regex exit_code)
@@ -53,6 +58,12 @@ endfunction()
 keff_expect_failure(cli_zero_particles "--particles: '0' is not allowed" 2 run --particles 0)
 keff_expect_failure(cli_unknown_option "unknown option '--frobnicate'" 2 run --frobnicate)
 keff_expect_failure(cli_unknown_command "unknown command 'walk'" 2 walk)
+keff_expect_failure(cli_domains_ranks "--domains: \\[2, 1, 1\\] makes 2 domains, which 1 rank\\(s\\) cannot share evenly \\(allowed: a rank count that is a multiple of 2\\)" 2
+                    run --domains 2,1,1)
+keff_expect_failure(cli_domains_bad "--domains: '2,0,1' is not allowed \\(allowed: NX,NY,NZ, integers from 1 to 64" 2
+                    run --domains 2,0,1)
+keff_expect_failure(cli_domains_history "domain decomposition runs event-based transport" 2
+                    run --domains 1,1,1 --mode history)
 keff_expect_failure(cli_inactive_too_many "inactive batches \\(5\\) must be fewer than batches \\(5\\)" 2
                     run --batches 5 --inactive 5)
 
@@ -81,7 +92,7 @@ add_test(NAME data_cli_libraries
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
                  "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};2;${KEFF_MPIEXEC_PREFLAGS}"
                  -DOUT=${_out}/data -P ${_cmake_dir}/data_cli.cmake)
-set_tests_properties(data_cli_libraries PROPERTIES LABELS "data" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+set_tests_properties(data_cli_libraries PROPERTIES LABELS "data" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 keff_expect_failure(data_cli_no_command "'keff data' needs a command" 2 data)
 keff_expect_failure(data_cli_bad_format "--format 'xml' is not allowed \\(allowed: h5, text\\)" 2
                     data generate --format xml --out ${_out}/never)

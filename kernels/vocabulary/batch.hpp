@@ -15,6 +15,15 @@ struct IndexRange {
   KEFF_INLINE_FUNCTION std::int64_t end() const { return first + count; }
 };
 
+// The part of n items split as evenly as possible over `parts` (the first n % parts parts one longer:
+// mpi/communicator.hpp's EvenSplit) that holds item i.
+KEFF_INLINE_FUNCTION int even_split_part_of(std::int64_t i, std::int64_t n, int parts) {
+  const std::int64_t base = n / parts, extra = n % parts;
+  const std::int64_t long_items = extra * (base + 1);
+  if (i < long_items) return static_cast<int>(i / (base + 1));
+  return static_cast<int>(extra + (i - long_items) / base);
+}
+
 struct BatchCoordinates {
   std::uint64_t seed = 1;
   std::uint64_t batch = 0;    // 1-based; 0 is the initial source

@@ -1,17 +1,24 @@
 # Restart gives the bits of an uninterrupted run: BATCHES straight, against HALF batches that write a
-# statepoint, then a restart from it up to BATCHES (at NP ranks; the first half at one rank, so the
-# statepoint also crosses rank counts). Then a restart with another seed must be refused, naming both.
-#   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DNP=2 "-DARGS=run;--particles;..;--inactive;.."
-#         -DBATCHES=10 -DHALF=5 -DOUT=dir -P restart.cmake
+# statepoint, then a restart from it up to BATCHES (at NP ranks; the first half at HALF_NP ranks, one by
+# default, so the statepoint also crosses rank counts). EXTRA arguments go to every run at NP ranks
+# (e.g. --domains 2,1,1), and to the first half too when HALF_NP is NP. Then a restart with another
+# seed must be refused, naming both.
+#   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DNP=2 [-DHALF_NP=2] "-DARGS=run;--particles;..;--inactive;.."
+#         [-DEXTRA=--domains;2,1,1] -DBATCHES=10 -DHALF=5 -DOUT=dir -P restart.cmake
 file(MAKE_DIRECTORY "${OUT}")
-set(run ${MPIEXEC} -n ${NP} ${MPIFLAGS} ${KEFF} ${ARGS} --quiet)
+set(run ${MPIEXEC} -n ${NP} ${MPIFLAGS} ${KEFF} ${ARGS} ${EXTRA} --quiet)
+if(HALF_NP AND HALF_NP EQUAL NP)
+  set(half_run ${run})
+else()
+  set(half_run ${KEFF} ${ARGS} --quiet)
+endif()
 execute_process(COMMAND ${run} --batches ${BATCHES} --statepoint "" --json "${OUT}/straight.json"
                 RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the uninterrupted run failed (${rc}):\n${err}")
 endif()
 file(REMOVE "${OUT}/half.h5")
-execute_process(COMMAND ${KEFF} ${ARGS} --quiet --batches ${HALF} --statepoint "${OUT}/half.h5"
+execute_process(COMMAND ${half_run} --batches ${HALF} --statepoint "${OUT}/half.h5"
                 RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
 if(NOT rc EQUAL 0 OR NOT EXISTS "${OUT}/half.h5")
   message(FATAL_ERROR "the first half failed (${rc}) or wrote no statepoint:\n${err}")

@@ -1,0 +1,48 @@
+#pragma once
+// Event (domain decomposition): the slots waiting to leave are packed into one send buffer grouped by
+// destination rank (a counting sort: counts, offsets from the host, scatter) and emptied. The message
+// carries the whole particle and the step it waits for, so the receiving rank continues the history
+// exactly where it stopped.
+#include "kernels/domain_mesh.hpp"
+#include "kernels/particle_slots.hpp"
+
+namespace keff {
+
+// What travels between domains: a particle and the step it waits for (SlotEvent::cross or collide).
+struct ParticleMessage {
+  Particle particle;
+  int pending = 0;
+};
+
+// counts(r) += departures for rank r, over queue(0..n).
+template <class Exec>
+void count_departures(const Exec& exec, const ParticleSlots<Exec>& slots,
+                      Kokkos::View<const int*, typename Exec::memory_space> queue, int n, const DomainMesh& domains,
+                      Kokkos::View<int*, typename Exec::memory_space> counts) {
+  Kokkos::parallel_for(
+      "keff::event::count_departures", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
+        const int s = queue(i);
+        const Vec3 r{slots.r(s, 0), slots.r(s, 1), slots.r(s, 2)};
+        Kokkos::atomic_add(&counts(domains.rank_of(r, slots.index(s))), 1);
+      });
+}
+
+// Packs queue(0..n) into `out` at cursor(rank)++ (cursor: each destination's first entry) and empties
+// the slots.
+template <class Exec>
+void pack_departures(const Exec& exec, const ParticleSlots<Exec>& slots,
+                     Kokkos::View<const int*, typename Exec::memory_space> queue, int n, const DomainMesh& domains,
+                     Kokkos::View<int*, typename Exec::memory_space> cursor,
+                     Kokkos::View<ParticleMessage*, typename Exec::memory_space> out) {
+  Kokkos::parallel_for(
+      "keff::event::pack_departures", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
+        const int s = queue(i);
+        ParticleMessage m;
+        m.particle = slots.load(s);
+        m.pending = slots.pending(s);
+        out(Kokkos::atomic_fetch_add(&cursor(domains.rank_of(m.particle.r, m.particle.index)), 1)) = m;
+        slots.event(s) = static_cast<int>(SlotEvent::empty);
+      });
+}
+
+}  // namespace keff
