@@ -69,14 +69,7 @@ for n in $ranks; do
   done
 done
 
-python=python3
-if ! $python -c 'import matplotlib' 2>/dev/null; then
-  # A private virtual environment in the build directory, so the system's Python is left alone.
-  venv="$build/plot-venv"
-  [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
-  "$venv/bin/python" -c 'import matplotlib' 2>/dev/null || "$venv/bin/pip" install --quiet matplotlib
-  python="$venv/bin/python"
-fi
+python=$(perf/plot_python.sh "$build")
 $python perf/plot_load_benchmark.py "$csv" "perf/results/$out.csv" "perf/results/$out.png" \
   "HDF5 vs text nuclear-data library: $nuclides nuclides x $gridpoints points"
 rm -f "$csv"
