@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Plots transport_benchmark.sh's history- vs event-based table: particles/s against particles in flight.
+
+usage: plot_transport_modes.py CSV OUT.png SUBTITLE
+"""
+import csv
+import sys
+
+
+def main():
+    path, out_png, subtitle = sys.argv[1:4]
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    problems = list(dict.fromkeys(r["problem"] for r in rows))
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(problems), figsize=(5.5 * len(problems), 4.2), squeeze=False)
+    for ax, problem in zip(axes[0], problems):
+        mine = [r for r in rows if r["problem"] == problem]
+        for r in mine:
+            if r["mode"] == "history":
+                ax.axhline(float(r["particles_per_second"]), color="black", linestyle="--", label="history-based")
+        for sort in ("none", "material_energy"):
+            pts = sorted((float(r["flights_per_round"]), float(r["particles_per_second"]))
+                         for r in mine if r["mode"] == "event" and r["sort"] == sort)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                        label=f"event-based, lookups {'unsorted' if sort == 'none' else 'sorted by material, energy'}")
+        ax.set_xscale("log")
+        ax.set_xlabel("particles in flight (mean flights per round)")
+        ax.set_ylabel("particles/s (active batches)")
+        ax.set_title(f"{problem} ({mine[0]['particles']} particles/batch)")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"History- vs event-based transport: {subtitle}")
+    fig.tight_layout()
+    fig.savefig(out_png, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
