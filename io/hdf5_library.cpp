@@ -104,6 +104,7 @@ Hdf5LibraryReader::Hdf5LibraryReader(const std::string& path) : LibraryReader(pa
       if (points[i] < 2) corrupt("/index", "nuclide '" + names[i] + "' has " + std::to_string(points[i]) + " points");
       index_[i] = {names[i], static_cast<std::int32_t>(ids[i]), points[i], ""};
     }
+    check_index_sizes(index_, path);
   } catch (const OutputError& e) {
     throw DataError(path + ": " + e.what());
   }

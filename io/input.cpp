@@ -33,6 +33,11 @@ model::Box read_box(const Section& s, const model::Box& fallback) {
                                 " is not above lower_left[" + std::to_string(d) + "] = " + format_number(box.lower[d]),
              "upper_right > lower_left on every axis");
     }
+    if (!std::isfinite(box.upper[d] - box.lower[d])) {
+      s.fail("upper_right", "the width upper_right[" + std::to_string(d) + "] - lower_left[" + std::to_string(d) +
+                                "] overflows a double",
+             "a finite width on every axis");
+    }
   }
   return box;
 }
@@ -42,11 +47,16 @@ model::Mesh read_mesh(const Section& s, const model::Box& fallback_box, std::arr
   mesh.box = read_box(s, fallback_box);
   mesh.shape = fallback_shape;
   if (s.has("shape")) {
-    constexpr std::string_view allowed = "[nx, ny, nz], integers >= 1";
+    const std::string allowed = "[nx, ny, nz], integers >= 1 with nx * ny * nz <= " +
+                                limits::number_text(limits::max_mesh_bins) + " bins";
     const auto v = s.integers("shape", 3, allowed);
     for (int d = 0; d < 3; ++d) {
-      if (v[d] < 1 || v[d] > 1000000) s.fail("shape", "invalid value " + std::to_string(v[d]), allowed);
+      if (v[d] < 1 || v[d] > limits::max_mesh_bins) s.fail("shape", "invalid value " + std::to_string(v[d]), allowed);
       mesh.shape[d] = static_cast<int>(v[d]);
+    }
+    if (!limits::checked_product(limits::max_mesh_bins, v[0], v[1], v[2])) {
+      s.fail("shape", std::to_string(v[0]) + " x " + std::to_string(v[1]) + " x " + std::to_string(v[2]) +
+                          " bins are too many", allowed);
     }
   }
   return mesh;
@@ -58,11 +68,12 @@ model::Settings read_settings(const Section& root) {
   const Section& s = *st;
   s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "hash_bins",
                 "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
-                "statepoint_interval", "source", "entropy_mesh", "tally_mesh", "event"});
+                "statepoint_interval", "allow_oversubscribed_memory", "source", "entropy_mesh", "tally_mesh",
+                "event"});
   model::Settings out;
-  out.particles = s.integer("particles", out.particles, 1, int64_max);
-  out.batches = static_cast<int>(s.integer("batches", out.batches, 1, int_max));
-  out.inactive = static_cast<int>(s.integer("inactive", out.inactive, 0, int_max));
+  out.particles = s.integer("particles", out.particles, 1, limits::max_particles);
+  out.batches = static_cast<int>(s.integer("batches", out.batches, 1, limits::max_batches));
+  out.inactive = static_cast<int>(s.integer("inactive", out.inactive, 0, limits::max_batches - 1));
   if (out.inactive >= out.batches) {
     s.fail(s.has("inactive") ? "inactive" : "batches",
            "inactive = " + std::to_string(out.inactive) + " leaves no active batch of batches = " + std::to_string(out.batches),
@@ -75,7 +86,7 @@ model::Settings read_settings(const Section& root) {
   out.energy_grid = grid == "hash" ? EnergyGridKind::hash
                     : grid == "unionized" ? EnergyGridKind::unionized
                                           : EnergyGridKind::nuclide;
-  out.hash_bins = static_cast<int>(s.integer("hash_bins", out.hash_bins, 1, int_max));
+  out.hash_bins = static_cast<int>(s.integer("hash_bins", out.hash_bins, 1, limits::max_hash_bins));
   if (s.has("transport")) {
     out.transport = s.choice("transport", "history", {"history", "event"}) == "event" ? TransportMode::event
                                                                                    : TransportMode::history;
@@ -88,13 +99,19 @@ model::Settings read_settings(const Section& root) {
       out.event_sort = sort == "none" ? EventSort::none : sort == "material" ? EventSort::material : EventSort::material_energy;
     }
   }
-  out.bank_capacity_factor = s.number("bank_capacity_factor", out.bank_capacity_factor,
-                                      [](double v) { return v >= 1.0; }, "a number >= 1");
-  out.initial_k = s.number("initial_k", out.initial_k, [](double v) { return v > 0.0; }, "a number > 0");
+  out.bank_capacity_factor = s.number(
+      "bank_capacity_factor", out.bank_capacity_factor,
+      [](double v) { return v >= 1.0 && v <= limits::max_bank_capacity_factor; },
+      "a number in [1, " + format_number(limits::max_bank_capacity_factor) + "]: fission sites per source particle");
+  out.initial_k = s.number(
+      "initial_k", out.initial_k,
+      [](double v) { return v >= limits::min_initial_k && v <= limits::max_initial_k; },
+      "a number in [" + format_number(limits::min_initial_k) + ", " + format_number(limits::max_initial_k) + "]");
   out.max_events = static_cast<int>(s.integer("max_events", out.max_events, 1, int_max));
   out.max_lost = s.integer("max_lost", out.max_lost, 0, int64_max);
   if (auto v = s.string("statepoint")) out.statepoint = *v;
   out.statepoint_interval = static_cast<int>(s.integer("statepoint_interval", out.statepoint_interval, 0, int_max));
+  out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);
 
   const auto src = s.table("source");
   if (!src) s.fail("source", "missing required table [settings.source]", "lower_left = [x, y, z] and upper_right = [x, y, z]");
@@ -120,8 +137,9 @@ model::Settings read_settings(const Section& root) {
         tm->fail("energy_bounds", "energy bounds in a multigroup problem: the tally uses the problem's groups",
                  "energy_bounds only with mode = \"continuous-energy\"");
       }
-      constexpr std::string_view allowed = "at least 2 energies in eV, >= 0 and strictly ascending";
-      const auto b = tm->numbers("energy_bounds", 2, 100000, allowed);
+      const std::string allowed = "2 to " + std::to_string(limits::max_energy_bounds) +
+                                  " energies in eV, >= 0 and strictly ascending";
+      const auto b = tm->numbers("energy_bounds", 2, static_cast<std::size_t>(limits::max_energy_bounds), allowed);
       for (std::size_t i = 0; i < b.size(); ++i) {
         if (b[i] < 0 || (i > 0 && !(b[i] > b[i - 1]))) {
           tm->fail("energy_bounds", "energy_bounds[" + std::to_string(i) + "] = " + format_number(b[i]) + " is out of order", allowed);
@@ -170,6 +188,22 @@ std::optional<model::Domains> read_domains(const Section& root, const model::Pro
   return out;
 }
 
+// The mesh tally holds (energy groups x bins) values per score; checked once the groups are known.
+void check_tally_size(const Section& root, const model::Problem& p) {
+  const auto& s = p.settings;
+  const auto groups = static_cast<std::int64_t>(
+      s.mode == model::PhysicsMode::multigroup ? p.groups : std::max<std::size_t>(s.tally_energy_bounds.size(), 2) - 1);
+  const auto& shape = s.tally_mesh.shape;
+  if (limits::checked_product(limits::max_tally_values, groups, shape[0], shape[1], shape[2])) return;
+  const std::string what = std::to_string(groups) + " energy groups x " + std::to_string(shape[0]) + " x " +
+                           std::to_string(shape[1]) + " x " + std::to_string(shape[2]) +
+                           " bins are too many mesh-tally values";
+  const std::string allowed = "groups x bins <= " + limits::number_text(limits::max_tally_values);
+  const auto tm = root.table("settings")->table("tally_mesh");
+  if (tm) tm->fail(tm->has("shape") ? "shape" : "energy_bounds", what, allowed);
+  root.fail("multigroup", what, allowed);
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -184,8 +218,8 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
     doc = toml::parse(toml_text, std::string(source_name));
   } catch (const toml::parse_error& e) {
     const auto& at = e.source().begin;
-    throw InputError(source_name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-                     ": TOML syntax error: " + std::string(e.description()));
+    throw InputError(printable(source_name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+                               ": TOML syntax error: " + std::string(e.description())));
   }
   const Section root(src, doc, "");
   root.allow_only({"settings", "nuclear_data", "multigroup", "surface", "cell", "lattice", "material", "geometry",
@@ -196,6 +230,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   p.settings = read_settings(root);
   p.nuclear_data = read_nuclear_data(root, p.settings.mode);
   p.groups = read_groups(root, p.settings.mode);
+  check_tally_size(root, p);
   std::map<int, int> surface_index;
   p.surfaces = read_surfaces(root, surface_index);
   std::map<std::string, int> material_index;
@@ -207,12 +242,13 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
 
 model::Problem read_problem_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot open input file '" + path + "': it is a directory");
+  const std::string shown = printable(path);
+  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot open input file '" + shown + "': it is a directory");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open input file '" + path + "'");
+  if (!in) throw InputError("cannot open input file '" + shown + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InputError("cannot read input file '" + path + "'");
+  if (in.bad()) throw InputError("cannot read input file '" + shown + "'");
   return read_problem_string(text.str(), path);
 }
 

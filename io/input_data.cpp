@@ -45,8 +45,13 @@ model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode
       if (nd->has(key)) nd->fail(key, "only with a library", "library = \"<HDF5 file or text directory>\"");
     }
   }
-  out.nuclides = static_cast<int>(nd->integer("nuclides", out.nuclides, 1, int_max));
-  out.gridpoints = static_cast<int>(nd->integer("gridpoints", out.gridpoints, 2, int_max));
+  out.nuclides = static_cast<int>(nd->integer("nuclides", out.nuclides, 1, limits::max_nuclides));
+  out.gridpoints = static_cast<int>(nd->integer("gridpoints", out.gridpoints, 2, limits::max_gridpoints));
+  if (!limits::checked_product(limits::max_total_gridpoints, out.nuclides, out.gridpoints)) {
+    nd->fail(nd->has("gridpoints") ? "gridpoints" : "nuclides",
+             std::to_string(out.nuclides) + " nuclides x " + std::to_string(out.gridpoints) + " points are too many",
+             "nuclides x gridpoints <= " + limits::number_text(limits::max_total_gridpoints));
+  }
   out.seed = static_cast<std::uint64_t>(nd->integer("seed", static_cast<std::int64_t>(out.seed), 0, int64_max));
   out.flat = nd->boolean("flat").value_or(out.flat);
   return out;
@@ -64,7 +69,7 @@ int read_groups(const Section& root, model::PhysicsMode mode) {
   }
   if (!mg) root.fail("multigroup", "missing required table [multigroup] in a multigroup problem", "[multigroup] groups = G");
   mg->allow_only({"groups"});
-  return static_cast<int>(mg->required_integer("groups", 1, 10000));
+  return static_cast<int>(mg->required_integer("groups", 1, limits::max_groups));
 }
 
 namespace {

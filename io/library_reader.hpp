@@ -41,4 +41,9 @@ class LibraryReader {
 // when the path does not exist or is neither.
 std::unique_ptr<LibraryReader> open_library(const std::string& path);
 
+// The sizes an index announces, against io/limits.hpp (before anything is allocated for them): at most
+// limits::max_nuclides nuclides, each with 2 to limits::max_gridpoints points, and at most
+// limits::max_total_gridpoints in all. Throws DataError naming the file, the nuclide and the limit.
+void check_index_sizes(const std::vector<LibraryIndexEntry>& index, const std::string& path);
+
 }  // namespace keff

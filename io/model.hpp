@@ -123,6 +123,7 @@ struct Settings {
   std::vector<double> tally_energy_bounds;  // eV, ascending, continuous-energy group edges
   std::string statepoint = "statepoint.h5";  // empty: none written
   int statepoint_interval = 0;               // > 0: also write it every this many batches
+  bool allow_oversubscribed_memory = false;  // run even when the memory estimate exceeds what is available
 };
 
 // Domain decomposition: the geometry's bounding box (or the given box) cut into a mesh of domains.

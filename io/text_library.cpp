@@ -245,6 +245,7 @@ TextLibraryReader::TextLibraryReader(const std::string& dir) : LibraryReader(dir
     lines.fail("the index lists " + std::to_string(index_.size()) + " nuclides, its header says " +
                std::to_string(count[0]));
   }
+  check_index_sizes(index_, index_path);
 }
 
 }  // namespace

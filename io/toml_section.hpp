@@ -3,6 +3,8 @@
 // range-checked accessors; every failure throws InputError shaped
 //   <file>:<line>: <table>[<name>].<key>: <what is wrong> (allowed: <what is allowed>)
 #include "io/input.hpp"
+#include "io/limits.hpp"
+#include "io/printable.hpp"
 
 #include <toml++/toml.h>
 
@@ -90,11 +92,13 @@ inline bool before(const toml::source_region& a, const toml::source_region& b) {
 struct Source {
   std::string name;
 
+  // Keys, names and values in the message may hold any character TOML allows in a quoted string (NUL
+  // and other control characters included): the whole message is made printable.
   [[noreturn]] void fail(int line, std::string_view path, std::string_view what,
                          std::string_view allowed) const {
     std::string msg = name + ":" + std::to_string(line) + ": " + std::string(path) + ": " + std::string(what);
     if (!allowed.empty()) msg += " (allowed: " + std::string(allowed) + ")";
-    throw InputError(msg);
+    throw InputError(printable(msg));
   }
   SourceLoc loc(int line) const { return {name, line}; }
 };
@@ -257,10 +261,7 @@ class Section {
     return out;
   }
 
-  static std::string integer_range(std::int64_t min, std::int64_t max) {
-    if (max == int64_max || max == int_max) return "an integer >= " + std::to_string(min);
-    return "an integer from " + std::to_string(min) + " to " + std::to_string(max);
-  }
+  static std::string integer_range(std::int64_t min, std::int64_t max) { return limits::integer_range(min, max); }
 
  private:
   static std::string count_text(std::size_t lo, std::size_t hi) {

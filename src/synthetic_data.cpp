@@ -45,6 +45,7 @@
 
 #include "src/synthetic_data.hpp"
 
+#include "io/limits.hpp"
 #include "kernels/vocabulary/types.hpp"
 
 #include <algorithm>
@@ -330,13 +331,18 @@ std::string synthetic_nuclide_name(int index) {
 int synthetic_named_count() { return named_count; }
 
 NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
-  if (spec.nuclides < 1) {
-    throw std::invalid_argument("synthetic nuclear data: nuclides must be >= 1 (got " +
-                                std::to_string(spec.nuclides) + ")");
+  if (spec.nuclides < 1 || spec.nuclides > limits::max_nuclides) {
+    throw std::invalid_argument("synthetic nuclear data: nuclides = " + std::to_string(spec.nuclides) +
+                                " (allowed: " + limits::integer_range(1, limits::max_nuclides) + ")");
   }
-  if (spec.gridpoints < 2) {
-    throw std::invalid_argument("synthetic nuclear data: gridpoints must be >= 2 (got " +
-                                std::to_string(spec.gridpoints) + ")");
+  if (spec.gridpoints < 2 || spec.gridpoints > limits::max_gridpoints) {
+    throw std::invalid_argument("synthetic nuclear data: gridpoints = " + std::to_string(spec.gridpoints) +
+                                " (allowed: " + limits::integer_range(2, limits::max_gridpoints) + ")");
+  }
+  if (!limits::checked_product(limits::max_total_gridpoints, spec.nuclides, spec.gridpoints)) {
+    throw std::invalid_argument("synthetic nuclear data: " + std::to_string(spec.nuclides) + " nuclides x " +
+                                std::to_string(spec.gridpoints) + " points (allowed: nuclides x gridpoints <= " +
+                                limits::number_text(limits::max_total_gridpoints) + ")");
   }
   NuclideLibrary library;
   library.nuclides.reserve(static_cast<std::size_t>(spec.nuclides));

@@ -313,7 +313,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"undefined_universe", 20, {"cell[fuel].fill:", "'pins' is not defined", "universes: root"}},
         BadInput{"cell_without_region", 17, {"cell[fuel].region:", "missing required key"}},
         BadInput{"negative_density", 24, {"material[fuel].nuclides.U238:", "-0.02 is not positive"}},
-        BadInput{"zero_particles", 3, {"settings.particles:", "invalid value 0", "integer >= 1"}},
+        BadInput{"zero_particles", 3, {"settings.particles:", "invalid value 0", "an integer in [1, 2^40]"}},
         BadInput{"inactive_not_below_batches", 5, {"settings.inactive:", "0 <= inactive < batches"}},
         BadInput{"wrong_type", 4, {"settings.batches:", "expected an integer, got a string"}},
         BadInput{"duplicate_surface_id", 18, {"surface[1].id:", "duplicate surface id 1", "line 11"}},
@@ -372,6 +372,20 @@ TEST(Input, MoreValidation) {
   fails(with("trace_nuclides = 2", "trace_nuclides = 2\nnuclides = { FP001 = 1e-3 }"), "also listed in nuclides");
   fails(with("[settings]", "[settings]\nmax_lost = -1"), "settings.max_lost: invalid value -1");
   fails(with("[settings]", "[settings]\nbank_capacity_factor = 0.5"), "settings.bank_capacity_factor");
+  // Upper limits, named in the message (io/limits.hpp).
+  fails(with("particles = 7", "particles = 1099511627777"), "settings.particles: invalid value 1099511627777 (allowed: an integer in [1, 2^40])");
+  fails(with("[settings]", "[settings]\nbatches = 1000001"), "settings.batches: invalid value 1000001 (allowed: an integer in [1, 1000000])");
+  fails(with("[settings]", "[settings]\nhash_bins = 16777217"), "settings.hash_bins: invalid value 16777217 (allowed: an integer in [1, 2^24])");
+  fails(with("[settings]", "[settings]\ninitial_k = 1000"), "settings.initial_k: invalid value 1000 (allowed: a number in [0.01, 100])");
+  fails(with("[[surface]]\nid = 4", "[settings.entropy_mesh]\nshape = [4096, 4096, 2]\n[[surface]]\nid = 4"),
+        "settings.entropy_mesh.shape: 4096 x 4096 x 2 bins are too many");
+  fails(with("[[surface]]\nid = 4", "[settings.tally_mesh]\nshape = [4096, 4096, 1]\nenergy_bounds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n[[surface]]\nid = 4"),
+        "settings.tally_mesh.shape: 9 energy groups x 4096 x 4096 x 1 bins are too many mesh-tally values (allowed: groups x bins <= 2^27)");
+  fails(with("lower_left = [-1, -2, -3]\nupper_right = [1, 2, 3]", "lower_left = [-1.7e308, -2, -3]\nupper_right = [1.7e308, 2, 3]"),
+        "settings.source.upper_right: the width upper_right[0] - lower_left[0] overflows a double");
+  fails(minimal + std::string("\n[nuclear_data]\nnuclides = 65537\n"), "nuclear_data.nuclides: invalid value 65537 (allowed: an integer in [1, 2^16])");
+  // Control characters in keys are escaped: the message goes on past a NUL.
+  fails(with("[settings]", "[settings]\n\"a\\u0000b\\u001b\" = 1"), "settings.a\\0b\\x1b: unknown key (allowed: particles,");
   fails(with("[[surface]]\nid = 4", "[settings.entropy_mesh]\nshape = [8, 0, 1]\n[[surface]]\nid = 4"), "settings.entropy_mesh.shape: invalid value 0");
   fails(with("[[surface]]\nid = 4", "[settings.tally_mesh]\nenergy_bounds = [1.0, 0.5]\n[[surface]]\nid = 4"), "energy_bounds[1] = 0.5 is out of order");
   fails(minimal + std::string("\n[multigroup]\ngroups = 2\n"), "multigroup: multigroup data in a continuous-energy problem");

@@ -1,0 +1,97 @@
+#pragma once
+// The largest sizes keff accepts, in one place, each with the reason for it, and overflow-safe
+// arithmetic on sizes. The TOML reader, the command-line flags, the nuclear-data readers and the
+// generators check against these before anything is allocated or indexed, and their messages state the
+// range ("an integer in [1, 2^40]"). Kokkos-free: host-only code and the fuzz targets include it.
+#include "kernels/vocabulary/site.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace keff::limits {
+
+inline constexpr std::int64_t int_max = std::numeric_limits<int>::max();
+inline constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
+
+// Histories per batch, over all ranks. A site's sort key is parent * 2^20 + progeny in an int64
+// (kernels/vocabulary/site.hpp), which holds parents below 2^43; 2^40 keeps a margin and is far beyond
+// any machine's memory (each history needs about 700 bytes of State).
+inline constexpr std::int64_t max_particles = std::int64_t{1} << 40;
+// Histories per rank: the bank exchange and the statepoint gather count sites in an MPI int.
+inline constexpr std::int64_t max_particles_per_rank = int_max;
+// A statepoint gathers the whole source bank on rank 0 in one MPI message of at most 2^31 - 1 bytes.
+inline constexpr std::int64_t max_statepoint_sites = int_max / static_cast<std::int64_t>(sizeof(Site));
+// Batches: a run keeps k, entropy and the estimators of every batch (and writes them to statepoints).
+inline constexpr std::int64_t max_batches = 1000000;
+// Bins of one mesh (nx * ny * nz): MeshSpec indexes bins with an int, kernels count them with int64
+// atomics, and every bin is reduced over ranks and written to the statepoint and the JSON summary.
+inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;
+// Values of the mesh tally (energy groups x bins): reduced over ranks with an int MPI count, and
+// written as four arrays of doubles to both outputs.
+inline constexpr std::int64_t max_tally_values = std::int64_t{1} << 27;
+// Entries of settings.tally_mesh.energy_bounds (groups + 1).
+inline constexpr std::int64_t max_energy_bounds = 100000;
+// Fission-bank sites per source particle before the bank overflows (and grows): more than 100 sites per
+// history is no physical problem's need, and the bank is allocated up front.
+inline constexpr double max_bank_capacity_factor = 100.0;
+// The first batch's k normalises its fission-site production (weight * nu sigma_f / sigma_t / k): a k
+// far below the truth multiplies the first bank's size.
+inline constexpr double min_initial_k = 0.01;
+inline constexpr double max_initial_k = 100.0;
+// Hash-grid bins: the table is (bins + 1) x nuclides ints.
+inline constexpr std::int64_t max_hash_bins = std::int64_t{1} << 24;
+// Nuclides in a library (generated or read): real evaluated libraries have about 560.
+inline constexpr std::int64_t max_nuclides = std::int64_t{1} << 16;
+// Energy points of one nuclide (real libraries: up to a few hundred thousand).
+inline constexpr std::int64_t max_gridpoints = std::int64_t{1} << 24;
+// Energy points of all nuclides together: NuclideParams offsets are ints.
+inline constexpr std::int64_t max_total_gridpoints = int_max;
+// Multigroup energy groups (sigma_s is groups x groups per material).
+inline constexpr std::int64_t max_groups = 10000;
+// Kokkos threads per rank (--kokkos-num-threads): beyond any node's hardware threads.
+inline constexpr std::int64_t max_threads = 4096;
+// Kokkos device ids (--kokkos-device-id).
+inline constexpr std::int64_t max_device_id = 1023;
+
+// a * b and a + b of non-negative sizes, or nothing when the result does not fit an int64.
+inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+inline std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (a < 0 || b < 0 || __builtin_add_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+// The product of sizes, or nothing when any partial product leaves [0, limit].
+template <class... T>
+std::optional<std::int64_t> checked_product(std::int64_t limit, std::int64_t first, T... rest) {
+  std::optional<std::int64_t> p = first;
+  if (*p < 0 || *p > limit) return std::nullopt;
+  for (const std::int64_t v : {static_cast<std::int64_t>(rest)...}) {
+    p = checked_mul(*p, v);
+    if (!p || *p > limit) return std::nullopt;
+  }
+  return p;
+}
+
+// "1099511627776" as "2^40" and "2147483647" as "2^31 - 1" (from 2^16 up); other numbers in decimal.
+inline std::string number_text(std::int64_t v) {
+  for (int k = 16; k < 63; ++k) {
+    const std::int64_t p = std::int64_t{1} << k;
+    if (v == p) return "2^" + std::to_string(k);
+    if (v == p - 1) return "2^" + std::to_string(k) + " - 1";
+  }
+  if (v == int64_max) return "2^63 - 1";
+  return std::to_string(v);
+}
+
+// "an integer in [1, 2^40]"
+inline std::string integer_range(std::int64_t min, std::int64_t max) {
+  return "an integer in [" + number_text(min) + ", " + number_text(max) + "]";
+}
+
+}  // namespace keff::limits
