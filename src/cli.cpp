@@ -2,15 +2,14 @@
 
 #include "io/data_error.hpp"
 #include "io/input.hpp"
-#include "io/geometry_bounds.hpp"
 #include "io/output.hpp"
+#include "io/printable.hpp"
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
 #include "src/run.hpp"
+#include "src/run_options.hpp"
 
-#include <array>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -32,10 +31,10 @@ constexpr const char* usage_text =
     "benchmark (a reflected lattice of fuel pins in water; synthetic nuclear data generated in memory).\n"
     "\n"
     "options (each overrides the input):\n"
-    "  --particles N      histories per batch (N >= 1)\n"
-    "  --batches B        batches in all (B >= 1)\n"
+    "  --particles N      histories per batch (1 <= N <= 2^40)\n"
+    "  --batches B        batches in all (1 <= B <= 1000000)\n"
     "  --inactive I       batches before tallies start (0 <= I < B)\n"
-    "  --seed S           random number seed (S >= 1)\n"
+    "  --seed S           random number seed (1 <= S <= 2^63 - 1)\n"
     "  --json FILE        write the run summary as JSON\n"
     "  --statepoint FILE  write the HDF5 statepoint here ('' for none; default: settings.statepoint);\n"
     "                     also every settings.statepoint_interval batches when that is set\n"
@@ -49,134 +48,12 @@ constexpr const char* usage_text =
     "                     while messages move) or 'blocking' (waits for each exchange: the benchmarks'\n"
     "                     baseline)\n"
     "  --sync-timers      a barrier before each timed phase (scaling studies; slows the run)\n"
+    "  --allow-oversubscribed-memory\n"
+    "                     run even if the memory estimate exceeds the memory available\n"
     "  --quiet            print only errors\n"
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) are passed to Kokkos.\n"
     "\n"
     "  keff --help | --version\n";
-
-struct RunOptions {
-  std::optional<std::string> input;
-  std::optional<std::int64_t> particles, batches, inactive, seed;
-  std::optional<std::string> json, statepoint, restart;
-  ExchangeMode exchange = ExchangeMode::overlapped;
-  std::optional<TransportMode> transport;
-  std::optional<std::array<int, 3>> domains;
-  bool sync_timers = false;
-  bool quiet = false;
-};
-
-// "NX,NY,NZ", each from 1 to 64 (as [domains] mesh).
-std::array<int, 3> parse_domains(std::string_view text) {
-  std::array<int, 3> mesh{};
-  std::string_view rest = text;
-  for (int axis = 0; axis < 3; ++axis) {
-    const auto comma = rest.find(',');
-    const std::string_view part = axis < 2 ? rest.substr(0, comma) : rest;
-    int v = 0;
-    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    const bool ok = ec == std::errc() && end == part.data() + part.size() && v >= 1 && v <= 64 &&
-                    (axis == 2 || comma != std::string_view::npos);
-    if (!ok) {
-      throw UsageError("--domains: '" + std::string(text) +
-                       "' is not allowed (allowed: NX,NY,NZ, integers from 1 to 64, e.g. 2,2,1)");
-    }
-    mesh[static_cast<std::size_t>(axis)] = v;
-    if (axis < 2) rest = rest.substr(comma + 1);
-  }
-  return mesh;
-}
-
-std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < min) {
-    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not allowed (allowed: an integer >= " +
-                     std::to_string(min) + ")");
-  }
-  return v;
-}
-
-RunOptions parse_run_options(const std::vector<std::string_view>& args) {
-  RunOptions o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view a = args[i];
-    const auto value = [&]() -> std::string_view {
-      if (i + 1 >= args.size()) throw UsageError(std::string(a) + " needs a value");
-      return args[++i];
-    };
-    if (a == "--particles") {
-      o.particles = parse_integer(a, value(), 1);
-    } else if (a == "--batches") {
-      o.batches = parse_integer(a, value(), 1);
-    } else if (a == "--inactive") {
-      o.inactive = parse_integer(a, value(), 0);
-    } else if (a == "--seed") {
-      o.seed = parse_integer(a, value(), 1);
-    } else if (a == "--json") {
-      o.json = std::string(value());
-    } else if (a == "--statepoint") {
-      o.statepoint = std::string(value());
-    } else if (a == "--restart") {
-      o.restart = std::string(value());
-    } else if (a == "--exchange") {
-      const std::string_view v = value();
-      if (v != "overlapped" && v != "blocking") {
-        throw UsageError("--exchange: '" + std::string(v) + "' is not allowed (allowed: overlapped, blocking)");
-      }
-      o.exchange = v == "blocking" ? ExchangeMode::blocking : ExchangeMode::overlapped;
-    } else if (a == "--mode") {
-      const std::string_view v = value();
-      if (v != "history" && v != "event") {
-        throw UsageError("--mode: '" + std::string(v) + "' is not allowed (allowed: history, event)");
-      }
-      o.transport = v == "event" ? TransportMode::event : TransportMode::history;
-    } else if (a == "--domains") {
-      o.domains = parse_domains(value());
-    } else if (a == "--sync-timers") {
-      o.sync_timers = true;
-    } else if (a == "--quiet") {
-      o.quiet = true;
-    } else if (a.starts_with("-")) {
-      throw UsageError("unknown option '" + std::string(a) + "'");
-    } else if (!o.input) {
-      o.input = std::string(a);
-    } else {
-      throw UsageError("more than one input file ('" + *o.input + "', '" + std::string(a) + "')");
-    }
-  }
-  return o;
-}
-
-void apply_overrides(const RunOptions& o, model::Problem& p) {
-  auto& s = p.settings;
-  if (o.particles) s.particles = *o.particles;
-  if (o.batches) s.batches = static_cast<int>(*o.batches);
-  if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
-  if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
-  if (o.statepoint) s.statepoint = *o.statepoint;
-  if (o.transport) s.transport = *o.transport;
-  if (o.domains) {
-    if (!p.domains) {
-      const auto box = geometry_bounding_box(p);
-      if (!box) {
-        throw UsageError("--domains: the geometry's bounding box cannot be read off its root cells; give [domains] "
-                         "with lower_left and upper_right in the input instead");
-      }
-      p.domains = model::Domains{};
-      p.domains->box = *box;
-      p.domains->where = {p.source_name, 0};
-    }
-    p.domains->mesh = *o.domains;
-  }
-  if (p.domains && s.transport == TransportMode::history) {
-    throw UsageError("domain decomposition runs event-based transport: drop --mode history (or settings.transport = "
-                     "\"history\"), or the domains");
-  }
-  if (s.inactive >= s.batches) {
-    throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
-                     std::to_string(s.batches) + ")");
-  }
-}
 
 std::string format_bytes(std::size_t bytes) {
   char text[32];
@@ -318,6 +195,7 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
     opts = parse_run_options(args);
     problem = opts.input ? read_problem_file(*opts.input) : default_problem();
     apply_overrides(opts, problem);
+    check_run_limits(problem, comm.size());
     fingerprint = input_fingerprint(input_text(opts), problem.settings);
     if (opts.restart) {
       try {
@@ -383,7 +261,7 @@ int cli_main(int argc, char** argv) {
     }
     if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
-    throw UsageError("unknown command '" + std::string(args[0]) + "' (allowed: run, data)");
+    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, data)");
   } catch (const UsageError& e) {
     error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
     return 2;

@@ -4,6 +4,8 @@
 
 #include "io/data_error.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/limits.hpp"
+#include "io/printable.hpp"
 #include "io/library_reader.hpp"
 #include "io/packed_library.hpp"
 #include "io/text_library.hpp"
@@ -11,7 +13,6 @@
 #include "src/synthetic_data.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -36,16 +37,6 @@ constexpr const char* data_usage =
     "      convert a text library to an HDF5 library (the same doubles, bit for bit)\n"
     "  keff data info PATH\n"
     "      read and verify a library (HDF5 file or text directory) and describe it\n";
-
-std::int64_t parse_count(std::string_view flag, std::string_view text, std::int64_t min) {
-  std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > 2147483647) {
-    throw UsageError(std::string(flag) + ": '" + std::string(text) + "' is not allowed (allowed: an integer >= " +
-                     std::to_string(min) + ")");
-  }
-  return v;
-}
 
 // Runs `work` on rank 0 and makes its failure every rank's DataError.
 void on_root(const Communicator& comm, const std::function<void()>& work) {
@@ -76,24 +67,29 @@ int generate(const std::vector<std::string_view>& args, const Communicator& comm
     if (a == "--format") {
       format = std::string(value());
       if (*format != "h5" && *format != "text") {
-        throw UsageError("data generate: --format '" + *format + "' is not allowed (allowed: h5, text)");
+        throw UsageError("data generate: --format '" + printable(*format) + "' is not allowed (allowed: h5, text)");
       }
     } else if (a == "--out") {
       out = std::string(value());
     } else if (a == "--nuclides") {
-      spec.nuclides = static_cast<int>(parse_count(a, value(), 1));
+      spec.nuclides = static_cast<int>(parse_integer(a, value(), 1, limits::max_nuclides));
     } else if (a == "--gridpoints") {
-      spec.gridpoints = static_cast<int>(parse_count(a, value(), 2));
+      spec.gridpoints = static_cast<int>(parse_integer(a, value(), 2, limits::max_gridpoints));
     } else if (a == "--seed") {
-      spec.seed = static_cast<std::uint64_t>(parse_count(a, value(), 0));
+      spec.seed = static_cast<std::uint64_t>(parse_integer(a, value(), 0, limits::int64_max));
     } else if (a == "--flat") {
       spec.flat = true;
     } else {
-      throw UsageError("data generate: unknown argument '" + std::string(a) + "'");
+      throw UsageError("data generate: unknown argument '" + printable(a) + "'");
     }
   }
   if (!format) throw UsageError("data generate: --format is required (allowed: h5, text)");
-  if (!out) throw UsageError("data generate: --out PATH is required");
+  if (!out || out->empty()) throw UsageError("data generate: --out PATH is required (allowed: a non-empty path)");
+  if (!limits::checked_product(limits::max_total_gridpoints, spec.nuclides, spec.gridpoints)) {
+    throw UsageError("data generate: " + std::to_string(spec.nuclides) + " nuclides x " +
+                     std::to_string(spec.gridpoints) + " points are too many (allowed: nuclides x gridpoints <= " +
+                     limits::number_text(limits::max_total_gridpoints) + ")");
+  }
   on_root(comm, [&] {
     const auto start = std::chrono::steady_clock::now();
     const NuclideLibrary lib = generate_synthetic_library(spec);
@@ -181,7 +177,7 @@ int data_command(const std::vector<std::string_view>& args, const Communicator& 
   if (cmd == "generate") return generate(rest, comm);
   if (cmd == "convert") return convert(rest, comm);
   if (cmd == "info") return info(rest, comm);
-  throw UsageError("unknown command 'keff data " + std::string(cmd) + "' (allowed: generate, convert, info)");
+  throw UsageError("unknown command 'keff data " + printable(cmd) + "' (allowed: generate, convert, info)");
 }
 
 }  // namespace keff

@@ -5,10 +5,30 @@
 #include <Kokkos_Core.hpp>
 
 #include "src/cli.hpp"
+#include "src/run_options.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
 
 int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  // Kokkos aborts with a backtrace on an argument it refuses (--kokkos-num-threads=0): check them first,
+  // and agree across ranks so that all stop together (the lowest failing rank says why).
+  const std::string bad = keff::check_kokkos_arguments(argc, argv, [](const char* name) -> const char* {
+    return std::getenv(name);
+  });
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int first_bad = bad.empty() ? size : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first_bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first_bad < size) {
+    if (rank == first_bad) std::cerr << "keff: error: " << bad << "\nrun 'keff --help' for usage" << std::endl;
+    MPI_Finalize();
+    return 2;
+  }
   int status = 0;
   {
     Kokkos::ScopeGuard kokkos(argc, argv);

@@ -66,6 +66,34 @@ keff_expect_failure(cli_domains_history "domain decomposition runs event-based t
                     run --domains 1,1,1 --mode history)
 keff_expect_failure(cli_inactive_too_many "inactive batches \\(5\\) must be fewer than batches \\(5\\)" 2
                     run --batches 5 --inactive 5)
+# Sizes past their limits (io/limits.hpp): refused before anything is allocated, the limit named.
+keff_expect_failure(cli_particles_too_many
+                    "--particles: '4611686018427387904' is not allowed \\(allowed: an integer in \\[1, 2\\^40\\]\\)" 2
+                    run --particles 4611686018427387904)
+keff_expect_failure(cli_particles_per_rank "1099511627776 histories per rank \\(allowed: at most 2\\^31 - 1 per rank" 2
+                    run --particles 1099511627776)
+keff_expect_failure(cli_particles_for_statepoint
+                    "particles = 100000000 is too many for a statepoint.*allowed: particles <= 26843545" 2
+                    run --particles 100000000)
+keff_expect_failure(cli_batches_too_many "--batches: '2147483647' is not allowed \\(allowed: an integer in \\[1, 1000000\\]\\)" 2
+                    run --batches 2147483647)
+keff_expect_failure(data_cli_too_many_points
+                    "65536 nuclides x 16777216 points are too many \\(allowed: nuclides x gridpoints <= 2\\^31 - 1\\)" 2
+                    data generate --format h5 --nuclides 65536 --gridpoints 16777216 --out ${_out}/never.h5)
+# Kokkos' own arguments, checked before Kokkos::initialize (which aborts with a backtrace on them).
+keff_expect_failure(cli_kokkos_threads_zero
+                    "'--kokkos-num-threads=0' is not allowed \\(allowed: --kokkos-num-threads=N with N an integer in \\[1, 4096\\]\\)" 2
+                    run --kokkos-num-threads=0)
+keff_expect_failure(cli_kokkos_threads_negative "'--kokkos-num-threads=-2' is not allowed" 2 run --kokkos-num-threads=-2)
+keff_expect_failure(cli_kokkos_threads_text "'--kokkos-num-threads=many' is not allowed" 2 run --kokkos-num-threads=many)
+keff_expect_failure(cli_kokkos_threads_no_value "'--kokkos-num-threads' is not allowed" 2 run --kokkos-num-threads 2)
+keff_expect_failure(cli_kokkos_device_negative "'--kokkos-device-id=-1' is not allowed \\(allowed: --kokkos-device-id=N with N an integer in \\[0, 1023\\]\\)" 2
+                    run --kokkos-device-id=-1)
+add_test(NAME cli_kokkos_threads_env
+         COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_COMMAND};-E;env;KOKKOS_NUM_THREADS=0;${_keff};run"
+                 "-DREGEX=environment variable KOKKOS_NUM_THREADS='0' is not allowed" -DEXIT=2
+                 -P ${_cmake_dir}/expect_failure.cmake)
+set_tests_properties(cli_kokkos_threads_env PROPERTIES LABELS "bad-input" TIMEOUT 150)
 
 # Each file under inputs/bad/ states the message it must produce on a line '# expect: <regex>' and,
 # for failures at run time rather than input time, '# exit: <status>'.

@@ -1,0 +1,57 @@
+#pragma once
+// The command line of `keff run`, and Kokkos' own arguments: parsed and checked on the host, with no
+// MPI call and no Kokkos header, so the fuzz target (tests/fuzz/) drives exactly what the CLI runs.
+#include "io/model.hpp"
+#include "src/run.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keff {
+
+// A malformed command line; the CLI prints it with a pointer to --help and exits with status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunOptions {
+  std::optional<std::string> input;
+  std::optional<std::int64_t> particles, batches, inactive, seed;
+  std::optional<std::string> json, statepoint, restart;
+  ExchangeMode exchange = ExchangeMode::overlapped;
+  std::optional<TransportMode> transport;
+  std::optional<std::array<int, 3>> domains;
+  bool sync_timers = false;
+  bool quiet = false;
+  bool allow_oversubscribed_memory = false;
+};
+
+// The arguments after `keff run`. Throws UsageError naming the flag, the value and what is allowed.
+RunOptions parse_run_options(const std::vector<std::string_view>& args);
+
+// Applies the flags that override the input's settings. Throws UsageError if the result is not allowed
+// (inactive batches not below batches, domains with history transport or without a bounding box).
+void apply_overrides(const RunOptions& options, model::Problem& problem);
+
+// The limits that depend on the rank count (io/limits.hpp): histories per rank, and the source bank a
+// statepoint gathers on rank 0. Throws UsageError naming the setting, the value and the limit.
+void check_run_limits(const model::Problem& problem, int ranks);
+
+// `text` as an integer in [min, max] for `flag`, or UsageError "<flag>: '<text>' is not allowed
+// (allowed: an integer in [min, max])".
+std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min, std::int64_t max);
+
+// Kokkos' own command-line arguments (--kokkos-num-threads=N, --kokkos-device-id=D, its boolean flags,
+// --kokkos-map-device-id-by=...) and environment variables (KOKKOS_NUM_THREADS, KOKKOS_DEVICE_ID, ...),
+// checked before Kokkos::initialize, which would abort with a backtrace on a value it refuses. Returns
+// the first problem as a one-line message (empty if none). `env` looks up an environment variable
+// (std::getenv in keff; a fake in tests and the fuzz target).
+std::string check_kokkos_arguments(int argc, const char* const* argv, const char* (*env)(const char*));
+
+}  // namespace keff
