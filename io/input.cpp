@@ -240,7 +240,9 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   return p;
 }
 
-model::Problem read_problem_file(const std::string& path) {
+model::Problem read_problem_file(const std::string& path) { return read_problem_string(read_input_file(path), path); }
+
+std::string read_input_file(const std::string& path) {
   std::error_code ec;
   const std::string shown = printable(path);
   if (std::filesystem::is_directory(path, ec)) throw InputError("cannot open input file '" + shown + "': it is a directory");
@@ -249,7 +251,7 @@ model::Problem read_problem_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError("cannot read input file '" + shown + "'");
-  return read_problem_string(text.str(), path);
+  return std::move(text).str();
 }
 
 }  // namespace keff

@@ -17,6 +17,9 @@ class InputError : public std::runtime_error {
 };
 
 model::Problem read_problem_file(const std::string& path);
+// The bytes of an input file, read once (the file may be a pipe: `keff run <(...)`), for
+// read_problem_string and for the input's fingerprint. Throws InputError naming the path.
+std::string read_input_file(const std::string& path);
 model::Problem read_problem_string(std::string_view toml_text, const std::string& source_name);
 
 // The default benchmark (a reflected lattice of fuel pins in water, tens of nuclides): the bytes of

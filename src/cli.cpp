@@ -3,6 +3,7 @@
 #include "io/data_error.hpp"
 #include "io/input.hpp"
 #include "io/output.hpp"
+#include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
@@ -12,9 +13,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,12 +89,45 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << format_bytes(run.scratch_bytes) << "\n\n";
 }
 
-// The input's text for its fingerprint: the bytes the parser read.
-std::string input_text(const RunOptions& o) {
-  if (!o.input) return std::string(default_problem_toml());
-  std::ifstream in(*o.input, std::ios::binary);
-  if (!in) throw InputError("cannot open input file '" + *o.input + "'");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+// Whether two paths name one file (both existing), or would after following links (either missing).
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  const auto ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return false;
+  const auto cb = std::filesystem::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+
+// The outputs rank 0 will write, checked before anything runs (io/output_path.hpp): each can be created
+// or replaced as a regular file, and none is the input, the restart file or the other output.
+void check_outputs(const RunOptions& o, const model::Problem& p) {
+  const std::string statepoint_what = o.statepoint ? "--statepoint" : "settings.statepoint";
+  const auto refuse = [](const std::string& what, const std::string& path, const std::string& other) {
+    throw UsageError(what + " '" + printable(path) + "' is " + other + " (allowed: another file)");
+  };
+  std::vector<std::pair<std::string, std::string>> outputs;  // (what, path)
+  if (o.json) outputs.emplace_back("--json", *o.json);
+  if (!p.settings.statepoint.empty()) outputs.emplace_back(statepoint_what, p.settings.statepoint);
+  for (const auto& [what, path] : outputs) {
+    check_output_path(path, what);
+    if (o.input && same_file(path, *o.input)) refuse(what, path, "the input file");
+    if (!p.nuclear_data.library.empty() && same_file(path, p.nuclear_data.library)) refuse(what, path, "the nuclear-data library");
+  }
+  if (o.json && o.restart && same_file(*o.json, *o.restart)) refuse("--json", *o.json, "the restart file");
+  if (outputs.size() == 2 && same_file(outputs[0].second, outputs[1].second)) {
+    refuse("--json", *o.json, "also the statepoint");
+  }
+}
+
+// A restart file is read by every rank with HDF5: a FIFO or a device would block or be read as garbage.
+void check_restart_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw InputError("cannot restart: '" + printable(path) + "' does not exist");
+  if (!std::filesystem::is_regular_file(status)) {
+    throw InputError("cannot restart: '" + printable(path) + "' is not a regular file (allowed: a statepoint file)");
+  }
 }
 
 std::string describe(const RunResults& sp) {
@@ -193,11 +226,14 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
   bool usage = false;
   try {
     opts = parse_run_options(args);
-    problem = opts.input ? read_problem_file(*opts.input) : default_problem();
+    const std::string text = opts.input ? read_input_file(*opts.input) : std::string(default_problem_toml());
+    problem = read_problem_string(text, opts.input ? *opts.input : "<default>");
     apply_overrides(opts, problem);
     check_run_limits(problem, comm.size());
-    fingerprint = input_fingerprint(input_text(opts), problem.settings);
+    fingerprint = input_fingerprint(text, problem.settings);
+    if (comm.is_root()) check_outputs(opts, problem);  // rank 0 writes them
     if (opts.restart) {
+      check_restart_file(*opts.restart);
       try {
         statepoint = read_statepoint(*opts.restart);
       } catch (const OutputError& e) {
@@ -210,6 +246,9 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
     usage = true;
   } catch (const InputError& e) {
     failure = e.what();
+  } catch (const OutputError& e) {  // an output path that cannot be written: a usage error, found early
+    failure = e.what();
+    usage = true;
   }
   failure = comm.first_error(failure);
   if (!failure.empty()) {

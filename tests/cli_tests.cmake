@@ -48,6 +48,13 @@ set_tests_properties(determinism_ranks_default determinism_ranks_multigroup dete
                      restart_np1 restart_np2 restart_domains_np2
                      PROPERTIES LABELS "determinism;mpi" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 
+# Output paths checked before transport; links followed; devices, FIFOs and directories left alone.
+add_test(NAME cli_output_paths
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
+                 -DOUT=${_out}/output_paths -P ${_cmake_dir}/output_paths.cmake)
+set_tests_properties(cli_output_paths PROPERTIES LABELS "bad-input" TIMEOUT 300
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
 # Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
 function(keff_expect_failure name regex exit_code)
   add_test(NAME ${name}

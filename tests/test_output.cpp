@@ -2,9 +2,13 @@
 // through the HDF5 wrapper unchanged, and a failed write throws OutputError and leaves no file behind.
 #include "io/hdf5_file.hpp"
 #include "io/output.hpp"
+#include "io/output_path.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bit>
@@ -13,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -399,6 +404,106 @@ TEST(Output, StatepointReplacesAnOldFile) {
   r.batch.resize(2);
   write_statepoint(dir.file("sp.h5"), r);
   EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("batches_done"), 2);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output paths: links followed, special files refused, temporaries of killed runs removed
+
+std::string output_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const OutputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no OutputError";
+  return {};
+}
+
+// The file type as `stat` sees it without following a final link.
+mode_t file_type(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode & S_IFMT;
+}
+
+// A process id that no longer exists: a child that has exited and been reaped.
+long dead_pid() {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return static_cast<long>(child);
+}
+
+TEST(OutputPath, SymbolicLinksAreFollowedAndKept) {
+  TempDir dir;
+  fs::create_directories(dir.file("real"));
+  fs::create_symlink("real/target.json", dir.file("link.json"));   // dangling: the target is created
+  fs::create_symlink("link.json", dir.file("link2.json"));         // a chain
+  EXPECT_EQ(resolve_output_path(dir.file("link2.json"), "--json"), dir.file("real/target.json"));
+  write_summary_json(dir.file("link2.json"), sample_results());
+  EXPECT_EQ(file_type(dir.file("link.json")), S_IFLNK);
+  EXPECT_EQ(file_type(dir.file("link2.json")), S_IFLNK);
+  EXPECT_EQ(file_type(dir.file("real/target.json")), S_IFREG);
+  write_statepoint(dir.file("link2.json"), sample_results());  // replaces the target again, through the links
+  EXPECT_EQ(file_type(dir.file("link2.json")), S_IFLNK);
+  EXPECT_EQ(H5File::open(dir.file("real/target.json")).attribute_string("filetype"), "statepoint");
+  EXPECT_EQ(dir.entries().size(), 3u);  // real, link.json, link2.json: no temporary left
+
+  fs::create_symlink("loop_b", dir.file("loop_a"));
+  fs::create_symlink("loop_a", dir.file("loop_b"));
+  EXPECT_NE(output_error([&] { resolve_output_path(dir.file("loop_a"), "--json"); }).find("too many levels"),
+            std::string::npos);
+}
+
+TEST(OutputPath, SpecialFilesAreRefusedAndLeftAlone) {
+  TempDir dir;
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0644), 0);
+  fs::create_directories(dir.file("adir"));
+  fs::create_symlink("fifo", dir.file("to_fifo"));
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"fifo", "it is a FIFO (named pipe)"},
+      {"adir", "it is a directory"},
+      {"to_fifo", "which is a FIFO (named pipe)"}};
+  // A device node (as the device itself would be, e.g. /dev/null or /dev/full) when allowed to make one.
+  if (::mknod(dir.file("null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) cases.push_back({"null", "it is a character device"});
+  for (const auto& [name, reason] : cases) {
+    const auto before = file_type(dir.file(name));
+    for (const auto& write : {std::function<void()>([&] { write_summary_json(dir.file(name), sample_results()); }),
+                              std::function<void()>([&] { write_statepoint(dir.file(name), sample_results()); }),
+                              std::function<void()>([&] { check_output_path(dir.file(name), "--json"); })}) {
+      const std::string msg = output_error(write);
+      EXPECT_NE(msg.find(reason), std::string::npos) << name << ": " << msg;
+      EXPECT_NE(msg.find("allowed: a regular file"), std::string::npos) << msg;
+      EXPECT_EQ(file_type(dir.file(name)), before) << name;
+    }
+  }
+  EXPECT_NE(output_error([] { check_output_path("", "--json"); }).find("the path is empty"), std::string::npos);
+  EXPECT_NE(output_error([&] { check_output_path(dir.file("none/x.json"), "--json"); }).find("its directory"),
+            std::string::npos);
+}
+
+TEST(OutputPath, TemporariesOfKilledRunsAreRemoved) {
+  TempDir dir;
+  const std::string target = dir.file("sp.h5");
+  const std::string mine = detail::temporary_path(target);  // "<target>.tmp.<host>.<this pid>"
+  const std::string stem = mine.substr(0, mine.find_last_of('.') + 1);
+  const std::string stale = stem + std::to_string(dead_pid());
+  const std::string live = stem + std::to_string(static_cast<long>(::getppid()));
+  const std::string other_host = target + ".tmp.some-other-host." + std::to_string(dead_pid());
+  for (const auto& f : {stale, live, other_host}) std::ofstream(f) << "half a statepoint";
+  fs::create_directories(stem + "1");  // a directory by that name is not ours to remove
+  write_statepoint(target, sample_results());
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(live));        // its process may still be writing
+  EXPECT_TRUE(fs::exists(other_host));  // whether that one is alive cannot be told from here
+  EXPECT_TRUE(fs::is_directory(stem + "1"));
+  EXPECT_FALSE(fs::exists(mine));
+
+  std::ofstream(stale) << "again";
+  check_output_path(target, "--statepoint");  // the check before a run removes them too
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_FALSE(fs::exists(mine));  // nor does the check leave its probe behind
 }
 
 // ---------------------------------------------------------------------------------------------------
