@@ -8,6 +8,7 @@
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
+#include "src/interrupt.hpp"
 #include "src/run.hpp"
 #include "src/run_options.hpp"
 
@@ -284,6 +285,7 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
 }  // namespace
 
 int cli_main(int argc, char** argv) {
+  install_interrupt_handlers();
   const Communicator comm;
   const auto error = [&](const std::string& what) {
     if (comm.is_root()) std::cerr << "keff: error: " << what << std::endl;
@@ -313,6 +315,9 @@ int cli_main(int argc, char** argv) {
   } catch (const RunError& e) {    // decided on reduced values: every rank throws it
     error(e.what());
     return 1;
+  } catch (const Interrupted& e) {  // agreed over ranks between batches: every rank throws it
+    error(e.what());
+    return e.exit_status();
   } catch (const OutputError& e) {  // statepoints: agreed on every rank; the JSON: rank 0 alone, at the end
     error(e.what());
     return 1;

@@ -8,6 +8,7 @@
 #include "kernels/transport_history.hpp"
 #include "io/output.hpp"
 #include "src/device_memory.hpp"
+#include "src/interrupt.hpp"
 #include "src/statistics.hpp"
 
 #include <algorithm>
@@ -470,6 +471,11 @@ RunResults Simulation::run() {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
     print_row(run_batch(b));
     if (statepoint_due(b)) write_statepoint_now();
+    if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
+      if (!problem_.settings.statepoint.empty() && !statepoint_due(b)) write_statepoint_now();
+      exchange_.finish();  // no message may be left in flight when MPI finalizes
+      throw Interrupted(sig, b, problem_.settings.batches, problem_.settings.statepoint);
+    }
   }
   {
     const auto t = timed("bank exchange wait");

@@ -55,6 +55,15 @@ add_test(NAME cli_output_paths
 set_tests_properties(cli_output_paths PROPERTIES LABELS "bad-input" TIMEOUT 300
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
+# SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
+# kill -9 leaves the previous complete statepoint or none, and no temporary file the next run trips over.
+add_test(NAME cli_interrupt
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
+                 -DOUT=${_out}/interrupt -P ${_cmake_dir}/interrupt.cmake)
+set_tests_properties(cli_interrupt PROPERTIES LABELS "bad-input;mpi" TIMEOUT 900 PROCESSORS 2
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
 # Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
 function(keff_expect_failure name regex exit_code)
   add_test(NAME ${name}

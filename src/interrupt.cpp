@@ -1,0 +1,69 @@
+#include "src/interrupt.hpp"
+
+#include "io/output_path.hpp"
+#include "io/printable.hpp"
+
+#include <csignal>
+#include <cstring>
+
+namespace keff {
+
+namespace {
+
+volatile std::sig_atomic_t received = 0;
+
+extern "C" void on_signal(int sig) {
+  if (received != 0) {
+    // The second signal: the user wants out now. What is being written is abandoned, and its temporary
+    // file removed; the previous complete file (if any) stays where it was.
+    remove_registered_temporaries();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);  // delivered, with the default action, when this handler returns
+    return;
+  }
+  received = sig;
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+std::string message(int sig, int batch, int batches, const std::string& statepoint) {
+  std::string m = "interrupted by " + signal_name(sig) + " after batch " + std::to_string(batch) + " of " +
+                  std::to_string(batches);
+  if (statepoint.empty()) {
+    m += ": no statepoint is configured (settings.statepoint, --statepoint), so the run cannot be continued";
+  } else {
+    m += ": statepoint written to '" + printable(statepoint) + "' (continue with --restart " + printable(statepoint) + ")";
+  }
+  return m;
+}
+
+}  // namespace
+
+void install_interrupt_handlers() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // system calls in flight (a write, an MPI wait) carry on
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int interrupt_signal() { return received; }
+
+void clear_interrupt() { received = 0; }
+
+int agreed_interrupt(const Communicator& comm) { return static_cast<int>(comm.max(received)); }
+
+Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint)
+    : std::runtime_error(message(signal, batch, batches, statepoint)), signal_(signal) {}
+
+}  // namespace keff

@@ -1,0 +1,140 @@
+# Signals during a run (src/interrupt.hpp, io/output_path.hpp):
+#  1. SIGINT at one rank: the run stops after a batch with status 130 and one message, the statepoint
+#     is written, and a restart from it to B batches equals B batches straight, bit for bit.
+#  2. SIGTERM to one of two ranks: both stop after the same batch (status 143), statepoint written.
+#  3. Two SIGINTs: the process ends at once (status 130) and leaves no temporary file.
+#  4. kill -9 at random moments of a run that writes its statepoint every batch: each time the
+#     statepoint is either absent or complete (a restart reads it), and the next run writing it leaves
+#     no temporary file behind.
+#   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DINPUT=<multigroup input> -DOUT=dir -P interrupt.cmake
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+set(args run ${INPUT} --inactive 1)
+
+function(no_temporaries where)
+  file(GLOB left "${OUT}/*.tmp.*")
+  if(left)
+    message(FATAL_ERROR "${where}: temporary files left behind: ${left}")
+  endif()
+endfunction()
+
+# The batches a statepoint holds, as a restart asking for two batches reports them, or runs the second
+# when it holds one (either proves the file reads back whole: every checksum and check passed).
+function(batches_in statepoint out)
+  execute_process(COMMAND ${KEFF} ${args} --particles ${ARGN} --batches 2 --restart "${statepoint}" --statepoint ""
+                          --quiet
+                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 300)
+  if(rc EQUAL 0)
+    set(${out} 1 PARENT_SCOPE)
+  elseif(rc EQUAL 2 AND err MATCHES "it already holds ([0-9]+) batches")
+    set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "'${statepoint}' is not a complete statepoint (${rc}):\n${err}")
+  endif()
+endfunction()
+
+# 1. SIGINT, one rank.
+execute_process(COMMAND timeout --preserve-status -s INT 4 ${KEFF} ${args} --particles 5000 --batches 1000000
+                        --statepoint "${OUT}/int.h5"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 130 OR NOT err MATCHES "interrupted by SIGINT after batch ([0-9]+) of 1000000: statepoint written to '.*int.h5' \\(continue with --restart")
+  message(FATAL_ERROR "SIGINT: expected status 130 and the interrupt message, got '${rc}':\n${err}")
+endif()
+set(done ${CMAKE_MATCH_1})
+string(REGEX MATCHALL "keff: error" lines "${err}")
+list(LENGTH lines n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "SIGINT: expected one message, got ${n}:\n${err}")
+endif()
+no_temporaries("SIGINT")
+batches_in("${OUT}/int.h5" held 5000)
+if(NOT held EQUAL done)
+  message(FATAL_ERROR "SIGINT after batch ${done}, but the statepoint holds ${held} batches")
+endif()
+math(EXPR total "${done} + 3")
+execute_process(COMMAND ${KEFF} ${args} --particles 5000 --batches ${total} --restart "${OUT}/int.h5" --statepoint ""
+                        --quiet --json "${OUT}/restarted.json" RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+execute_process(COMMAND ${KEFF} ${args} --particles 5000 --batches ${total} --statepoint "" --quiet
+                        --json "${OUT}/straight.json" RESULT_VARIABLE rc2 ERROR_VARIABLE err2 TIMEOUT 600)
+if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
+  message(FATAL_ERROR "restart after SIGINT (${rc}) or the straight run (${rc2}) failed:\n${err}\n${err2}")
+endif()
+file(READ "${OUT}/restarted.json" a)
+file(READ "${OUT}/straight.json" b)
+foreach(key IN ITEMS batches k mesh)
+  string(JSON va GET "${a}" ${key})
+  string(JSON vb GET "${b}" ${key})
+  if(NOT va STREQUAL vb)
+    message(FATAL_ERROR "'${key}' differs between ${done} + SIGINT + restart and ${total} straight")
+  endif()
+endforeach()
+message("1. SIGINT after batch ${done}: status 130, statepoint written; its restart equals ${total} batches straight")
+
+# 2. SIGTERM to one of two ranks (as a batch system's scancel delivers it): both stop together.
+set(mpirun ${MPIEXEC} -n 2 ${MPIFLAGS})
+string(REPLACE ";" " " mpirun_text "${mpirun} ${KEFF} ${args} --particles 5000 --batches 1000000 --statepoint ${OUT}/term.h5")
+execute_process(COMMAND bash -c "${mpirun_text} & mp=$!; sleep 5; set -- $(cat /proc/$mp/task/*/children); kill -TERM $2; wait $mp"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 143 OR NOT "${out}${err}" MATCHES "interrupted by SIGTERM after batch ([0-9]+) of 1000000: statepoint written")
+  message(FATAL_ERROR "SIGTERM to one rank: expected status 143 and the interrupt message, got '${rc}':\n${out}${err}")
+endif()
+set(done ${CMAKE_MATCH_1})
+batches_in("${OUT}/term.h5" held 5000)
+if(NOT held EQUAL done)
+  message(FATAL_ERROR "SIGTERM after batch ${done}, but the statepoint holds ${held} batches")
+endif()
+no_temporaries("SIGTERM")
+message("2. SIGTERM to rank 1 of 2: both ranks stopped after batch ${done}, statepoint written")
+
+# 3. A second SIGINT ends the process at once.
+string(REPLACE ";" " " run_text "${KEFF} ${args} --particles 200000 --batches 1000000 --statepoint ${OUT}/twice.h5")
+execute_process(COMMAND bash -c "${run_text} & p=$!; sleep 4; kill -INT $p; sleep 0.05; kill -INT $p; wait $p"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 130)
+  message(FATAL_ERROR "two SIGINTs: expected status 130, got '${rc}':\n${err}")
+endif()
+no_temporaries("two SIGINTs")
+if(EXISTS "${OUT}/twice.h5")
+  batches_in("${OUT}/twice.h5" held 200000)
+endif()
+message("3. two SIGINTs: ended at once, no temporary file")
+
+# 4. kill -9 while statepoints are written every batch (a large bank, so writes take a while).
+file(READ "${INPUT}" text)
+string(REPLACE "[settings]" "[settings]\nstatepoint_interval = 1" text "${text}")
+file(WRITE "${OUT}/every_batch.toml" "${text}")
+set(args run ${OUT}/every_batch.toml --inactive 1)
+set(kept 0)
+set(absent 0)
+set(stale 0)
+foreach(delay IN ITEMS 1.2 1.9 2.3 2.8 3.4 4.1)
+  file(REMOVE "${OUT}/kill.h5")
+  execute_process(COMMAND timeout -s KILL ${delay} ${KEFF} ${args} --particles 200000 --batches 1000000
+                          --statepoint "${OUT}/kill.h5" --quiet
+                  RESULT_VARIABLE rc TIMEOUT 300)
+  file(GLOB tmp "${OUT}/kill.h5.tmp.*")
+  if(tmp)
+    math(EXPR stale "${stale} + 1")
+  endif()
+  if(EXISTS "${OUT}/kill.h5")
+    batches_in("${OUT}/kill.h5" held 200000)
+    math(EXPR kept "${kept} + 1")
+  else()
+    math(EXPR absent "${absent} + 1")
+  endif()
+  # The next run writing that statepoint (here: restarting from it, or starting afresh) cleans up.
+  if(EXISTS "${OUT}/kill.h5")
+    math(EXPR next "${held} + 1")
+    execute_process(COMMAND ${KEFF} ${args} --particles 200000 --batches ${next} --restart "${OUT}/kill.h5"
+                            --statepoint "${OUT}/kill.h5" --quiet RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 300)
+  else()
+    execute_process(COMMAND ${KEFF} ${args} --particles 200000 --batches 2 --statepoint "${OUT}/kill.h5" --quiet
+                    RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 300)
+  endif()
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "the run after kill -9 at ${delay} s failed (${rc}):\n${err}")
+  endif()
+  no_temporaries("the run after kill -9 at ${delay} s")
+endforeach()
+message("4. kill -9 six times: statepoint complete ${kept} times, absent ${absent} times; "
+        "${stale} kills left a temporary file, each removed by the next run")
