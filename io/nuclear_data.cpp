@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <unordered_set>
 
@@ -28,10 +29,47 @@ bool valid_nuclide_name(const std::string& name) {
 namespace {
 
 // Values outside [lo, hi], NaN included.
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
 std::size_t count_outside(const std::vector<double>& values, double lo, double hi) {
   std::size_t bad = 0;
   for (double v : values) bad += !((v >= lo) & (v <= hi));
   return bad;
+}
+
+// What the transport kernels rely on beyond finite numbers. A negative nu silently removes neutrons (a
+// wrong k, exit 0); Watt parameters whose energies fall outside the grid make the rejection sampler of
+// fission energies (kernels/physics_ce.hpp) loop forever.
+template <class Fail>
+void check_physics(const NuclideData& n, const Fail& fail) {
+  using namespace physical_limits;
+  if (!(n.awr >= min_awr && n.awr <= max_awr)) {
+    fail("awr = " + number(n.awr) + " (allowed: " + number(min_awr) + " to " + number(max_awr) +
+         ", the nuclide's mass in neutron masses)");
+  }
+  const bool fission_xs = std::any_of(n.fission.begin(), n.fission.end(), [](double v) { return v > 0.0; });
+  if (fission_xs && !n.fissile) fail("has a fission cross section but fissile = 0 (allowed: fissile = 1, or no fission)");
+  if (!n.fissile) return;
+  // nu is linear in energy, so its extremes over the grid are at the grid's ends.
+  for (const double e : {n.energy.front(), n.energy.back()}) {
+    const double nu = n.nu0 + n.nu1 * e * 1.0e-6;
+    if (!(nu >= min_nu && nu <= max_nu)) {
+      fail("nu(" + number(e) + " eV) = " + number(n.nu0) + " + " + number(n.nu1) + " * E[MeV] = " + number(nu) +
+           " (allowed: " + number(min_nu) + " to " + number(max_nu) + " neutrons per fission over the energy grid)");
+    }
+  }
+  const double mean_mev = 1.5 * n.watt_a + 0.25 * n.watt_a * n.watt_a * n.watt_b;
+  if (!(n.watt_a >= min_watt_a && n.watt_a <= max_watt_a) || !(n.watt_b >= 0.0 && n.watt_b <= max_watt_b) ||
+      !(mean_mev <= max_watt_mean_mev)) {
+    fail("Watt spectrum a = " + number(n.watt_a) + " MeV, b = " + number(n.watt_b) + " /MeV (mean energy " +
+         number(mean_mev) + " MeV; allowed: a from " + number(min_watt_a) + " to " + number(max_watt_a) +
+         " MeV, b from 0 to " + number(max_watt_b) + " /MeV, mean energy 1.5 a + a^2 b / 4 at most " +
+         number(max_watt_mean_mev) + " MeV)");
+  }
 }
 
 }  // namespace
@@ -66,10 +104,10 @@ void check_nuclide(const NuclideData& n, const std::string& where) {
     }
     fail("energy[" + std::to_string(points - 1) + "] is not finite");
   }
-  if (!(n.awr > 0.0) || !std::isfinite(n.awr)) fail("awr is not a finite positive number");
   for (double v : {n.nu0, n.nu1, n.watt_a, n.watt_b}) {
     if (!std::isfinite(v)) fail("nu or Watt parameters are not finite");
   }
+  check_physics(n, fail);
 }
 
 void check_library(const NuclideLibrary& library, const std::string& where) {

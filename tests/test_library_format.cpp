@@ -222,5 +222,29 @@ TEST_F(LibraryFormat, WriterRejectsBadData) {
   EXPECT_FALSE(fs::exists(dir_ / "never.h5"));
 }
 
+// Physics, not only finiteness: each rule with a value just outside it, on a fissile nuclide.
+TEST_F(LibraryFormat, UnphysicalDataIsRefused) {
+  const NuclideLibrary lib = generate_synthetic_library(test::small_spec());
+  const NuclideData& u235 = lib.nuclides[static_cast<std::size_t>(lib.find("U235"))];
+  ASSERT_TRUE(u235.fissile);
+  EXPECT_NO_THROW(check_nuclide(u235, "lib"));
+  const std::pair<void (*)(NuclideData&), const char*> cases[] = {
+      {[](NuclideData& n) { n.nu0 = -1.0; n.nu1 = 0.0; }, "nu(1e-05 eV) = -1 + 0 * E[MeV] = -1 (allowed: 0.5 to 10"},
+      {[](NuclideData& n) { n.nu0 = 2.0; n.nu1 = 1.0; }, "nu(2e+07 eV) = 2 + 1 * E[MeV] = 22"},
+      {[](NuclideData& n) { n.watt_a = 0.0; n.watt_b = 0.0; }, "Watt spectrum a = 0 MeV, b = 0 /MeV"},
+      {[](NuclideData& n) { n.watt_a = 4.0; n.watt_b = 4.0; }, "(mean energy 22 MeV"},
+      {[](NuclideData& n) { n.watt_b = -1.0; }, "b = -1 /MeV"},
+      {[](NuclideData& n) { n.awr = 0.1; }, "awr = 0.1 (allowed: 0.5 to 300"},
+      {[](NuclideData& n) { n.fissile = false; }, "has a fission cross section but fissile = 0"},
+  };
+  for (const auto& [damage, expected] : cases) {
+    NuclideData n = u235;
+    damage(n);
+    const std::string msg = error_of([&] { check_nuclide(n, "lib"); });
+    EXPECT_EQ(msg.rfind("lib: nuclide 'U235': ", 0), 0u) << msg;
+    EXPECT_NE(msg.find(expected), std::string::npos) << msg;
+  }
+}
+
 }  // namespace
 }  // namespace keff

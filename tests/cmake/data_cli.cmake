@@ -93,3 +93,22 @@ run_fails("nowhere.h5: nuclear-data library does not exist" ${MPIEXEC} ${KEFF} r
 run_fails("few.toml:[0-9]+: material 'fuel': nuclide 'U238' is not in the nuclear data library '.*few.h5'"
           ${MPIEXEC} ${KEFF} run ${OUT}/few.toml)
 run_fails("not a text-library directory" ${KEFF} data convert ${OUT}/lib.h5 ${OUT}/never.h5)
+
+# Data that parse but are unphysical: refused by 'data info', 'convert' and 'run' alike, naming the
+# nuclide, the value and the allowed range (a negative nu ran to a wrong k; Watt 0 0 hung the run).
+foreach(case "nu;nu -1 0;nu\\(1e-05 eV\\) = -1 \\+ 0 \\* E\\[MeV\\] = -1 \\(allowed: 0.5 to 10"
+             "watt;watt 0 0;Watt spectrum a = 0 MeV, b = 0 /MeV .*allowed: a from 0.1 to 10 MeV")
+  list(GET case 0 name)
+  list(GET case 1 line)
+  list(GET case 2 regex)
+  file(REMOVE_RECURSE ${OUT}/bad_${name})
+  file(COPY ${OUT}/text/ DESTINATION ${OUT}/bad_${name})
+  set(u235 ${OUT}/bad_${name}/z09x/Z092/U235.txt)
+  file(READ ${u235} content)
+  string(REGEX REPLACE "\n${name} [^\n]*\n" "\n${line}\n" content "${content}")
+  file(WRITE ${u235} "${content}")
+  file(WRITE ${OUT}/bad_${name}.toml "${settings}[nuclear_data]\nlibrary = \"bad_${name}\"\n${geometry}")
+  run_fails("U235.txt: nuclide 'U235': ${regex}" ${MPIEXEC} ${KEFF} data info ${OUT}/bad_${name})
+  run_fails("U235.txt: nuclide 'U235': ${regex}" ${KEFF} data convert ${OUT}/bad_${name} ${OUT}/never.h5)
+  run_fails("U235.txt: nuclide 'U235': ${regex}" ${MPIEXEC} ${KEFF} run ${OUT}/bad_${name}.toml)
+endforeach()
