@@ -3,18 +3,65 @@
 // published atomically. The layout (io/README.md) keeps every array a plain dataset so h5py, h5dump
 // and a restart read it without keff's types.
 #include "io/atomic_write.hpp"
+#include "io/checksum.hpp"
 #include "io/hdf5_file.hpp"
 #include "io/output.hpp"
 
 #include <bit>
 #include <cstdint>
+#include <span>
+#include <string_view>
 #include <vector>
 
 namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 2;
+constexpr std::int64_t statepoint_version = 3;
+
+// The checksum of everything a restart reads (metadata, batches, restart accumulators, source bank), over
+// the values as held in RunResults, so the writer and the reader compute it alike (io/checksum.hpp).
+class ContentChecksum {
+ public:
+  void add(std::string_view text) { add(checksum64(text.data(), text.size())); }
+  void add(std::span<const double> v) { add(checksum64(v.data(), v.size_bytes())); }
+  void add(std::uint64_t word) { words_.push_back(word); }
+  void add_real(double v) { add(std::bit_cast<std::uint64_t>(v)); }
+  std::uint64_t value() const { return checksum64(words_.data(), words_.size() * sizeof(std::uint64_t)); }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+std::int64_t content_checksum(const RunResults& r) {
+  ContentChecksum c;
+  c.add(r.input);
+  c.add(r.mode);
+  for (const std::int64_t v : {std::int64_t(r.seed), r.particles, std::int64_t(r.batches), std::int64_t(r.inactive),
+                               r.lost_particles, std::int64_t(r.bank_overflows)}) {
+    c.add(static_cast<std::uint64_t>(v));
+  }
+  c.add(r.restart.fingerprint);
+  c.add_real(r.restart.k_prev);
+  for (const auto& b : r.batch) {
+    c.add(static_cast<std::uint64_t>(b.batch) * 2 + (b.active ? 1 : 0));
+    c.add(static_cast<std::uint64_t>(b.fission_sites));
+    for (const double v : {b.k, b.k_collision, b.k_absorption, b.k_tracklength, b.entropy, b.k_running.mean,
+                           b.k_running.std}) {
+      c.add_real(v);
+    }
+  }
+  for (const auto* v : {&r.restart.flux_sum, &r.restart.flux_sq, &r.restart.fission_sum, &r.restart.fission_sq}) {
+    c.add(std::span<const double>(*v));
+  }
+  for (const Site& s : r.source_bank) {
+    for (const double v : {s.r.x, s.r.y, s.r.z, s.u.x, s.u.y, s.u.z, s.energy, s.weight}) c.add_real(v);
+    c.add(static_cast<std::uint64_t>(s.group));
+    c.add(static_cast<std::uint64_t>(s.parent));
+    c.add(static_cast<std::uint64_t>(s.progeny));
+  }
+  return std::bit_cast<std::int64_t>(c.value());
+}
 
 void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("filetype", "statepoint");
@@ -145,6 +192,7 @@ void write_statepoint(const std::string& path, const RunResults& results) {
     write_mesh(file.create_group("mesh"), results.mesh);
     write_bank(file.create_group("source_bank"), results.source_bank);
     write_restart(file.create_group("restart"), results.restart);
+    file.set_attribute("checksum", content_checksum(results));
     file.close();
   });
 }
@@ -219,6 +267,9 @@ RunResults read_statepoint(const std::string& path) {
       s.parent = parent[i];
       s.progeny = static_cast<int>(progeny[i]);
     }
+  }
+  if (content_checksum(r) != file.attribute_int64("checksum")) {
+    throw OutputError("statepoint '" + path + "': checksum mismatch: the file was changed or damaged after it was written");
   }
   return r;
 }

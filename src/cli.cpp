@@ -5,6 +5,7 @@
 #include "io/output.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
+#include "io/restart_check.hpp"
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
@@ -241,6 +242,7 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
         throw InputError(std::string("cannot restart: ") + e.what());
       }
       check_restartable(*opts.restart, statepoint, problem, fingerprint);
+      check_restart_data(*opts.restart, statepoint, problem);
     }
   } catch (const UsageError& e) {
     failure = e.what();

@@ -3,6 +3,7 @@
 #include "kernels/bank_sort.hpp"
 #include "kernels/entropy.hpp"
 #include "kernels/initial_source.hpp"
+#include "kernels/site_check.hpp"
 #include "kernels/source_select.hpp"
 #include "kernels/transport_event.hpp"
 #include "kernels/transport_history.hpp"
@@ -196,9 +197,24 @@ void Simulation::sample_initial_source_with(const Physics& physics) {
   std::int64_t n_failed = 0;
   Kokkos::deep_copy(exec_, n_failed, failures);
   exec_.fence();
-  if (comm_.sum(n_failed) > 0) {
+  const std::int64_t failed = comm_.sum(n_failed);
+  if (failed == split_.total()) {
     throw RunError("initial source: no fissionable material found in the source box of " + problem_.source_name +
-                   " ([settings.source] lower_left/upper_right must overlap a cell filled with fissionable material)");
+                   " (" + std::to_string(k.max_tries) + " points tried for each of " + std::to_string(failed) +
+                   " sites; [settings.source] lower_left/upper_right must overlap a cell filled with fissionable material)");
+  }
+  if (failed > 0) {
+    // Sites that found fuel took at least one try each, those that did not took max_tries: an upper bound
+    // of the share of the box that is fissionable.
+    const auto found = static_cast<double>(split_.total() - failed);
+    const double share = found / (found + static_cast<double>(failed) * k.max_tries);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2g", share);
+    throw RunError("initial source: fissionable material fills only a small part of the source box of " +
+                   problem_.source_name + " (at most about " + text + " of it): " + std::to_string(failed) + " of " +
+                   std::to_string(split_.total()) + " sites found none in " + std::to_string(k.max_tries) +
+                   " tries (allowed: a [settings.source] box in which fissionable material fills at least about 1e-3; "
+                   "fit lower_left/upper_right to the fuel)");
   }
 }
 
@@ -511,7 +527,13 @@ void Simulation::restart_from(const RunResults& sp) {
   Kokkos::View<const Site*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> mine(
       sp.source_bank.data() + local_.first, static_cast<std::size_t>(local_.count));
   Kokkos::deep_copy(exec_, state_.source, mine);
-  exec_.fence();
+  const std::int64_t outside = comm_.sum(count_sites_outside_fissionable(
+      exec_, params_.geometry, params_.materials.fissionable, Kokkos::View<const Site*, DeviceMem>(state_.source)));
+  if (outside != 0) {
+    throw RunError("the statepoint's source bank has " + std::to_string(outside) +
+                   " site(s) outside every cell filled with fissionable material: it is not a bank this problem's "
+                   "fissions can have made (allowed: a statepoint written by a run of this input)");
+  }
   if (domains_) domains_->route_source(exec_, state_.source, local_);
 }
 

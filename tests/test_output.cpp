@@ -252,7 +252,7 @@ TEST(Output, StatepointReadsBack) {
 
   auto file = H5File::open(path);
   EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
-  EXPECT_EQ(file.attribute_int64("version"), 2);
+  EXPECT_EQ(file.attribute_int64("version"), 3);
   EXPECT_EQ(file.attribute_string("input"), r.input);
   EXPECT_EQ(file.attribute_string("mode"), r.mode);
   EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);

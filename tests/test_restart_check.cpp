@@ -1,0 +1,135 @@
+// A restart trusts nothing it reads: a statepoint changed after it was written fails its checksum; a
+// state that passes the checksum but that this problem cannot have produced (a site at 1e6 or infinity,
+// a negative weight, a site outside the fissionable material, batches out of order) is refused with
+// the site and the allowed range.
+#include "io/hdf5_file.hpp"
+#include "io/input.hpp"
+#include "io/output.hpp"
+#include "io/restart_check.hpp"
+#include "run_problem.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <limits>
+
+namespace keff {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A short run of the bare plutonium sphere (multigroup) that leaves its statepoint.
+class RestartCheck : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("keff_restart_check_" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+    problem_ = new model::Problem(test::sized(test::example("la13511_pub_sphere.toml"), 400, 3, 1));
+    problem_->settings.statepoint = statepoint();
+    test::run_quietly(*problem_);
+  }
+  static void TearDownTestSuite() {
+    delete problem_;
+    fs::remove_all(dir_);
+  }
+  static std::string statepoint() { return (dir_ / "sp.h5").string(); }
+
+  // The InputError message of check_restart_data on the statepoint after `damage`.
+  static std::string refusal(const std::function<void(RunResults&)>& damage) {
+    RunResults sp = read_statepoint(statepoint());
+    damage(sp);
+    try {
+      check_restart_data(statepoint(), sp, *problem_);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  }
+
+  static inline fs::path dir_;
+  static inline model::Problem* problem_ = nullptr;
+};
+
+TEST_F(RestartCheck, WrittenStatepointPasses) {
+  const RunResults sp = read_statepoint(statepoint());
+  ASSERT_EQ(sp.source_bank.size(), 400u);
+  EXPECT_NO_THROW(check_restart_data(statepoint(), sp, *problem_));
+}
+
+TEST_F(RestartCheck, ChangedFileFailsItsChecksum) {
+  const fs::path copy = dir_ / "edited.h5";
+  fs::copy_file(statepoint(), copy, fs::copy_options::overwrite_existing);
+  {  // one coordinate of one site moved far outside the sphere, as a hand edit would
+    const hid_t file = H5Fopen(copy.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    const hid_t data = H5Dopen2(file, "source_bank/r", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(data);
+    const hsize_t start[2] = {7, 0}, count[2] = {1, 1};
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr);
+    const hsize_t one = 1;
+    const hid_t mem = H5Screate_simple(1, &one, nullptr);
+    const double far = 1.0e6;
+    EXPECT_GE(H5Dwrite(data, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &far), 0);
+    H5Sclose(mem);
+    H5Sclose(space);
+    H5Dclose(data);
+    H5Fclose(file);
+  }
+  try {
+    read_statepoint(copy.string());
+    ADD_FAILURE() << "an edited statepoint was read";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("checksum mismatch: the file was changed or damaged after it was written"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::pair<std::function<void(RunResults&)>, const char*> cases[] = {
+      {[](RunResults& r) { r.source_bank[3].r.x = 1.0e6; }, "source site 3: position (1000000, "},
+      {[&](RunResults& r) { r.source_bank[5].r.y = inf; }, "source site 5: position ("},
+      {[](RunResults& r) { r.source_bank[0].weight = -1.0; }, "source site 0: weight -1 is not a finite positive number"},
+      {[](RunResults& r) { r.source_bank[9].u = {1.0, 1.0, 0.0}; }, "source site 9: direction (1, 1, 0) is not a unit vector"},
+      {[](RunResults& r) { r.source_bank[2].group = 1; }, "source site 2: group 1 is not one of the problem's groups (allowed: 0 to 0)"},
+      {[](RunResults& r) { r.source_bank[4].parent = -2; }, "source site 4: history keys (parent, progeny) are negative"},
+      {[](RunResults& r) { r.batch[1].batch = 7; }, "batch record 1 is batch 7 (active) (allowed: batch 2, active)"},
+      {[](RunResults& r) { r.batch[0].active = true; }, "batch record 0 is batch 1 (active) (allowed: batch 1, inactive)"},
+      {[&](RunResults& r) { r.batch[2].k = inf; }, "batch 3 holds a k or entropy that is not a finite non-negative number"},
+      {[](RunResults& r) { r.restart.k_prev = 0.0; }, "the last batch's k, 0, is not a finite positive number"},
+  };
+  for (const auto& [damage, expected] : cases) {
+    const std::string msg = refusal(damage);
+    EXPECT_EQ(msg.rfind("cannot restart from '" + statepoint() + "': ", 0), 0u) << msg;
+    EXPECT_NE(msg.find(expected), std::string::npos) << msg;
+  }
+  EXPECT_NE(refusal([](RunResults& r) { r.source_bank[3].r.x = 1.0e6; }).find("is outside the geometry"), std::string::npos);
+}
+
+// Inside the sphere's bounding box but outside the sphere: only the geometry can tell.
+TEST_F(RestartCheck, SiteOutsideFissionableMaterialIsRefused) {
+  RunResults sp = read_statepoint(statepoint());
+  const double corner = 0.9 * 6.082547;
+  sp.source_bank[11].r = {corner, corner, corner};
+  EXPECT_NO_THROW(check_restart_data(statepoint(), sp, *problem_));
+  model::Problem p = *problem_;
+  p.settings.batches = 5;
+  const Communicator comm;
+  Simulation sim(DeviceExec(), p, comm, nullptr, {});
+  try {
+    sim.restart_from(sp);
+    ADD_FAILURE() << "a site outside the sphere was accepted";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("source bank has 1 site(s) outside every cell filled with fissionable material"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace keff
