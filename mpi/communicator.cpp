@@ -48,6 +48,12 @@ std::int64_t Communicator::max(std::int64_t value) const {
   return value;
 }
 
+bool Communicator::all_equal(std::uint64_t value) const {
+  std::uint64_t both[2] = {value, ~value};  // max of both: the largest value and the complement of the smallest
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_UINT64_T, MPI_MAX, comm_), "MPI_Allreduce");
+  return both[0] == value && ~both[1] == value;
+}
+
 std::int64_t Communicator::exclusive_sum(std::int64_t value) const {
   std::int64_t out = 0;
   check_mpi(MPI_Exscan(&value, &out, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Exscan");

@@ -40,6 +40,8 @@ class Communicator {
   std::int64_t exclusive_sum(std::int64_t value) const;
   // True on every rank if `flag` is true on any.
   bool any(bool flag) const;
+  // Whether every rank passed the same value (one MPI_Allreduce of the value and its complement).
+  bool all_equal(std::uint64_t value) const;
   // The same, on rank 0 only (empty elsewhere): for output, which only rank 0 writes.
   std::vector<char> gather_bytes(const void* data, std::int64_t n_bytes) const;
   // Minimum, maximum and sum over ranks of each of n values, on rank 0 (elsewhere: unchanged).

@@ -224,6 +224,7 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
   model::Problem problem;
   RunResults statepoint;
   std::uint64_t fingerprint = 0;
+  std::uint64_t identity = 0;  // of this rank's input and arguments; the ranks must agree on it
   std::string failure;
   bool usage = false;
   try {
@@ -233,6 +234,7 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
     apply_overrides(opts, problem);
     check_run_limits(problem, comm.size());
     fingerprint = input_fingerprint(text, problem.settings);
+    identity = run_fingerprint(text, args);
     if (comm.is_root()) check_outputs(opts, problem);  // rank 0 writes them
     if (opts.restart) {
       check_restart_file(*opts.restart);
@@ -258,6 +260,10 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
     // Every rank throws; which kind only changes the hint (both exit with status 2).
     if (comm.any(usage)) throw UsageError(failure);
     throw InputError(failure);
+  }
+  if (!comm.all_equal(identity)) {
+    throw UsageError("the " + std::to_string(comm.size()) + " ranks were not given the same run: every rank must "
+                     "read an input with the same bytes and the same 'keff run' arguments (one command for all ranks)");
   }
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
 

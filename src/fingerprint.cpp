@@ -26,6 +26,17 @@ struct Fnv1a {
 
 }  // namespace
 
+std::uint64_t run_fingerprint(std::string_view input_text, const std::vector<std::string_view>& arguments) {
+  Fnv1a f;
+  f.add(input_text.size());
+  f.add(input_text);
+  for (const std::string_view a : arguments) {
+    f.add(a.size());  // lengths keep ("ab", "c") apart from ("a", "bc")
+    f.add(a);
+  }
+  return f.h;
+}
+
 std::uint64_t input_fingerprint(std::string_view input_text, const model::Settings& settings) {
   Fnv1a f;
   f.add(input_text);

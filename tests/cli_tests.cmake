@@ -64,6 +64,15 @@ add_test(NAME cli_interrupt
 set_tests_properties(cli_interrupt PROPERTIES LABELS "bad-input;mpi" TIMEOUT 900 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
+# Ranks started with different settings (MPMD) fail together before the run's first collective, where
+# they used to wait in different collectives for ever.
+add_test(NAME cli_ranks_disagree
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS};-n;1;${_keff};run;--particles;200;--batches;3;--inactive;1;--statepoint;${_out}/disagree.h5;:;-n;1;${_keff};run;--particles;200;--batches;4;--inactive;1;--statepoint;${_out}/disagree.h5"
+                 "-DREGEX=the 2 ranks were not given the same run" -DEXIT=2 -P ${_cmake_dir}/expect_failure.cmake)
+set_tests_properties(cli_ranks_disagree PROPERTIES LABELS "bad-input;mpi" TIMEOUT 150 PROCESSORS 2
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+
 # Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
 function(keff_expect_failure name regex exit_code)
   add_test(NAME ${name}
