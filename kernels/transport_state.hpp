@@ -59,6 +59,17 @@ struct TransportState {
   }
 };
 
+// What allocate_transport_state will allocate, before it does (src/memory_check.hpp), in doubles so that no
+// size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot (particle,
+// micro-XS row, queue entries). A test holds it to the allocated bytes().
+inline double transport_state_bytes(const TransportStateSizes& n, double concurrency, double bytes_per_slot) {
+  const double sites = 2.0 * static_cast<double>(n.histories) + 2.0 * static_cast<double>(n.bank_capacity);
+  const double tally = 2.0 * n.tally_groups * static_cast<double>(n.tally_window.n_bins()) * sizeof(Fixed);
+  const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
+  return sites * sizeof(Site) + (static_cast<double>(n.histories) + 1 + n.entropy_bins) * sizeof(std::int64_t) + tally +
+         scratch + static_cast<double>(n.event_slots) * bytes_per_slot;
+}
+
 namespace detail {
 template <class View, class Exec, class... Extents>
 View state_view(const Exec& exec, const char* what, Extents... n) {

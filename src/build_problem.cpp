@@ -4,6 +4,8 @@
 #include "io/library_loader.hpp"
 #include "src/build_geometry.hpp"
 #include "src/build_nuclear_data.hpp"
+#include "src/device_memory.hpp"
+#include "src/memory_check.hpp"
 #include "src/synthetic_data.hpp"
 
 namespace keff {
@@ -30,6 +32,18 @@ NuclideLibrary synthetic_library(const model::NuclearDataSpec& nd) {
   return generate_synthetic_library(spec);
 }
 
+// Bytes of NuclideParams: five columns per point, and the energy-grid index (the unionized grid is
+// counted as if no two nuclides shared a point: an upper bound).
+double nuclide_params_bytes(double nuclides, double points, EnergyGridKind grid, int hash_bins) {
+  const double columns = 5.0 * sizeof(Real) * points;
+  switch (grid) {
+    case EnergyGridKind::hash: return columns + (hash_bins + 1.0) * nuclides * sizeof(int);
+    case EnergyGridKind::unionized: return columns + points * (sizeof(Real) + nuclides * sizeof(int));
+    case EnergyGridKind::nuclide: break;
+  }
+  return columns;
+}
+
 }  // namespace
 
 NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm) {
@@ -52,7 +66,27 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.multigroup = build_multigroup_params(exec, problem);
     p.tally_groups = problem.groups;
   } else {
+    const auto& nd = problem.nuclear_data;
+    const auto& settings = problem.settings;
+    const bool allow = settings.allow_oversubscribed_memory;
+    if (nd.library.empty()) {  // generated here: checked before generating
+      const double points = static_cast<double>(nd.nuclides) * nd.gridpoints;
+      check_memory(comm, "the nuclear data",
+                   {{"generated nuclides", points * 4 * sizeof(double)},
+                    {"device copy and energy-grid index",
+                     nuclide_params_bytes(nd.nuclides, points, settings.energy_grid, settings.hash_bins)}},
+                   static_cast<double>(device_memory_available(exec)), allow);
+    }
     const NuclideLibrary library = load_nuclear_data(problem, comm);
+    if (!nd.library.empty()) {
+      double points = 0;
+      for (const auto& n : library.nuclides) points += static_cast<double>(n.energy.size());
+      check_memory(comm, "the nuclear data",
+                   {{"device copy and energy-grid index",
+                     nuclide_params_bytes(static_cast<double>(library.nuclides.size()), points, settings.energy_grid,
+                                          settings.hash_bins)}},
+                   static_cast<double>(device_memory_available(exec)), allow);
+    }
     p.n_nuclides = static_cast<int>(library.nuclides.size());
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);

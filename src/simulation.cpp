@@ -10,6 +10,7 @@
 #include "io/output.hpp"
 #include "src/device_memory.hpp"
 #include "src/interrupt.hpp"
+#include "src/memory_check.hpp"
 #include "src/statistics.hpp"
 
 #include <algorithm>
@@ -76,6 +77,18 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
   n.n_materials = static_cast<int>(params.materials.offsets.extent(0)) - 1;
   n.n_groups = params.mode == model::PhysicsMode::multigroup ? params.multigroup.n_groups : 0;
   return n;
+}
+
+// The State, once the memory it needs is known to be there (agreed over ranks).
+TransportState<DeviceExec> allocate_state(const DeviceExec& exec, const TransportStateSizes& sizes,
+                                          std::size_t bytes_per_slot, const ProblemParams& params,
+                                          const Communicator& comm, bool allow_oversubscribed) {
+  const double sites = (2.0 * static_cast<double>(sizes.histories) + 2.0 * static_cast<double>(sizes.bank_capacity)) *
+                       sizeof(Site);
+  const double total = transport_state_bytes(sizes, exec.concurrency(), static_cast<double>(bytes_per_slot));
+  check_memory(comm, "the transport state", {{"source and fission banks", sites}, {"tallies, scratch and slots", total - sites}},
+               static_cast<double>(device_memory_available(exec)), allow_oversubscribed);
+  return allocate_transport_state(exec, sizes, params.tally_energy_bounds);
 }
 
 // Bytes one event slot takes: its particle, micro-XS row and queue entries.
@@ -150,8 +163,8 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       bytes_per_slot_(event_based(problem) ? slot_bytes(exec, problem.settings, params_) : 0),
       event_slots_(event_slot_count(exec, problem, local_.count, bytes_per_slot_)),
       domains_(make_domains(problem, comm, event_slots_, options.exchange)),
-      state_(allocate_transport_state(exec, state_sizes(problem.settings, params_, local_.count, event_slots_, domains_.get()),
-                                      params_.tally_energy_bounds)),
+      state_(allocate_state(exec, state_sizes(problem.settings, params_, local_.count, event_slots_, domains_.get()),
+                            bytes_per_slot_, params_, comm, problem.settings.allow_oversubscribed_memory)),
       exchange_(comm),
       feed_(exchange_),
       tally_(comm, domains_ ? domains_->replicas() : comm.get(), domains_ ? domains_->mesh() : DomainMesh{},

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "io/input.hpp"
+#include "kernels/transport_state.hpp"
 #include "run_problem.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -79,6 +80,31 @@ TEST(ZeroAllocations, EventBasedSortedByMaterialAndEnergy) {
 
 TEST(ZeroAllocations, EventBasedMultigroupUnsorted) {
   expect_no_allocation_in_transport(event_based(test::example("la13511_pua_slab.toml"), EventSort::none));
+}
+
+// The memory check before allocating (src/memory_check.hpp) uses transport_state_bytes: it must be what
+// allocate_transport_state then allocates, history- and event-based.
+TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const Exec exec;
+  for (const int slots : {0, 500}) {
+    TransportStateSizes n;
+    n.histories = 1000;
+    n.bank_capacity = 3000;
+    n.tally_window.shape[0] = 9;
+    n.tally_window.shape[1] = 9;
+    n.tally_groups = 2;
+    n.entropy_bins = 81;
+    n.max_nuclides = 40;
+    n.event_slots = slots;
+    n.event_sort = EventSort::material_energy;
+    n.n_materials = 3;
+    const auto one_slot = allocate_particle_slots(exec, 1, n.max_nuclides).bytes() + 3 * sizeof(int);
+    const auto state = allocate_transport_state(exec, n, Kokkos::View<const Real*, Exec::memory_space>());
+    const double estimate = transport_state_bytes(n, exec.concurrency(), static_cast<double>(one_slot));
+    const auto allocated = static_cast<double>(state.bytes());
+    EXPECT_NEAR(estimate, allocated, 0.02 * allocated + 4096) << slots << " slots";
+  }
 }
 
 }  // namespace

@@ -1,0 +1,27 @@
+#pragma once
+// Memory a run is about to allocate, compared with what is available where it allocates, before it
+// allocates: a size within every limit of io/limits.hpp can still be more than the machine has
+// (--particles 2000000000 wants about 600 GB), and an allocation that fails (or a page the kernel
+// cannot back later) ends a run with an abort or the OOM killer instead of a message. Host only.
+#include "mpi/communicator.hpp"
+
+#include <initializer_list>
+#include <string>
+
+namespace keff {
+
+struct MemoryUse {
+  const char* what;  // "source and fission banks"
+  double bytes;      // double: an estimate must not overflow whatever the sizes
+};
+
+// Collective. When the uses of any rank add up to more than its `available` bytes, every rank throws
+// RunError naming the largest rank's need, its parts, what is available and how to proceed, unless
+// `allow` (settings.allow_oversubscribed_memory): then rank 0 prints it as a warning and the run goes on.
+void check_memory(const Communicator& comm, const char* stage, std::initializer_list<MemoryUse> uses,
+                  double available, bool allow);
+
+// "1.5 GB", "312.0 MB", "4.0 kB"
+std::string memory_text(double bytes);
+
+}  // namespace keff
