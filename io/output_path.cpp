@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -120,6 +121,41 @@ std::string temporary_path(const std::string& target) {
   return target + ".tmp." + host_tag() + "." + std::to_string(static_cast<long>(::getpid()));
 }
 
+namespace {
+
+// Whether process `pid` lives and runs this same program. A live pid alone does not prove that the
+// file's writer lives: pids are reused (pid_max is often 32768 and every thread takes one), and a writer
+// killed with -9 can stay a zombie until its parent or init reaps it.
+bool writer_alive(long pid) {
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+  const std::string proc = "/proc/" + std::to_string(pid);
+  if (std::FILE* f = std::fopen((proc + "/stat").c_str(), "r")) {
+    // "<pid> (<comm>) <state> ...": the state follows the last ')' (comm may hold one).
+    char line[512] = {};
+    const std::size_t n = std::fread(line, 1, sizeof line - 1, f);
+    std::fclose(f);
+    const std::string_view stat(line, n);
+    const auto close = stat.rfind(')');
+    if (close != std::string_view::npos && close + 2 < stat.size() && (stat[close + 2] == 'Z' || stat[close + 2] == 'X')) {
+      return false;
+    }
+  }
+  const auto executable = [](const std::string& link, int& error) {
+    char buf[4096];
+    const ssize_t n = ::readlink(link.c_str(), buf, sizeof buf - 1);
+    error = n > 0 ? 0 : errno;
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+  };
+  int error = 0, own_error = 0;
+  const std::string theirs = executable(proc + "/exe", error);
+  const std::string ours = executable("/proc/self/exe", own_error);
+  // Not ours to read (another user's process) or no /proc: assume a writer and leave its file.
+  if (theirs.empty()) return error == EACCES || error == EPERM || ours.empty();
+  return theirs == ours;
+}
+
+}  // namespace
+
 void remove_stale_temporaries(const std::string& target) {
   const std::string dir = directory_of(target);
   const std::string prefix = base_name(target) + ".tmp." + host_tag() + ".";
@@ -131,9 +167,9 @@ void remove_stale_temporaries(const std::string& target) {
     const std::string_view digits = name.substr(prefix.size());
     if (digits.find_first_not_of("0123456789") != std::string_view::npos) continue;
     const long pid = std::stol(std::string(digits));
-    // Ours, or a live process's (a run writing this very target right now): leave it.
+    // Ours, or a live keff's (a run writing this very target right now): leave it.
     if (pid == static_cast<long>(::getpid()) || pid <= 0 || pid > 2147483647L) continue;
-    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    if (writer_alive(pid)) continue;
     const std::string file = dir + "/" + std::string(name);
     struct stat st {};
     if (::lstat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(file.c_str());

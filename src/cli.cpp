@@ -293,7 +293,6 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
 }  // namespace
 
 int cli_main(int argc, char** argv) {
-  install_interrupt_handlers();
   const Communicator comm;
   const auto error = [&](const std::string& what) {
     if (comm.is_root()) std::cerr << "keff: error: " << what << std::endl;

@@ -46,9 +46,6 @@ std::string message(int sig, int batch, int batches, const std::string& statepoi
 }  // namespace
 
 void install_interrupt_handlers() {
-  static bool installed = false;
-  if (installed) return;
-  installed = true;
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);

@@ -12,7 +12,7 @@
 
 namespace keff {
 
-// Installs the handlers for SIGINT and SIGTERM (once per process; later calls do nothing).
+// Installs the handlers for SIGINT and SIGTERM (main() does, before anything else).
 void install_interrupt_handlers();
 
 // The signal this process received (0 if none).

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "src/cli.hpp"
+#include "src/interrupt.hpp"
 #include "src/run_options.hpp"
 
 #include <cstdlib>
@@ -12,6 +13,9 @@
 #include <string>
 
 int main(int argc, char** argv) {
+  // First of all: a SIGINT during start-up (MPI, Kokkos, reading the input) stops the run after its first
+  // batch like any other, instead of killing it before the handler exists.
+  keff::install_interrupt_handlers();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   // Kokkos aborts with a backtrace on an argument it refuses (--kokkos-num-threads=0): check them first,
