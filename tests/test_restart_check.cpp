@@ -14,7 +14,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <limits>
 
 namespace keff {
@@ -28,22 +27,19 @@ class RestartCheck : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = fs::temp_directory_path() / ("keff_restart_check_" + std::to_string(getpid()));
     fs::create_directories(dir_);
-    problem_ = new model::Problem(test::sized(test::example("la13511_pub_sphere.toml"), 400, 3, 1));
-    problem_->settings.statepoint = statepoint();
-    test::run_quietly(*problem_);
+    problem() = test::sized(test::example("la13511_pub_sphere.toml"), 400, 3, 1);
+    problem().settings.statepoint = statepoint();
+    test::run_quietly(problem());
   }
-  static void TearDownTestSuite() {
-    delete problem_;
-    fs::remove_all(dir_);
-  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
   static std::string statepoint() { return (dir_ / "sp.h5").string(); }
 
   // The InputError message of check_restart_data on the statepoint after `damage`.
-  static std::string refusal(const std::function<void(RunResults&)>& damage) {
+  static std::string refusal(void (*damage)(RunResults&)) {
     RunResults sp = read_statepoint(statepoint());
     damage(sp);
     try {
-      check_restart_data(statepoint(), sp, *problem_);
+      check_restart_data(statepoint(), sp, problem());
     } catch (const InputError& e) {
       return e.what();
     }
@@ -51,13 +47,17 @@ class RestartCheck : public ::testing::Test {
   }
 
   static inline fs::path dir_;
-  static inline model::Problem* problem_ = nullptr;
+  // A function's static rather than a heap object: nvcc 13.5's front end aborts on `new model::Problem`.
+  static model::Problem& problem() {
+    static model::Problem p;
+    return p;
+  }
 };
 
 TEST_F(RestartCheck, WrittenStatepointPasses) {
   const RunResults sp = read_statepoint(statepoint());
   ASSERT_EQ(sp.source_bank.size(), 400u);
-  EXPECT_NO_THROW(check_restart_data(statepoint(), sp, *problem_));
+  EXPECT_NO_THROW(check_restart_data(statepoint(), sp, problem()));
 }
 
 TEST_F(RestartCheck, ChangedFileFailsItsChecksum) {
@@ -90,17 +90,17 @@ TEST_F(RestartCheck, ChangedFileFailsItsChecksum) {
 }
 
 TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
-  const double inf = std::numeric_limits<double>::infinity();
-  const std::pair<std::function<void(RunResults&)>, const char*> cases[] = {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const std::pair<void (*)(RunResults&), const char*> cases[] = {
       {[](RunResults& r) { r.source_bank[3].r.x = 1.0e6; }, "source site 3: position (1000000, "},
-      {[&](RunResults& r) { r.source_bank[5].r.y = inf; }, "source site 5: position ("},
+      {[](RunResults& r) { r.source_bank[5].r.y = inf; }, "source site 5: position ("},
       {[](RunResults& r) { r.source_bank[0].weight = -1.0; }, "source site 0: weight -1 is not a finite positive number"},
       {[](RunResults& r) { r.source_bank[9].u = {1.0, 1.0, 0.0}; }, "source site 9: direction (1, 1, 0) is not a unit vector"},
       {[](RunResults& r) { r.source_bank[2].group = 1; }, "source site 2: group 1 is not one of the problem's groups (allowed: 0 to 0)"},
       {[](RunResults& r) { r.source_bank[4].parent = -2; }, "source site 4: history keys (parent, progeny) are negative"},
       {[](RunResults& r) { r.batch[1].batch = 7; }, "batch record 1 is batch 7 (active) (allowed: batch 2, active)"},
       {[](RunResults& r) { r.batch[0].active = true; }, "batch record 0 is batch 1 (active) (allowed: batch 1, inactive)"},
-      {[&](RunResults& r) { r.batch[2].k = inf; }, "batch 3 holds a k or entropy that is not a finite non-negative number"},
+      {[](RunResults& r) { r.batch[2].k = inf; }, "batch 3 holds a k or entropy that is not a finite non-negative number"},
       {[](RunResults& r) { r.restart.k_prev = 0.0; }, "the last batch's k, 0, is not a finite positive number"},
   };
   for (const auto& [damage, expected] : cases) {
@@ -116,8 +116,8 @@ TEST_F(RestartCheck, SiteOutsideFissionableMaterialIsRefused) {
   RunResults sp = read_statepoint(statepoint());
   const double corner = 0.9 * 6.082547;
   sp.source_bank[11].r = {corner, corner, corner};
-  EXPECT_NO_THROW(check_restart_data(statepoint(), sp, *problem_));
-  model::Problem p = *problem_;
+  EXPECT_NO_THROW(check_restart_data(statepoint(), sp, problem()));
+  model::Problem p = problem();
   p.settings.batches = 5;
   const Communicator comm;
   Simulation sim(DeviceExec(), p, comm, nullptr, {});
