@@ -362,11 +362,11 @@ void print_result(const std::string& problem, const char* grid, const std::strin
                   const LookupRun& run, double sort_s, const LookupRun& ref) {
   const auto lookups = static_cast<double>(run.lookups);
   std::printf(
-      "result problem=%s grid=%s mode=%s schedule=%s threads=%d lookups=%llu seconds=%.4f lookups_per_s=%.6g "
-      "nuclide_lookups_per_s=%.6g sort_seconds=%.4f keff_checksum=%016llx xsbench_verification=%llu "
+      "result problem=%s grid=%s mode=%s schedule=%s threads=%d lookups=%llu nuclide_lookups=%llu seconds=%.4f "
+      "lookups_per_s=%.6g nuclide_lookups_per_s=%.6g sort_seconds=%.4f keff_checksum=%016llx xsbench_verification=%llu "
       "xsbench_nuclide_lookups=%llu reference_seconds=%.4f reference_lookups_per_s=%.6g\n",
       problem.c_str(), grid, mode.c_str(), schedule, Exec().concurrency(), static_cast<unsigned long long>(run.lookups),
-      run.seconds, lookups / run.seconds, static_cast<double>(run.nuclide_lookups) / run.seconds, sort_s,
+      static_cast<unsigned long long>(run.nuclide_lookups), run.seconds, lookups / run.seconds, static_cast<double>(run.nuclide_lookups) / run.seconds, sort_s,
       static_cast<unsigned long long>(run.checksum), static_cast<unsigned long long>(ref.checksum % perf::hm_verification_modulus),
       static_cast<unsigned long long>(ref.nuclide_lookups), ref.seconds,
       ref.seconds > 0 ? lookups / ref.seconds : 0.0);
