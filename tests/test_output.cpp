@@ -489,13 +489,25 @@ TEST(OutputPath, TemporariesOfKilledRunsAreRemoved) {
   const std::string mine = detail::temporary_path(target);  // "<target>.tmp.<host>.<this pid>"
   const std::string stem = mine.substr(0, mine.find_last_of('.') + 1);
   const std::string stale = stem + std::to_string(dead_pid());
-  const std::string live = stem + std::to_string(static_cast<long>(::getppid()));
+  // A live writer is a live process of this same program: a child of this test, asleep until killed.
+  const pid_t writer = ::fork();
+  if (writer == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  const std::string live = stem + std::to_string(static_cast<long>(writer));
+  // A live process of another program (the launcher) holds that pid now: the pid was reused.
+  const std::string reused = stem + std::to_string(static_cast<long>(::getppid()));
   const std::string other_host = target + ".tmp.some-other-host." + std::to_string(dead_pid());
-  for (const auto& f : {stale, live, other_host}) std::ofstream(f) << "half a statepoint";
+  for (const auto& f : {stale, live, reused, other_host}) std::ofstream(f) << "half a statepoint";
   fs::create_directories(stem + "1");  // a directory by that name is not ours to remove
   write_statepoint(target, sample_results());
   EXPECT_FALSE(fs::exists(stale));
   EXPECT_TRUE(fs::exists(live));        // its process may still be writing
+  EXPECT_FALSE(fs::exists(reused));
+  ::kill(writer, SIGKILL);
+  int status = 0;
+  ::waitpid(writer, &status, 0);
   EXPECT_TRUE(fs::exists(other_host));  // whether that one is alive cannot be told from here
   EXPECT_TRUE(fs::is_directory(stem + "1"));
   EXPECT_FALSE(fs::exists(mine));
