@@ -16,12 +16,13 @@ namespace keff {
 
 namespace detail {
 
-// The largest i in [lo, hi) with energy(base + i) <= E, given energy(base + lo) <= E < energy(base + hi).
+// The largest i in [lo, hi) with energy(base + i) <= E, given energy(base + lo) <= E < energy(base + hi);
+// where E is below every point of (lo, hi) it gives lo, where it is at or above all of them hi - 1.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION int bisect_grid(const NuclideParams<Mem>& p, int base, int lo, int hi, Real E) {
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
-    if (p.energy(base + mid) <= E) {
+    if (p.points(base + mid).energy <= E) {
       lo = mid;
     } else {
       hi = mid;
@@ -38,8 +39,8 @@ template <class Mem>
 KOKKOS_INLINE_FUNCTION int nuclide_grid_index_bisect(const NuclideParams<Mem>& p, int n, Real E) {
   const int base = p.grid_offsets(n);
   const int last = p.grid_offsets(n + 1) - base - 1;
-  if (!(E > p.energy(base))) return 0;
-  if (E >= p.energy(base + last)) return last - 1;
+  if (!(E > p.points(base).energy)) return 0;
+  if (E >= p.points(base + last).energy) return last - 1;
   return detail::bisect_grid(p, base, 0, last, E);
 }
 
@@ -81,19 +82,23 @@ KOKKOS_INLINE_FUNCTION int nuclide_grid_index(const NuclideParams<Mem>& p, int n
     const int i = p.union_index(search, n);
     return i < 0 ? 0 : (i > last - 1 ? last - 1 : i);
   }
-  if (!(E > p.energy(base))) return 0;
-  if (E >= p.energy(base + last)) return last - 1;
+  // No test for E outside the grid, which would read both ends of every nuclide's grid on every lookup:
+  // below the first point every comparison of the bisection fails and it ends at 0; at or above the
+  // last point every one holds and it ends at last - 1, as nuclide_grid_index_bisect returns.
+  int lo = 0;
+  int hi = last;
   if (p.grid_kind == static_cast<int>(EnergyGridKind::hash)) {
-    int lo = p.hash_index(search, n);
-    int hi = p.hash_index(search + 1, n) + 1;
+    // In a bin past the grid's last point both indexes are `last`: the interval is last - 1's.
+    lo = p.hash_index(search, n);
+    hi = p.hash_index(search + 1, n) + 1;
+    if (lo > last - 1) lo = last - 1;
     if (hi > last) hi = last;
     // The bin was found with this device's log; where it rounds differently from the host's that built
     // the table, fall back to the whole grid on that side.
-    if (!(p.energy(base + lo) <= E)) lo = 0;
-    if (!(E < p.energy(base + hi))) hi = last;
-    return detail::bisect_grid(p, base, lo, hi, E);
+    if (!(p.points(base + lo).energy <= E)) lo = 0;
+    if (!(E < p.points(base + hi).energy)) hi = last;
   }
-  return detail::bisect_grid(p, base, 0, last, E);
+  return detail::bisect_grid(p, base, lo, hi, E);
 }
 
 // Microscopic cross sections of nuclide n at E, interpolated linearly in energy; total is the sum of
@@ -102,14 +107,14 @@ KOKKOS_INLINE_FUNCTION int nuclide_grid_index(const NuclideParams<Mem>& p, int n
 template <class Mem>
 KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search) {
   const int j = p.grid_offsets(n) + nuclide_grid_index(p, n, E, search);
-  const Real e0 = p.energy(j);
-  const Real e1 = p.energy(j + 1);
-  Real f = (E - e0) / (e1 - e0);
+  const GridPoint& lo = p.points(j);
+  const GridPoint& hi = p.points(j + 1);
+  Real f = (E - lo.energy) / (hi.energy - lo.energy);
   f = f < Real(0) ? Real(0) : (f > Real(1) ? Real(1) : f);
   MicroXs xs;
-  xs.elastic = p.elastic(j) + f * (p.elastic(j + 1) - p.elastic(j));
-  xs.capture = p.capture(j) + f * (p.capture(j + 1) - p.capture(j));
-  xs.fission = p.fission(j) + f * (p.fission(j + 1) - p.fission(j));
+  xs.elastic = lo.elastic + f * (hi.elastic - lo.elastic);
+  xs.capture = lo.capture + f * (hi.capture - lo.capture);
+  xs.fission = lo.fission + f * (hi.fission - lo.fission);
   xs.total = xs.elastic + xs.capture + xs.fission;
   xs.nu = p.fissile(n) ? p.nu0(n) + p.nu1(n) * (E * Real(1.0e-6)) : Real(0);
   return xs;

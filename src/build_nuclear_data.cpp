@@ -55,16 +55,12 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
                                 " grid points in all exceed the 2^31 - 1 an int index can address");
   }
 
-  // Per-point arrays, concatenated.
+  // Every nuclide's points, concatenated.
   auto offsets = host_view<int>("grid_offsets", static_cast<std::size_t>(n_nuc) + 1);
   offsets(0) = 0;
   for (int n = 0; n < n_nuc; ++n) offsets(n + 1) = offsets(n) + static_cast<int>(nuclides[n].energy.size());
   const auto np = static_cast<std::size_t>(n_points);
-  auto energy = host_view<Real>("energy", np);
-  auto total = host_view<Real>("total", np);
-  auto elastic = host_view<Real>("elastic", np);
-  auto capture = host_view<Real>("capture", np);
-  auto fission = host_view<Real>("fission", np);
+  auto points = host_view<GridPoint>("grid_points", np);
   auto awr = host_view<Real>("awr", static_cast<std::size_t>(n_nuc));
   auto nu0 = host_view<Real>("nu0", static_cast<std::size_t>(n_nuc));
   auto nu1 = host_view<Real>("nu1", static_cast<std::size_t>(n_nuc));
@@ -75,11 +71,7 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
     const NuclideData& d = nuclides[n];
     for (std::size_t i = 0; i < d.energy.size(); ++i) {
       const auto j = static_cast<std::size_t>(offsets(n)) + i;
-      energy(j) = d.energy[i];
-      elastic(j) = d.elastic[i];
-      capture(j) = d.capture[i];
-      fission(j) = d.fission[i];
-      total(j) = d.elastic[i] + d.capture[i] + d.fission[i];
+      points(j) = GridPoint{d.energy[i], d.elastic[i], d.capture[i], d.fission[i]};
     }
     awr(n) = d.awr;
     nu0(n) = d.nu0;
@@ -108,7 +100,7 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
           int i = 0;      // points [0, i) have bin < b
           int bin_i = 0;  // bin of point i
           auto bin_of = [&](int k) {
-            const Real x = (std::log(energy(base + k)) - log_emin) * inv_dlog;
+            const Real x = (std::log(points(base + k).energy) - log_emin) * inv_dlog;
             if (!(x > 0)) return 0;
             if (x >= static_cast<Real>(hash_bins)) return hash_bins - 1;
             return static_cast<int>(x);
@@ -127,7 +119,8 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
     p.hash_log_emin = log_emin;
     p.hash_inv_dlog = inv_dlog;
   } else if (grid == EnergyGridKind::unionized) {
-    std::vector<Real> merged(energy.data(), energy.data() + np);
+    std::vector<Real> merged(np);
+    for (std::size_t j = 0; j < np; ++j) merged[j] = points(j).energy;
     std::sort(merged.begin(), merged.end());
     merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
     const auto n_union = merged.size();
@@ -145,9 +138,12 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
           const std::int64_t u1 = std::min<std::int64_t>(u0 + block, static_cast<std::int64_t>(n_union));
           std::vector<int> cursor(static_cast<std::size_t>(n_nuc));  // largest local index <= union_energy(u)
           for (int n = 0; n < n_nuc; ++n) {
-            const Real* e = energy.data() + offsets(n);
+            const GridPoint* e = points.data() + offsets(n);
             const int npts = offsets(n + 1) - offsets(n);
-            const int above = static_cast<int>(std::upper_bound(e, e + npts, union_energy(u0)) - e);
+            const int above = static_cast<int>(
+                std::upper_bound(e, e + npts, union_energy(u0),
+                                 [](Real energy, const GridPoint& point) { return energy < point.energy; }) -
+                e);
             cursor[n] = above - 1;
           }
           for (std::int64_t u = u0; u < u1; ++u) {
@@ -156,7 +152,7 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
               const int base = offsets(n);
               const int last = offsets(n + 1) - base - 1;
               int c = cursor[n];
-              while (c < last && energy(base + c + 1) <= eu) ++c;
+              while (c < last && points(base + c + 1).energy <= eu) ++c;
               cursor[n] = c;
               union_index(u, n) = c < 0 ? 0 : c;
             }
@@ -170,11 +166,7 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
   }
 
   p.grid_offsets = to_device(offsets);
-  p.energy = to_device(energy);
-  p.total = to_device(total);
-  p.elastic = to_device(elastic);
-  p.capture = to_device(capture);
-  p.fission = to_device(fission);
+  p.points = to_device(points);
   p.awr = to_device(awr);
   p.nu0 = to_device(nu0);
   p.nu1 = to_device(nu1);

@@ -32,10 +32,10 @@ NuclideLibrary synthetic_library(const model::NuclearDataSpec& nd) {
   return generate_synthetic_library(spec);
 }
 
-// Bytes of NuclideParams: five columns per point, and the energy-grid index (the unionized grid is
-// counted as if no two nuclides shared a point: an upper bound).
+// Bytes of NuclideParams: the grid points, and the energy-grid index (the unionized grid is counted as
+// if no two nuclides shared a point: an upper bound).
 double nuclide_params_bytes(double nuclides, double points, EnergyGridKind grid, int hash_bins) {
-  const double columns = 5.0 * sizeof(Real) * points;
+  const double columns = sizeof(GridPoint) * points;
   switch (grid) {
     case EnergyGridKind::hash: return columns + (hash_bins + 1.0) * nuclides * sizeof(int);
     case EnergyGridKind::unionized: return columns + points * (sizeof(Real) + nuclides * sizeof(int));
