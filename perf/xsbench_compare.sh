@@ -9,7 +9,7 @@
 # no XSBench counterpart and is set beside XSBench -m event, whose time also covers its inline sampling.
 # XSBench -k 1's lookup time is its "XS Lookups took" line; its sort time, the material sort, the counting
 # and the energy sorts together. The first round of keff also runs the reference pass, whose
-# verification number must equal XSBench's (the script says MISMATCH where it does not).
+# verification number must equal XSBench's (the script says MISMATCH where it does not, and exits 1).
 #   ROUNDS=5 THREADS=2 SIZES="small large" GRIDS="hash unionized" LOOKUPS=17000000 PARTICLES=500000
 # Prints a Markdown table of medians over rounds; every run goes to perf/results/xsbench_compare.csv.
 set -euo pipefail
@@ -116,4 +116,9 @@ awk -F, '
       printf "| %s | %s | %s (%s) | %.4g | %.4g | %.2f | %s | %.4g | %s | %s |\n", pg[1], pg[2], m, xs_run[m], x, y,
         (x > 0 ? y / x : 0), xn, median("keff," k ",nrate"), sorts, check
     }
-  }' "$csv"
+  }' "$csv" | tee "$tmp/table.md"
+if grep -q MISMATCH "$tmp/table.md"; then
+  echo "xsbench_compare: keff's reference pass does not give XSBench's verification number (MISMATCH above):" \
+    "the two programs did not look up the same intervals" >&2
+  exit 1
+fi
