@@ -33,8 +33,9 @@ function(batches_in statepoint out)
   endif()
 endfunction()
 
-# 1. SIGINT, one rank.
-execute_process(COMMAND timeout --preserve-status -s INT 4 ${KEFF} ${args} --particles 5000 --batches 1000000
+# 1. SIGINT, one rank. --foreground: without it timeout signals the child and then its own process group,
+# the child again, and a run that has handled the first SIGINT by then takes the second as "end now".
+execute_process(COMMAND timeout --foreground --preserve-status -s INT 4 ${KEFF} ${args} --particles 5000 --batches 1000000
                         --statepoint "${OUT}/int.h5"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 if(NOT rc EQUAL 130 OR NOT err MATCHES "interrupted by SIGINT after batch ([0-9]+) of 1000000: statepoint written to '.*int.h5' \\(continue with --restart")
