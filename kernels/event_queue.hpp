@@ -41,6 +41,7 @@ struct EventQueues {
   int n_materials = 0;                  // keys: (material + 1) * energy_keys + bin, void material first
   bool by_group = false;                // multigroup: the energy key is the group
   int energy_keys = 1;                  // energy bands (or groups) per material
+  Real energy_key_log_min = 0;          // log E where band 0 starts
   Real energy_key_scale = 0;            // bands per unit of log E
 
   KOKKOS_INLINE_FUNCTION int n_keys() const { return static_cast<int>(key_offsets.extent(0)) - 1; }
@@ -63,7 +64,8 @@ EventQueues<Exec> allocate_event_queues(const Exec& exec, int n_slots, EventSort
   q.by_group = n_groups > 0;
   if (sort == EventSort::material_energy) {
     q.energy_keys = q.by_group ? n_groups : event_sort_energy_bins(n_slots);
-    q.energy_key_scale = q.energy_keys / (std::log(constants::energy_max_ev) - std::log(constants::energy_min_ev));
+    q.energy_key_log_min = std::log(constants::energy_min_ev);
+    q.energy_key_scale = q.energy_keys / (std::log(constants::energy_max_ev) - q.energy_key_log_min);
   }
   const int n_keys = sort == EventSort::none ? 0 : (n_materials + 1) * q.energy_keys;
   q.queue = alloc("queue", n);
@@ -103,8 +105,7 @@ KOKKOS_INLINE_FUNCTION int event_sort_key(const EventQueues<Exec>& q, const Part
   const int m = slots.material(s) + 1;
   if (q.sort == EventSort::material) return m;
   if (q.by_group) return m * q.energy_keys + slots.group(s);
-  constexpr Real log_min = -11.512925464970229;  // log(1e-5 eV)
-  int bin = static_cast<int>((Kokkos::log(slots.energy(s)) - log_min) * q.energy_key_scale);
+  int bin = static_cast<int>((Kokkos::log(slots.energy(s)) - q.energy_key_log_min) * q.energy_key_scale);
   bin = bin < 0 ? 0 : (bin >= q.energy_keys ? q.energy_keys - 1 : bin);
   return m * q.energy_keys + bin;
 }

@@ -19,7 +19,8 @@ struct GridPoint {
 static_assert(sizeof(GridPoint) == 4 * sizeof(Real), "GridPoint must pack into 4 Reals");
 
 // Continuous-energy nuclides. Each nuclide's grid is a slice [grid_offsets(n), grid_offsets(n+1)) of
-// the concatenated points, energies ascending from energy_min_ev to energy_max_ev.
+// the concatenated points, energies ascending. A grid may stop short of energy_min_ev or energy_max_ev
+// (XSBench's and evaluated data do); a lookup beyond its ends takes the value at the nearer end.
 template <class Mem>
 struct NuclideParams {
   Kokkos::View<const int*, Mem> grid_offsets;   // [n_nuclides + 1]
