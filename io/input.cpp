@@ -80,24 +80,16 @@ model::Settings read_settings(const Section& root) {
            "0 <= inactive < batches");
   }
   out.seed = static_cast<std::uint64_t>(s.integer("seed", static_cast<std::int64_t>(out.seed), 1, int64_max));
-  const std::string mode = s.choice("mode", "continuous-energy", {"continuous-energy", "multigroup"});
-  out.mode = mode == "multigroup" ? model::PhysicsMode::multigroup : model::PhysicsMode::continuous_energy;
-  const std::string grid = s.choice("energy_grid", "hash", {"hash", "unionized", "nuclide"});
-  out.energy_grid = grid == "hash" ? EnergyGridKind::hash
-                    : grid == "unionized" ? EnergyGridKind::unionized
-                                          : EnergyGridKind::nuclide;
+  out.mode = s.choice("mode", out.mode);
+  out.energy_grid = s.choice("energy_grid", out.energy_grid);
   out.hash_bins = static_cast<int>(s.integer("hash_bins", out.hash_bins, 1, limits::max_hash_bins));
   if (s.has("transport")) {
-    out.transport = s.choice("transport", "history", {"history", "event"}) == "event" ? TransportMode::event
-                                                                                   : TransportMode::history;
+    out.transport = s.choice("transport", TransportMode::history);
   }
   if (const auto ev = s.table("event")) {
     ev->allow_only({"slots", "sort"});
     out.event_slots = ev->integer("slots", out.event_slots, 0, std::int64_t(1) << 31);
-    if (ev->has("sort")) {
-      const std::string sort = ev->choice("sort", "none", {"none", "material", "material_energy"});
-      out.event_sort = sort == "none" ? EventSort::none : sort == "material" ? EventSort::material : EventSort::material_energy;
-    }
+    if (ev->has("sort")) out.event_sort = ev->choice("sort", EventSort::none);
   }
   out.bank_capacity_factor = s.number(
       "bank_capacity_factor", out.bank_capacity_factor,

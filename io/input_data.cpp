@@ -34,8 +34,7 @@ model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode
     if (path.is_relative() && !source.starts_with("<")) {
       out.library = (std::filesystem::path(source).parent_path() / path).lexically_normal().string();
     }
-    const std::string load = nd->choice("load", "root", {"all", "root", "readers", "node"});
-    out.load.strategy = *parse_load_strategy(load);
+    out.load.strategy = nd->choice("load", LoadStrategy::root);
     if (nd->has("readers") && out.load.strategy != LoadStrategy::readers) {
       nd->fail("readers", "only with load = \"readers\"", "load = \"readers\" and readers = K");
     }

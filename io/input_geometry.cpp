@@ -66,10 +66,7 @@ std::vector<model::Surface> read_surfaces(const Section& root, std::map<int, int
       s.fail("coeffs", "the plane's normal (a, b, c) is zero", layout);
     }
 
-    const std::string boundary = s.choice("boundary", "transmission", {"transmission", "vacuum", "reflective"});
-    surf.boundary = boundary == "vacuum"       ? BoundaryKind::vacuum
-                    : boundary == "reflective" ? BoundaryKind::reflective
-                                               : BoundaryKind::transmission;
+    surf.boundary = s.choice("boundary", BoundaryKind::transmission);
     index_of_id[surf.user_id] = static_cast<int>(out.size());
     out.push_back(surf);
   }

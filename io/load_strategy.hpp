@@ -1,7 +1,6 @@
 #pragma once
 // How the ranks of a run get a nuclear-data library into memory (io/library_loader.hpp does it).
-#include <optional>
-#include <string_view>
+#include "kernels/vocabulary/enum_names.hpp"
 
 namespace keff {
 
@@ -11,27 +10,15 @@ enum class LoadStrategy {
   readers,  // ranks 0..K-1 read disjoint contiguous nuclide ranges, then everyone gathers everything
   node,     // one copy per node in MPI shared memory, filled from rank 0's read; each rank copies it out
 };
+inline constexpr EnumName<LoadStrategy> load_strategy_names[] = {{LoadStrategy::all, "all"},
+                                                                {LoadStrategy::root, "root"},
+                                                                {LoadStrategy::readers, "readers"},
+                                                                {LoadStrategy::node, "node"}};
+constexpr std::span<const EnumName<LoadStrategy>> enum_names(LoadStrategy) { return load_strategy_names; }
 
 struct LoadSpec {
   LoadStrategy strategy = LoadStrategy::root;
   int readers = 2;  // K, with LoadStrategy::readers; more than the rank count means every rank
 };
-
-inline std::string_view to_string(LoadStrategy s) {
-  switch (s) {
-    case LoadStrategy::all: return "all";
-    case LoadStrategy::root: return "root";
-    case LoadStrategy::readers: return "readers";
-    case LoadStrategy::node: return "node";
-  }
-  return "?";
-}
-
-inline std::optional<LoadStrategy> parse_load_strategy(std::string_view text) {
-  for (LoadStrategy s : {LoadStrategy::all, LoadStrategy::root, LoadStrategy::readers, LoadStrategy::node}) {
-    if (text == to_string(s)) return s;
-  }
-  return std::nullopt;
-}
 
 }  // namespace keff

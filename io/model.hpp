@@ -20,6 +20,9 @@ struct SourceLoc {
 };
 
 enum class PhysicsMode { continuous_energy, multigroup };
+inline constexpr EnumName<PhysicsMode> physics_mode_names[] = {{PhysicsMode::continuous_energy, "continuous-energy"},
+                                                              {PhysicsMode::multigroup, "multigroup"}};
+constexpr std::span<const EnumName<PhysicsMode>> enum_names(PhysicsMode) { return physics_mode_names; }
 
 struct Surface {
   int user_id = 0;  // the id written in the input

@@ -220,14 +220,14 @@ class Section {
     if (!ok(*v)) fail(key, "invalid value " + format_number(*v), allowed);
     return *v;
   }
-  std::string choice(std::string_view key, std::string_view fallback,
-                     std::initializer_list<std::string_view> options) const {
+  // One of the names in an enum's table (kernels/vocabulary/enum_names.hpp), or `fallback` without the key.
+  template <class E>
+  E choice(std::string_view key, E fallback) const {
     const auto v = string(key);
-    if (!v) return std::string(fallback);
-    if (std::find(options.begin(), options.end(), *v) == options.end()) {
-      fail(key, "invalid value " + in_quotes(*v), join(options));
-    }
-    return *v;
+    if (!v) return fallback;
+    const std::optional<E> e = enum_from_name<E>(*v);
+    if (!e) fail(key, "invalid value " + in_quotes(*v), allowed_names<E>());
+    return *e;
   }
   std::string required_string(std::string_view key, std::string_view allowed) const {
     const auto v = string(key);

@@ -5,6 +5,7 @@
 // bank grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate.
 #include "kernels/event_queue.hpp"
 #include "kernels/fission_bank.hpp"
+#include "kernels/grow_only.hpp"
 #include "kernels/particle_slots.hpp"
 #include "kernels/tally_data.hpp"
 #include "kernels/vocabulary/site.hpp"
@@ -127,8 +128,7 @@ void reserve_sorted_bank(const Exec& exec, TransportState<Exec>& state, std::int
   if (static_cast<std::int64_t>(state.bank_sorted.extent(0)) >= n) return;
   using Sites = Kokkos::View<Site*, typename Exec::memory_space>;
   state.bank_sorted = Sites();
-  state.bank_sorted =
-      detail::state_view<Sites>(exec, "bank_sorted", static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(n))) + 64);
+  state.bank_sorted = detail::state_view<Sites>(exec, "bank_sorted", grown_capacity(n));
 }
 
 }  // namespace keff

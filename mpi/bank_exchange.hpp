@@ -5,6 +5,7 @@
 // the batch's reductions and the next batch's transport of the sites already here run while the
 // slices are in flight. mpi/README.md explains the steps.
 #include "kernels/vocabulary/site.hpp"
+#include "kernels/device.hpp"
 #include "mpi/communicator.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -27,8 +28,8 @@ struct ExchangeCounters {
 
 class BankExchange {
  public:
-  using Exec = Kokkos::DefaultExecutionSpace;
-  using Mem = Exec::memory_space;
+  using Exec = DeviceExec;
+  using Mem = DeviceMem;
 
   explicit BankExchange(const Communicator& comm);
   ~BankExchange();

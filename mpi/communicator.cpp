@@ -102,16 +102,4 @@ std::string Communicator::first_error(const std::string& local) const {
 
 void Communicator::barrier() const { check_mpi(MPI_Barrier(comm_), "MPI_Barrier"); }
 
-EvenSplit::EvenSplit(std::int64_t n, int parts) : n_(n), parts_(parts) {
-  if (n < 0 || parts < 1) throw std::invalid_argument("EvenSplit: needs n >= 0 items and at least one part");
-}
-
-IndexRange EvenSplit::part(int p) const {
-  const std::int64_t base = n_ / parts_, extra = n_ % parts_;
-  IndexRange r;
-  r.first = p * base + (p < extra ? p : extra);
-  r.count = base + (p < extra ? 1 : 0);
-  return r;
-}
-
 }  // namespace keff

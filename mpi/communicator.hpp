@@ -61,19 +61,4 @@ class Communicator {
 // Throws MpiError if `code` is not MPI_SUCCESS.
 void check_mpi(int code, const char* call);
 
-// n items split over `parts` as evenly as possible, the first n % parts parts one longer: the split of a
-// batch's histories over ranks, and of a library's nuclides over reader ranks. Made once and handed to
-// whoever needs it (the driver and the bank exchange use the same object).
-class EvenSplit {
- public:
-  EvenSplit(std::int64_t n, int parts);
-  IndexRange part(int p) const;
-  std::int64_t total() const { return n_; }
-  int parts() const { return parts_; }
-
- private:
-  std::int64_t n_ = 0;
-  int parts_ = 1;
-};
-
 }  // namespace keff

@@ -1,6 +1,7 @@
 #include "mpi/particle_exchange.hpp"
 
 #include "kernels/event_arrive.hpp"
+#include "kernels/grow_only.hpp"
 #include "mpi/device_buffers.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -85,7 +86,7 @@ ParticleExchange::~ParticleExchange() {
 
 void ParticleExchange::reserve_inbox(std::int64_t n) {
   if (static_cast<std::int64_t>(inbox_.extent(0)) >= n) return;
-  const auto size = static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(n)));
+  const std::int64_t size = grown_capacity(n);
   decltype(inbox_) grown;
   allocate(grown, "inbox", size);
   if (inbox_count_ > 0) {

@@ -14,6 +14,7 @@
 #include "kernels/domain_mesh.hpp"
 #include "kernels/event_leave.hpp"
 #include "kernels/particle_slots.hpp"
+#include "kernels/device.hpp"
 #include "mpi/communicator.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -36,8 +37,8 @@ struct ParticleExchangeCounters {
 
 class ParticleExchange {
  public:
-  using Exec = Kokkos::DefaultExecutionSpace;
-  using Mem = Exec::memory_space;
+  using Exec = DeviceExec;
+  using Mem = DeviceMem;
   enum class Mode { overlapped, blocking };
 
   // `slots`: the event-based slot count (the most particles that can leave in one round).

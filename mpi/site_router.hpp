@@ -5,6 +5,7 @@
 // routes the bank to the ranks that own the parents' histories and the next source to the domains that
 // contain its sites. Every buffer grows only.
 #include "kernels/vocabulary/site.hpp"
+#include "kernels/device.hpp"
 #include "mpi/communicator.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -16,8 +17,8 @@ namespace keff {
 
 class SiteRouter {
  public:
-  using Exec = Kokkos::DefaultExecutionSpace;
-  using Mem = Exec::memory_space;
+  using Exec = DeviceExec;
+  using Mem = DeviceMem;
 
   explicit SiteRouter(const Communicator& comm);
 

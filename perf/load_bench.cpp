@@ -47,7 +47,7 @@ Options parse(int argc, char** argv) {
     if (a == "--library") {
       o.library = std::string(value());
     } else if (a == "--load") {
-      const auto s = keff::parse_load_strategy(value());
+      const auto s = keff::enum_from_name<keff::LoadStrategy>(value());
       if (!s) throw std::invalid_argument("--load: allowed: all, root, readers, node");
       o.spec.strategy = *s;
     } else if (a == "--readers") {
@@ -90,7 +90,7 @@ int run(int argc, char** argv) {
     if (o.header) std::printf("format,strategy,readers,ranks,repeats,median_s,min_s,max_s,megabytes,checksum\n");
     const std::string strategy = o.spec.strategy == keff::LoadStrategy::readers
                                      ? "readers=" + std::to_string(report.readers)
-                                     : std::string(keff::to_string(o.spec.strategy));
+                                     : std::string(keff::name_of(o.spec.strategy));
     std::printf("%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.1f,%016llx\n", report.format.c_str(), strategy.c_str(),
                 report.readers, comm.size(), o.repeats, median, seconds.front(), seconds.back(),
                 1e-6 * static_cast<double>(report.bytes), static_cast<unsigned long long>(checksum));

@@ -2,7 +2,7 @@
 // Turns the validated geometry of a model::Problem into device GeometryParams.
 #include "io/model.hpp"
 #include "kernels/geometry_data.hpp"
-#include "src/device.hpp"
+#include "kernels/device.hpp"
 
 namespace keff {
 

@@ -4,7 +4,7 @@
 #include "io/model.hpp"
 #include "io/nuclear_data.hpp"
 #include "kernels/xs_data.hpp"
-#include "src/device.hpp"
+#include "kernels/device.hpp"
 
 namespace keff {
 

@@ -7,7 +7,7 @@
 #include "kernels/tally_data.hpp"
 #include "kernels/xs_data.hpp"
 #include "mpi/communicator.hpp"
-#include "src/device.hpp"
+#include "kernels/device.hpp"
 
 namespace keff {
 

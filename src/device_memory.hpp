@@ -1,7 +1,7 @@
 #pragma once
 // Memory free for keff's Params and State where the device execution space allocates: device memory
 // on a GPU, the machine's available memory on a CPU. For sizing defaults, not for promises.
-#include "src/device.hpp"
+#include "kernels/device.hpp"
 
 #include <cstddef>
 

@@ -14,7 +14,7 @@
 #include "mpi/communicator.hpp"
 #include "mpi/particle_exchange.hpp"
 #include "mpi/site_router.hpp"
-#include "src/device.hpp"
+#include "kernels/device.hpp"
 
 #include <cstddef>
 #include <cstdint>

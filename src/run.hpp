@@ -24,6 +24,9 @@ class RunError : public std::runtime_error {
 // How the fission bank moves between batches: posted, then finished after the batch's reductions
 // (overlapped), or finished right after posting (blocking: the baseline of the communication benchmark).
 enum class ExchangeMode { overlapped, blocking };
+inline constexpr EnumName<ExchangeMode> exchange_mode_names[] = {{ExchangeMode::overlapped, "overlapped"},
+                                                                {ExchangeMode::blocking, "blocking"}};
+constexpr std::span<const EnumName<ExchangeMode>> enum_names(ExchangeMode) { return exchange_mode_names; }
 
 struct SimulationOptions {
   ExchangeMode exchange = ExchangeMode::overlapped;

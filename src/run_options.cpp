@@ -13,6 +13,16 @@ namespace keff {
 
 namespace {
 
+// A flag's value that must be one of an enum's names.
+template <class E>
+E parse_choice(std::string_view flag, std::string_view text) {
+  const std::optional<E> e = enum_from_name<E>(text);
+  if (!e) {
+    throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + allowed_names<E>() + ")");
+  }
+  return *e;
+}
+
 // "NX,NY,NZ", each from 1 to 64 (as [domains] mesh).
 std::array<int, 3> parse_domains(std::string_view text) {
   std::array<int, 3> mesh{};
@@ -74,17 +84,9 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
     } else if (a == "--restart") {
       o.restart = path(a, value());
     } else if (a == "--exchange") {
-      const std::string_view v = value();
-      if (v != "overlapped" && v != "blocking") {
-        throw UsageError("--exchange: '" + printable(v) + "' is not allowed (allowed: overlapped, blocking)");
-      }
-      o.exchange = v == "blocking" ? ExchangeMode::blocking : ExchangeMode::overlapped;
+      o.exchange = parse_choice<ExchangeMode>(a, value());
     } else if (a == "--mode") {
-      const std::string_view v = value();
-      if (v != "history" && v != "event") {
-        throw UsageError("--mode: '" + printable(v) + "' is not allowed (allowed: history, event)");
-      }
-      o.transport = v == "event" ? TransportMode::event : TransportMode::history;
+      o.transport = parse_choice<TransportMode>(a, value());
     } else if (a == "--domains") {
       o.domains = parse_domains(value());
     } else if (a == "--sync-timers") {

@@ -2,6 +2,7 @@
 
 #include "kernels/bank_sort.hpp"
 #include "kernels/entropy.hpp"
+#include "kernels/grow_only.hpp"
 #include "kernels/initial_source.hpp"
 #include "kernels/site_check.hpp"
 #include "kernels/source_select.hpp"
@@ -114,28 +115,6 @@ std::int64_t event_slot_count(const DeviceExec& exec, const model::Problem& p, s
     slots = static_cast<std::int64_t>(budget / std::max<std::size_t>(bytes_per_slot, 1));
   }
   return std::clamp<std::int64_t>(slots, 1, std::max<std::int64_t>(histories, 1));
-}
-
-const char* mode_name(model::PhysicsMode m) {
-  return m == model::PhysicsMode::multigroup ? "multigroup" : "continuous-energy";
-}
-
-const char* sort_name(EventSort s) {
-  switch (s) {
-    case EventSort::none: return "none";
-    case EventSort::material: return "material";
-    case EventSort::material_energy: return "material_energy";
-  }
-  return "?";
-}
-
-const char* grid_name(EnergyGridKind g) {
-  switch (g) {
-    case EnergyGridKind::hash: return "hash";
-    case EnergyGridKind::unionized: return "unionized";
-    case EnergyGridKind::nuclide: return "nuclide";
-  }
-  return "?";
 }
 
 // Every phase the summary reports, in report order. Fixed, so that every rank reduces the same list.
@@ -392,7 +371,7 @@ BatchResult Simulation::run_batch(int batch) {
               << state_.bank_capacity() << " on rank 0); rerunning the batch with a larger bank\n";
       }
       const std::int64_t needed = std::max(local_sites, state_.bank_capacity() + worst);
-      grow_bank(exec_, state_, static_cast<std::int64_t>(std::ceil(1.25 * static_cast<double>(needed))) + 64);
+      grow_bank(exec_, state_, grown_capacity(needed));
     }
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     timers_.add(active ? "transport active" : "transport inactive", elapsed - waited);
@@ -612,8 +591,8 @@ RunResults Simulation::collect_results(bool with_bank) {
   const auto& s = problem_.settings;
   RunResults res;
   res.input = problem_.source_name;
-  res.mode = mode_name(s.mode);
-  res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : grid_name(s.energy_grid);
+  res.mode = name_of(s.mode);
+  res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.energy_grid);
   res.execution_space = DeviceExec::name();
   res.threads = exec_.concurrency();
   res.ranks = comm_.size();
@@ -652,15 +631,15 @@ RunResults Simulation::collect_results(bool with_bank) {
   std::int64_t counts[] = {c.exchanges, c.irecv, c.isend, c.testsome, c.arrived_early, c.waitall, c.sites_sent,
                            sites_transported_early_};
   comm_.sum(counts, static_cast<int>(std::size(counts)));
-  res.exchange = {options_.exchange == ExchangeMode::blocking ? "blocking" : "overlapped",
+  res.exchange = {std::string(name_of(options_.exchange)),
                   counts[0] / comm_.size(), counts[1], counts[2], counts[3], counts[4], counts[5], counts[6], counts[7]};
 
-  res.transport.mode = event_slots_ > 0 ? "event" : "history";
+  res.transport.mode = name_of(event_slots_ > 0 ? TransportMode::event : TransportMode::history);
   if (event_slots_ > 0) {
     const auto& e = event_stats_;
     std::int64_t v[] = {event_slots_, e.rounds, e.lookups, e.flights, e.crossings, e.collisions};
     comm_.sum(v, static_cast<int>(std::size(v)));
-    res.transport = {"event", sort_name(state_.queues.sort), v[0], v[1], v[2], v[3], v[4], v[5]};
+    res.transport = {"event", std::string(name_of(state_.queues.sort)), v[0], v[1], v[2], v[3], v[4], v[5]};
   }
 
   if (domains_) res.domains = domain_report();

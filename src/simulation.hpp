@@ -15,7 +15,7 @@
 #include "mpi/bank_exchange.hpp"
 #include "mpi/communicator.hpp"
 #include "src/build_problem.hpp"
-#include "src/device.hpp"
+#include "kernels/device.hpp"
 #include "src/run.hpp"
 #include "src/domain_decomposition.hpp"
 #include "src/source_feed.hpp"

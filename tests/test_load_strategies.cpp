@@ -36,7 +36,7 @@ class LoadStrategies : public ::testing::Test {
             {LoadStrategy::readers, 9}, {LoadStrategy::node, 1}};
   }
   static std::string describe(const LoadSpec& s) {
-    return std::string(to_string(s.strategy)) + (s.strategy == LoadStrategy::readers ? "=" + std::to_string(s.readers) : "");
+    return std::string(name_of(s.strategy)) + (s.strategy == LoadStrategy::readers ? "=" + std::to_string(s.readers) : "");
   }
 
   static inline fs::path dir_;

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/sorted_lookup.hpp"
-#include "src/device.hpp"
+#include "kernels/device.hpp"
 
 #include <map>
 #include <random>

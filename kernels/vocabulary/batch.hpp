@@ -5,6 +5,7 @@
 #include "kernels/vocabulary/macros.hpp"
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace keff {
 
@@ -15,14 +16,34 @@ struct IndexRange {
   KEFF_INLINE_FUNCTION std::int64_t end() const { return first + count; }
 };
 
-// The part of n items split as evenly as possible over `parts` (the first n % parts parts one longer:
-// mpi/communicator.hpp's EvenSplit) that holds item i.
+// The part of n items split as evenly as possible over `parts` (the first n % parts parts one longer,
+// as EvenSplit below) that holds item i.
 KEFF_INLINE_FUNCTION int even_split_part_of(std::int64_t i, std::int64_t n, int parts) {
   const std::int64_t base = n / parts, extra = n % parts;
   const std::int64_t long_items = extra * (base + 1);
   if (i < long_items) return static_cast<int>(i / (base + 1));
   return static_cast<int>(extra + (i - long_items) / base);
 }
+
+// n items split over `parts` as evenly as possible, the first n % parts parts one longer: the split of a
+// batch's histories over ranks, and of a library's nuclides over reader ranks. Made once and handed to
+// whoever needs it (the driver and the bank exchange use the same object). Host only.
+class EvenSplit {
+ public:
+  EvenSplit(std::int64_t n, int parts) : n_(n), parts_(parts) {
+    if (n < 0 || parts < 1) throw std::invalid_argument("EvenSplit: needs n >= 0 items and at least one part");
+  }
+  IndexRange part(int p) const {
+    const std::int64_t base = n_ / parts_, extra = n_ % parts_;
+    return {p * base + (p < extra ? p : extra), base + (p < extra ? 1 : 0)};
+  }
+  std::int64_t total() const { return n_; }
+  int parts() const { return parts_; }
+
+ private:
+  std::int64_t n_ = 0;
+  int parts_ = 1;
+};
 
 struct BatchCoordinates {
   std::uint64_t seed = 1;

@@ -1,6 +1,9 @@
 #pragma once
 // The scalar type, physical constants and the enumerations that the problem model (io/) and the device
-// layouts (kernels/) share. No Kokkos: host-only code includes this.
+// layouts (kernels/) share, with the names the input and the results give them. No Kokkos: host-only code
+// includes this.
+#include "kernels/vocabulary/enum_names.hpp"
+
 namespace keff {
 
 using Real = double;
@@ -14,14 +17,28 @@ inline constexpr Real infinity = 1.0e300;      // "no surface ahead"
 
 enum class SurfaceKind : int { x_plane, y_plane, z_plane, plane, sphere, x_cylinder, y_cylinder, z_cylinder };
 enum class BoundaryKind : int { transmission, vacuum, reflective };
+inline constexpr EnumName<BoundaryKind> boundary_kind_names[] = {
+    {BoundaryKind::transmission, "transmission"}, {BoundaryKind::vacuum, "vacuum"}, {BoundaryKind::reflective, "reflective"}};
+constexpr std::span<const EnumName<BoundaryKind>> enum_names(BoundaryKind) { return boundary_kind_names; }
+
 enum class FillKind : int { material, universe, lattice };
+
 enum class EnergyGridKind : int { nuclide = 0, hash = 1, unionized = 2 };
+inline constexpr EnumName<EnergyGridKind> energy_grid_names[] = {
+    {EnergyGridKind::hash, "hash"}, {EnergyGridKind::unionized, "unionized"}, {EnergyGridKind::nuclide, "nuclide"}};
+constexpr std::span<const EnumName<EnergyGridKind>> enum_names(EnergyGridKind) { return energy_grid_names; }
 
 // History-based: a thread follows one neutron from birth to death. Event-based: neutrons wait in slots
 // and each step (lookup, advance, crossing, collision) runs as its own kernel over a queue of slots.
 enum class TransportMode : int { history = 0, event = 1 };
+inline constexpr EnumName<TransportMode> transport_mode_names[] = {{TransportMode::history, "history"},
+                                                                  {TransportMode::event, "event"}};
+constexpr std::span<const EnumName<TransportMode>> enum_names(TransportMode) { return transport_mode_names; }
 // Order of the event-based lookup queue: as the slots come, by material, or by material and energy.
 enum class EventSort : int { none = 0, material = 1, material_energy = 2 };
+inline constexpr EnumName<EventSort> event_sort_names[] = {
+    {EventSort::none, "none"}, {EventSort::material, "material"}, {EventSort::material_energy, "material_energy"}};
+constexpr std::span<const EnumName<EventSort>> enum_names(EventSort) { return event_sort_names; }
 
 // Coefficients per kind (f(r) > 0 is the positive half-space; f is a signed distance):
 //   x_plane: {x0}             f = x - x0            (y_plane, z_plane alike)

@@ -1,0 +1,47 @@
+#pragma once
+// One table of names per enum, kept beside the enum and read by the input parser, the command line and
+// the printed and written results alike, so a name is spelled once. An enum E opts in with an overload
+// `enum_names(E)` returning its table (found by argument-dependent lookup). Host only; no Kokkos.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace keff {
+
+template <class E>
+struct EnumName {
+  E value;
+  std::string_view name;
+};
+
+// The name of `value` in its enum's table ("?" for a value outside it).
+template <class E>
+constexpr std::string_view name_of(E value) {
+  for (const auto& n : enum_names(E{})) {
+    if (n.value == value) return n.name;
+  }
+  return "?";
+}
+
+// The value named `name`, if the table has it.
+template <class E>
+constexpr std::optional<E> enum_from_name(std::string_view name) {
+  for (const auto& n : enum_names(E{})) {
+    if (n.name == name) return n.value;
+  }
+  return std::nullopt;
+}
+
+// "a, b, c": the allowed names, for error messages.
+template <class E>
+std::string allowed_names() {
+  std::string s;  // appended in place: GCC 12 warns falsely (-Wrestrict) about "" + std::string when inlined
+  for (const auto& n : enum_names(E{})) {
+    if (!s.empty()) s += ", ";
+    s += n.name;
+  }
+  return s;
+}
+
+}  // namespace keff
