@@ -3,6 +3,7 @@
 #include "io/input_parts.hpp"
 #include "io/universe_nesting.hpp"
 
+#include <cmath>
 #include <sstream>
 
 namespace keff::detail {
@@ -62,8 +63,10 @@ std::vector<model::Surface> read_surfaces(const Section& root, std::map<int, int
     const bool round = surf.kind == SurfaceKind::sphere || surf.kind == SurfaceKind::x_cylinder ||
                        surf.kind == SurfaceKind::y_cylinder || surf.kind == SurfaceKind::z_cylinder;
     if (round && !(c.back() > 0)) s.fail("coeffs", "radius " + format_number(c.back()) + " is not positive", layout);
-    if (surf.kind == SurfaceKind::plane && c[0] == 0 && c[1] == 0 && c[2] == 0) {
-      s.fail("coeffs", "the plane's normal (a, b, c) is zero", layout);
+    if (surf.kind == SurfaceKind::plane) {
+      const double length = model::plane_normal_length(surf.coeffs);
+      if (length == 0) s.fail("coeffs", "the plane's normal (a, b, c) is zero", layout);
+      if (!std::isfinite(length)) s.fail("coeffs", "the plane's normal (a, b, c) is too long to normalise", layout);
     }
 
     surf.boundary = s.choice("boundary", BoundaryKind::transmission);

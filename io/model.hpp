@@ -6,6 +6,7 @@
 #include "kernels/vocabulary/types.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +32,12 @@ struct Surface {
   BoundaryKind boundary = BoundaryKind::transmission;
   SourceLoc where;
 };
+
+// The length of a general plane's normal (a, b, c): the reader refuses a plane whose length is not a
+// positive finite number, the geometry builder divides by it.
+inline double plane_normal_length(const std::array<double, surface_coeff_count>& c) {
+  return std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+}
 
 struct HalfSpace {
   int surface = 0;  // index into Problem::surfaces

@@ -1,7 +1,7 @@
 #pragma once
 // The one check of a model's universe hierarchy: no universe may contain itself, and the root may nest
 // at most max_geometry_levels levels deep (the tracker's fixed level stack). The TOML reader reports a
-// problem with the line of the offending key; the geometry builder refuses models made in code.
+// problem with the line of the offending key; the geometry builder then trusts the model.
 #include "io/model.hpp"
 
 #include <optional>

@@ -1,10 +1,10 @@
 // Flattens the problem's CSG model into the offset arrays of GeometryParams and copies them to the
 // device. Host Views are allocated with the device View's layout (host_mirror_type), so the copy is a
 // plain memcpy on a GPU and no copy at all when the device is the host. Each part fences `exec` before
-// its host Views go out of scope, since the copies from them run asynchronously on `exec`.
+// its host Views go out of scope, since the copies from them run asynchronously on `exec`. The model has
+// been validated once, where it was read (io/input_geometry.cpp: indices, nesting, plane normals).
 #include "src/build_geometry.hpp"
 
-#include "io/universe_nesting.hpp"
 
 #include <array>
 #include <cmath>
@@ -34,10 +34,6 @@ auto to_device(const DeviceExec& exec, const HostViewType& h) {
   return Kokkos::create_mirror_view_and_copy(Kokkos::view_alloc(DeviceMem{}, exec, h.label()), h);
 }
 
-void require(bool ok, const std::string& message) {
-  if (!ok) throw std::invalid_argument("geometry: " + message);
-}
-
 // Offsets [n + 1] of the concatenation of the sizes given by size_of(i).
 template <class SizeOf>
 HostView<int*> offsets_view(const std::string& what, std::size_t n, SizeOf size_of) {
@@ -47,54 +43,12 @@ HostView<int*> offsets_view(const std::string& what, std::size_t n, SizeOf size_
   return offsets;
 }
 
-void check_indices(const model::Problem& p) {
-  const auto n_surf = static_cast<int>(p.surfaces.size());
-  const auto n_univ = static_cast<int>(p.universes.size());
-  const auto n_lat = static_cast<int>(p.lattices.size());
-  require(p.root_universe >= 0 && p.root_universe < n_univ, "the root universe index is out of range");
-  for (const model::Cell& c : p.cells) {
-    const std::string who = "cell '" + c.name + "' (" + c.where.str() + ")";
-    require(!c.region.empty(), who + " has an empty region");
-    for (const model::HalfSpace& h : c.region) {
-      require(h.surface >= 0 && h.surface < n_surf, who + " names a surface index out of range");
-    }
-    if (c.fill_kind == FillKind::universe) require(c.fill >= 0 && c.fill < n_univ, who + " fills a missing universe");
-    if (c.fill_kind == FillKind::lattice) require(c.fill >= 0 && c.fill < n_lat, who + " fills a missing lattice");
-  }
-  for (const model::Universe& u : p.universes) {
-    for (int c : u.cells) {
-      require(c >= 0 && c < static_cast<int>(p.cells.size()), "universe '" + u.name + "' names a missing cell");
-    }
-  }
-  for (const model::Lattice& l : p.lattices) {
-    const std::string who = "lattice '" + l.name + "' (" + l.where.str() + ")";
-    for (int i = 0; i < 3; ++i) {
-      require(l.shape[static_cast<std::size_t>(i)] > 0, who + " has a non-positive shape");
-      require(l.pitch[static_cast<std::size_t>(i)] > 0, who + " has a non-positive pitch");
-    }
-    require(l.universes.size() == static_cast<std::size_t>(l.shape[0]) * static_cast<std::size_t>(l.shape[1]) *
-                                      static_cast<std::size_t>(l.shape[2]),
-            who + " has a universe count that does not match its shape");
-    for (int u : l.universes) require(u >= 0 && u < n_univ, who + " names a missing universe");
-    require(l.outer >= -1 && l.outer < n_univ, who + " names a missing outer universe");
-  }
-}
-
-// Models from the TOML reader have been checked with file and line; models built in code get the same check.
-void check_nesting(const model::Problem& p) {
-  if (const auto problem = find_nesting_problem(p)) throw std::invalid_argument("geometry: " + describe(p, *problem));
-}
-
 // ---- flattening ---------------------------------------------------------------------------------
 
 std::array<double, surface_coeff_count> normalised_coeffs(const model::Surface& s) {
   std::array<double, surface_coeff_count> c = s.coeffs;
   if (s.kind != SurfaceKind::plane) return c;
-  const double norm = std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-  if (!(norm > 0) || !std::isfinite(norm)) {
-    throw std::invalid_argument("geometry: plane surface " + std::to_string(s.user_id) + " (" + s.where.str() +
-                                ") has a zero normal (a, b, c)");
-  }
+  const double norm = model::plane_normal_length(c);
   for (double& x : c) x /= norm;
   return c;
 }
@@ -184,8 +138,6 @@ void build_lattices(const DeviceExec& exec, const model::Problem& p, GeometryPar
 
 GeometryParams<DeviceMem> build_geometry(const DeviceExec& exec, const model::Problem& problem) {
   Kokkos::Profiling::ScopedRegion region("keff::geometry::build");
-  check_indices(problem);
-  check_nesting(problem);
   GeometryParams<DeviceMem> g;
   build_surfaces(exec, problem, g);
   build_cells(exec, problem, g);

@@ -7,8 +7,9 @@
 namespace keff {
 
 // Normalises general planes, flattens regions/cells/lattices into offset arrays, and copies to the
-// device on `exec`. Throws std::invalid_argument for a geometry deeper than max_geometry_levels or
-// with a universe that contains itself.
+// device on `exec`. `problem` is a validated model (io/input.hpp reads only models whose indices,
+// nesting depth, plane normals and universes are valid; code that builds a model itself must do as
+// the reader does).
 GeometryParams<DeviceMem> build_geometry(const DeviceExec& exec, const model::Problem& problem);
 
 }  // namespace keff

@@ -2,6 +2,7 @@
 // Problems are built in code; every device function runs inside a one-iteration kernel whose answer is
 // copied back, so the tests are valid on GPU builds too. Kernels are functors at namespace scope
 // (CUDA refuses extended lambdas inside the private TestBody of a gtest TEST).
+#include "io/universe_nesting.hpp"
 #include "kernels/geometry.hpp"
 #include "src/build_geometry.hpp"
 
@@ -385,10 +386,6 @@ TEST(GeometrySurfaces, GeneralPlaneIsNormalised) {
   EXPECT_EQ(a.dist_pos, 0);
 }
 
-TEST(GeometrySurfaces, ZeroNormalPlaneThrows) {
-  EXPECT_THROW(build_geometry(DeviceExec{}, one_surface(SurfaceKind::plane, {0, 0, 0, 1})), std::invalid_argument);
-}
-
 TEST(GeometrySurfaces, Sphere) {
   auto g = build_geometry(DeviceExec{}, one_surface(SurfaceKind::sphere, {1, 2, 3, 2}));
   // From the centre, outwards along z.
@@ -739,44 +736,45 @@ TEST(GeometryCrossing, TransmissionIntoNeighbouringElements) {
   expect_vec_near(s2.level[3].offset, {0.63, -0.63, 0});
 }
 
-// ---- builder validation --------------------------------------------------------------------------
+// ---- the model's nesting check (io/universe_nesting.hpp), on models made in code ----------------
 
-TEST(GeometryBuild, UniverseThatContainsItselfThrows) {
+TEST(GeometryNesting, UniverseThatContainsItself) {
   model::Problem p;
   const int far = add_surface(p, SurfaceKind::x_plane, {1e6, 0, 0, 0});
   const int a = add_universe(p, "a");
   const int b = add_universe(p, "b");
   add_cell(p, "a-cell", a, {neg(far)}, FillKind::universe, b);
   add_cell(p, "b-cell", b, {neg(far)}, FillKind::universe, a);
-  try {
-    build_geometry(DeviceExec{}, p);
-    FAIL() << "expected std::invalid_argument";
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("contains itself"), std::string::npos) << what;
-    EXPECT_NE(what.find("b-cell"), std::string::npos) << what;
-    EXPECT_NE(what.find("test.toml:101"), std::string::npos) << what;
-  }
+  const auto problem = find_nesting_problem(p);
+  ASSERT_TRUE(problem);
+  const std::string what = describe(p, *problem);
+  EXPECT_NE(what.find("contains itself"), std::string::npos) << what;
+  EXPECT_NE(what.find("b-cell"), std::string::npos) << what;
+  EXPECT_NE(what.find("test.toml:101"), std::string::npos) << what;
   // Through a lattice, too.
   model::Problem q;
   const int far_q = add_surface(q, SurfaceKind::x_plane, {1e6, 0, 0, 0});
   const int u = add_universe(q, "u");
   const int lat = add_lattice(q, "l", {0, 0, 0}, {1, 1, 1}, {1, 1, 1}, {u}, -1);
   add_cell(q, "u-cell", u, {neg(far_q)}, FillKind::lattice, lat);
-  EXPECT_THROW(build_geometry(DeviceExec{}, q), std::invalid_argument);
+  const auto through_lattice = find_nesting_problem(q);
+  ASSERT_TRUE(through_lattice);
+  EXPECT_EQ(through_lattice->lattice, lat);
 }
 
-TEST(GeometryBuild, NestingDepthLimit) {
+TEST(GeometryNesting, DepthLimit) {
   auto g = build_geometry(DeviceExec{}, make_chain(max_geometry_levels));
   auto t = track(g, {0, 0, 0}, {1, 0, 0});
   ASSERT_TRUE(t.located);
   EXPECT_EQ(t.start.n_levels, max_geometry_levels);
   EXPECT_EQ(t.start.material, 0);
-  try {
-    build_geometry(DeviceExec{}, make_chain(max_geometry_levels + 1));
-    FAIL() << "expected std::invalid_argument";
-  } catch (const std::invalid_argument& e) {
-    const std::string what = e.what();
+  EXPECT_FALSE(find_nesting_problem(make_chain(max_geometry_levels)));
+  const auto deep = make_chain(max_geometry_levels + 1);
+  const auto problem = find_nesting_problem(deep);
+  ASSERT_TRUE(problem);
+  EXPECT_EQ(problem->kind, NestingProblem::Kind::too_deep);
+  {
+    const std::string what = describe(deep, *problem);
     const std::string cell = numbered("c", max_geometry_levels - 1);
     EXPECT_NE(what.find("'" + cell + "'"), std::string::npos) << what;
     EXPECT_NE(what.find("test.toml:"), std::string::npos) << what;

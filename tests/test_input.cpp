@@ -362,6 +362,7 @@ TEST(Input, MoreValidation) {
   fails(with("upper_right = [1, 2, 3]", "upper_right = [1, -2, 3]"), "settings.source.upper_right:");
   fails(with("coeffs = [0, 0, 1]", "coeffs = [0, 0, -1]"), "surface[9].coeffs: radius -1 is not positive");
   fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [0, 0, 0, 0.5]"), "normal");
+  fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [1e200, 1e200, 0, 0.5]"), "surface[4].coeffs: the plane's normal (a, b, c) is too long to normalise");
   fails(with("type = \"plane\"", "type = \"cone\""), "surface[4].type: invalid value 'cone'");
   fails(with("region = \"-9 4\"", "region = \"-9 9\""), "both sides of surface 9");
   fails(with("region = \"-9 4\"", "region = \"   \""), "cell[a].region: the region is empty");
