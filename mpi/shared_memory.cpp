@@ -10,7 +10,6 @@ NodeComms::NodeComms(MPI_Comm parent) {
   check_mpi(MPI_Comm_split_type(parent, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_), "MPI_Comm_split_type");
   check_mpi(MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check_mpi(MPI_Comm_rank(node_, &node_rank_), "MPI_Comm_rank");
-  check_mpi(MPI_Comm_size(node_, &node_size_), "MPI_Comm_size");
   check_mpi(MPI_Comm_split(parent, node_rank_ == 0 ? 0 : MPI_UNDEFINED, rank, &leaders_), "MPI_Comm_split");
   if (leaders_ != MPI_COMM_NULL) {
     check_mpi(MPI_Comm_set_errhandler(leaders_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");

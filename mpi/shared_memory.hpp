@@ -21,15 +21,12 @@ class NodeComms {
   // MPI_COMM_NULL on ranks that are not their node's leader. Leaders are ordered by parent rank, so
   // the parent's rank 0 is leader 0.
   MPI_Comm leaders() const { return leaders_; }
-  bool is_leader() const { return node_rank_ == 0; }
   int node_rank() const { return node_rank_; }
-  int node_size() const { return node_size_; }
 
  private:
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Comm leaders_ = MPI_COMM_NULL;
   int node_rank_ = 0;
-  int node_size_ = 1;
 };
 
 // `bytes` of memory shared by every rank of `node` (allocated on the node leader, 8-byte aligned).

@@ -19,8 +19,4 @@ struct Site {
   std::int64_t parent = 0;  // global index of the parent history in its batch
 };
 
-// Sites sort by (parent, progeny): the order the bank would have if one thread ran every history.
-inline constexpr std::int64_t max_progeny_per_history = 1 << 20;
-KEFF_INLINE_FUNCTION std::int64_t site_key(const Site& s) { return s.parent * max_progeny_per_history + s.progeny; }
-
 }  // namespace keff
