@@ -7,7 +7,7 @@
 namespace keff {
 
 template <class Exec, class Mem>
-void count_sites_per_bin(const Exec& exec, const MeshSpec& mesh, Kokkos::View<const Site*, Mem> sites,
+void count_sites_per_bin(const Exec& exec, const RegularMesh& mesh, Kokkos::View<const Site*, Mem> sites,
                          std::int64_t n, Kokkos::View<std::int64_t*, Mem> counts) {
   Kokkos::deep_copy(exec, counts, 0);
   Kokkos::parallel_for(

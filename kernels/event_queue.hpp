@@ -30,6 +30,14 @@ inline int event_sort_energy_bins(int n_slots) {
   return bins;
 }
 
+// The keys a queue over n_slots is sorted by: (materials + 1, the void first) x energy bands (or groups
+// in multigroup); none when unsorted or with no slots (history-based transport).
+inline int event_sort_keys(int n_slots, EventSort sort, int n_materials, int n_groups) {
+  if (n_slots == 0 || sort == EventSort::none) return 0;
+  if (sort == EventSort::material) return n_materials + 1;
+  return (n_materials + 1) * (n_groups > 0 ? n_groups : event_sort_energy_bins(n_slots));
+}
+
 template <class Exec>
 struct EventQueues {
   using Mem = typename Exec::memory_space;
@@ -67,7 +75,7 @@ EventQueues<Exec> allocate_event_queues(const Exec& exec, int n_slots, EventSort
     q.energy_key_log_min = std::log(constants::energy_min_ev);
     q.energy_key_scale = q.energy_keys / (std::log(constants::energy_max_ev) - q.energy_key_log_min);
   }
-  const int n_keys = sort == EventSort::none ? 0 : (n_materials + 1) * q.energy_keys;
+  const int n_keys = event_sort_keys(n_slots, sort, n_materials, n_groups);
   q.queue = alloc("queue", n);
   q.sorted = alloc("sorted_queue", sort == EventSort::none ? 0 : n);
   q.keys = alloc("sort_keys", sort == EventSort::none ? 0 : n);

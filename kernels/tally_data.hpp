@@ -2,34 +2,11 @@
 // Tally State: a regular mesh scored with order-independent fixed-point atomics, the per-batch counters
 // every history adds to, and the record of the first lost particle.
 #include "kernels/fixed_point.hpp"
+#include "kernels/regular_mesh.hpp"
 #include "kernels/particle.hpp"
 #include "kernels/xs_data.hpp"
 
 namespace keff {
-
-// A regular Cartesian mesh over a box.
-struct MeshSpec {
-  Real lower[3] = {0, 0, 0};
-  Real inv_width[3] = {1, 1, 1};  // bins per cm
-  int shape[3] = {1, 1, 1};
-
-  KOKKOS_INLINE_FUNCTION int n_bins() const { return shape[0] * shape[1] * shape[2]; }
-  // The bin's index along each axis; false outside the mesh.
-  KOKKOS_INLINE_FUNCTION bool indices(Vec3 r, int idx[3]) const {
-    for (int d = 0; d < 3; ++d) {
-      const Real f = (r[d] - lower[d]) * inv_width[d];
-      if (!(f >= 0) || f >= static_cast<Real>(shape[d])) return false;  // also rejects NaN
-      idx[d] = static_cast<int>(f);
-    }
-    return true;
-  }
-  // Bin index (x fastest), or -1 outside the mesh.
-  KOKKOS_INLINE_FUNCTION int bin(Vec3 r) const {
-    int idx[3];
-    if (!indices(r, idx)) return -1;
-    return idx[0] + shape[0] * (idx[1] + shape[1] * idx[2]);
-  }
-};
 
 // The block of a mesh's bins a rank holds: all of them, or under domain decomposition those that
 // overlap its domain. Bins are numbered x fastest within the window.
@@ -53,7 +30,7 @@ struct MeshWindow {
 // group and mesh bin, for one batch.
 template <class Mem>
 struct MeshTally {
-  MeshSpec mesh;
+  RegularMesh mesh;
   MeshWindow window;                             // the bins this rank holds
   Kokkos::View<const Real*, Mem> energy_bounds;  // continuous energy: [n_groups + 1] ascending; empty in MG
   Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem> flux;     // [group][window bin]

@@ -38,6 +38,16 @@ struct EventStatistics {
   std::int64_t rounds = 0;
   std::int64_t lookups = 0, flights = 0, crossings = 0, collisions = 0;
   std::int64_t departures = 0;  // particles that left for another domain
+
+  EventStatistics& operator+=(const EventStatistics& o) {
+    rounds += o.rounds;
+    lookups += o.lookups;
+    flights += o.flights;
+    crossings += o.crossings;
+    collisions += o.collisions;
+    departures += o.departures;
+    return *this;
+  }
 };
 
 // The counters of the histories that ended in each slot, summed (integers: in any order).

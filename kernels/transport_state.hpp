@@ -1,11 +1,11 @@
 #pragma once
-// The mutable State of a run, in one place with one owner (src/simulation): the source and the next
-// source, the fission bank and its ordered copy, the batch's mesh tally and entropy counts, the lost
-// record and the per-thread scratch. allocate_transport_state() makes all of it once per run; only the
-// bank grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate.
+// The mutable State that transport writes, in one place with one owner (src/transporter): the fission
+// bank, the batch's mesh-tally scores, the lost record, the history mode's per-thread scratch and the
+// event mode's slots and queues. allocate_transport_state() makes all of it once per run; only the bank
+// grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate. The
+// source a batch transports and the ordered bank belong to the source cycle (src/source_cycle.hpp).
 #include "kernels/event_queue.hpp"
 #include "kernels/fission_bank.hpp"
-#include "kernels/grow_only.hpp"
 #include "kernels/particle_slots.hpp"
 #include "kernels/tally_data.hpp"
 #include "kernels/vocabulary/site.hpp"
@@ -21,12 +21,10 @@ namespace keff {
 
 // What the State is sized by.
 struct TransportStateSizes {
-  std::int64_t histories = 0;      // this rank's histories per batch
   std::int64_t bank_capacity = 0;  // fission sites before the bank overflows
-  MeshSpec tally_mesh;
+  RegularMesh tally_mesh;
   MeshWindow tally_window;         // the bins this rank holds
   int tally_groups = 1;
-  int entropy_bins = 1;
   int max_nuclides = 1;            // longest material: the micro-XS scratch row
   // Event-based transport (0 slots: history-based, no slots allocated)
   int event_slots = 0;
@@ -39,13 +37,8 @@ template <class Exec>
 struct TransportState {
   using Mem = typename Exec::memory_space;
 
-  Kokkos::View<Site*, Mem> source;        // [histories]: this batch's
-  Kokkos::View<Site*, Mem> next_source;   // [histories]: filled by the bank exchange
   FissionBank<Mem> bank;                  // sites banked this batch, in the order they were pushed
-  Kokkos::View<Site*, Mem> bank_sorted;   // the same sites in (parent, progeny) order
-  Kokkos::View<std::int64_t*, Mem> bank_offsets;  // [histories + 1]: first sorted site of each parent
   MeshTally<Mem> mesh;                    // this batch's scores
-  Kokkos::View<std::int64_t*, Mem> entropy_counts;
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
   ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
@@ -55,20 +48,19 @@ struct TransportState {
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    return b(source) + b(next_source) + b(bank.sites) + b(bank_sorted) + b(bank_offsets) + b(mesh.flux) +
-           b(mesh.fission) + b(entropy_counts) + workspace.bytes() + slots.bytes() + queues.bytes();
+    return b(bank.sites) + b(mesh.flux) + b(mesh.fission) + workspace.bytes() + slots.bytes() + queues.bytes();
   }
 };
 
 // What allocate_transport_state will allocate, before it does (src/memory_check.hpp), in doubles so that no
 // size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot (particle,
-// micro-XS row, queue entries). A test holds it to the allocated bytes().
+// micro-XS row, queue entries) and the lookup sort's key offsets. A test holds it to the allocated bytes().
 inline double transport_state_bytes(const TransportStateSizes& n, double concurrency, double bytes_per_slot) {
-  const double sites = 2.0 * static_cast<double>(n.histories) + 2.0 * static_cast<double>(n.bank_capacity);
   const double tally = 2.0 * n.tally_groups * static_cast<double>(n.tally_window.n_bins()) * sizeof(Fixed);
   const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
-  return sites * sizeof(Site) + (static_cast<double>(n.histories) + 1 + n.entropy_bins) * sizeof(std::int64_t) + tally +
-         scratch + static_cast<double>(n.event_slots) * bytes_per_slot;
+  const double sort_offsets = (event_sort_keys(n.event_slots, n.event_sort, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
+  return static_cast<double>(n.bank_capacity) * sizeof(Site) + tally + scratch + sort_offsets +
+         static_cast<double>(n.event_slots) * bytes_per_slot;
 }
 
 namespace detail {
@@ -86,7 +78,6 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
   using Mem = typename Exec::memory_space;
   using detail::state_view;
   using Sites = Kokkos::View<Site*, Mem>;
-  using Counts = Kokkos::View<std::int64_t*, Mem>;
   using Scores = Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem>;
   FissionBank<Mem> bank{state_view<Sites>(exec, "bank_sites", n.bank_capacity),
                         Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::bank_count")))};
@@ -98,37 +89,20 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
                       Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::tally_outside")))};
   LostRecord<Mem> lost{Kokkos::View<int, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_flag"))),
                        Kokkos::View<Real[6], Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_where")))};
-  return TransportState<Exec>{state_view<Sites>(exec, "source", n.histories),
-                              state_view<Sites>(exec, "next_source", n.histories),
-                              bank,
-                              state_view<Sites>(exec, "bank_sorted", n.bank_capacity),
-                              state_view<Counts>(exec, "bank_offsets", n.histories + 1),
+  return TransportState<Exec>{bank,
                               mesh,
-                              state_view<Counts>(exec, "entropy_counts", n.entropy_bins),
                               lost,
                               Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
                               allocate_particle_slots(exec, n.event_slots, n.max_nuclides),
                               allocate_event_queues(exec, n.event_slots, n.event_sort, n.n_materials, n.n_groups)};
 }
 
-// Replaces the bank and its ordered copy with room for `capacity` sites (between batches only).
+// Replaces the bank with room for `capacity` sites (between batches only).
 template <class Exec>
 void grow_bank(const Exec& exec, TransportState<Exec>& state, std::int64_t capacity) {
   using Sites = Kokkos::View<Site*, typename Exec::memory_space>;
   state.bank.sites = Sites();  // free the old bank before the new one is allocated
-  state.bank_sorted = Sites();
   state.bank.sites = detail::state_view<Sites>(exec, "bank_sites", capacity);
-  state.bank_sorted = detail::state_view<Sites>(exec, "bank_sorted", capacity);
-}
-
-// Makes room for `n` ordered sites (domain decomposition: a rank orders the sites of its histories'
-// parents, wherever they were banked, which can be more than its own bank held).
-template <class Exec>
-void reserve_sorted_bank(const Exec& exec, TransportState<Exec>& state, std::int64_t n) {
-  if (static_cast<std::int64_t>(state.bank_sorted.extent(0)) >= n) return;
-  using Sites = Kokkos::View<Site*, typename Exec::memory_space>;
-  state.bank_sorted = Sites();
-  state.bank_sorted = detail::state_view<Sites>(exec, "bank_sorted", grown_capacity(n));
 }
 
 }  // namespace keff

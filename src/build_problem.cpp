@@ -10,8 +10,8 @@
 
 namespace keff {
 
-MeshSpec make_mesh(const model::Mesh& mesh) {
-  MeshSpec m;
+RegularMesh make_mesh(const model::Mesh& mesh) {
+  RegularMesh m;
   for (int d = 0; d < 3; ++d) {
     m.lower[d] = mesh.box.lower[static_cast<std::size_t>(d)];
     m.shape[d] = mesh.shape[static_cast<std::size_t>(d)];

@@ -4,6 +4,8 @@
 #include "io/model.hpp"
 #include "io/nuclear_data.hpp"
 #include "kernels/geometry_data.hpp"
+#include "kernels/physics_ce.hpp"
+#include "kernels/physics_mg.hpp"
 #include "kernels/tally_data.hpp"
 #include "kernels/xs_data.hpp"
 #include "mpi/communicator.hpp"
@@ -17,15 +19,23 @@ struct ProblemParams {
   MaterialParams<DeviceMem> materials;
   NuclideParams<DeviceMem> nuclides;        // continuous energy
   MultigroupParams<DeviceMem> multigroup;   // multigroup
-  MeshSpec entropy_mesh;
-  MeshSpec tally_mesh;
+  RegularMesh entropy_mesh;
+  RegularMesh tally_mesh;
   Kokkos::View<const Real*, DeviceMem> tally_energy_bounds;  // continuous energy; empty in multigroup
   int tally_groups = 1;
   int n_nuclides = 0;   // in the nuclear data library
   int gridpoints = 0;   // per nuclide
 };
 
-MeshSpec make_mesh(const model::Mesh& mesh);
+// Calls f with the problem's physics, continuous-energy or multigroup (a template parameter of every
+// kernel that collides or samples a birth): the one place the two modes branch on the host.
+template <class F>
+decltype(auto) with_physics(const ProblemParams& p, F&& f) {
+  if (p.mode == model::PhysicsMode::multigroup) return f(MultigroupPhysics<DeviceMem>{p.multigroup});
+  return f(ContinuousEnergyPhysics<DeviceMem>{p.nuclides, p.materials});
+}
+
+RegularMesh make_mesh(const model::Mesh& mesh);
 
 // Nuclear data for a continuous-energy problem: generated in memory from the problem's spec, or read
 // from its library by its load strategy (collective over `comm`; DataError if the library is unusable).

@@ -1,10 +1,7 @@
 #include "src/domain_decomposition.hpp"
 
 #include "io/input.hpp"
-#include "kernels/domain_routing.hpp"
-#include "kernels/grow_only.hpp"
-
-#include <Kokkos_Profiling_ScopedRegion.hpp>
+#include "src/build_problem.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +12,7 @@ namespace keff {
 
 namespace {
 
-DomainMesh make_mesh(const model::Domains& d, const Communicator& comm) {
+DomainMesh domain_mesh(const model::Domains& d, const Communicator& comm) {
   const int n = d.count();
   if (comm.size() % n != 0) {
     const std::string who = d.where.line > 0 ? d.where.str() + ": domains.mesh" : std::string("--domains");
@@ -24,12 +21,7 @@ DomainMesh make_mesh(const model::Domains& d, const Communicator& comm) {
                      std::to_string(comm.size()) + " rank(s) cannot share evenly (allowed: a rank count that is a "
                      "multiple of " + std::to_string(n) + ")");
   }
-  DomainMesh m;
-  for (int a = 0; a < 3; ++a) {
-    m.lower[a] = d.box.lower[static_cast<std::size_t>(a)];
-    m.shape[a] = d.mesh[static_cast<std::size_t>(a)];
-    m.inv_width[a] = m.shape[a] / (d.box.upper[static_cast<std::size_t>(a)] - d.box.lower[static_cast<std::size_t>(a)]);
-  }
+  DomainMesh m{make_mesh(model::Mesh{d.box, d.mesh})};
   m.replicas = comm.size() / n;
   m.mine = comm.rank() / m.replicas;
   return m;
@@ -40,18 +32,13 @@ DomainMesh make_mesh(const model::Domains& d, const Communicator& comm) {
 DomainDecomposition::DomainDecomposition(const model::Domains& domains, const Communicator& comm, int slots,
                                          ParticleExchange::Mode mode)
     : replicas_(comm, comm.rank() / std::max(1, comm.size() / domains.count())),
-      mesh_(make_mesh(domains, comm)),
-      router_(comm),
-      particles_(comm, mesh_, slots, mode) {
-  for (int a = 0; a < 3; ++a) upper_[a] = domains.box.upper[static_cast<std::size_t>(a)];
-}
+      mesh_(domain_mesh(domains, comm)),
+      particles_(comm, mesh_, slots, mode) {}
 
-MeshWindow DomainDecomposition::tally_window(const MeshSpec& tally) const {
+MeshWindow DomainDecomposition::tally_window(const RegularMesh& tally) const {
   MeshWindow w;
   int at[3];
-  at[0] = mesh_.mine % mesh_.shape[0];
-  at[1] = (mesh_.mine / mesh_.shape[0]) % mesh_.shape[1];
-  at[2] = mesh_.mine / (mesh_.shape[0] * mesh_.shape[1]);
+  mesh_.indices_of(mesh_.mine, at);
   for (int a = 0; a < 3; ++a) {
     const double width = 1.0 / mesh_.inv_width[a];
     // The domain's extent on this axis; edge domains own everything beyond the box too.
@@ -70,31 +57,25 @@ MeshWindow DomainDecomposition::tally_window(const MeshSpec& tally) const {
   return w;
 }
 
-void DomainDecomposition::reserve(std::int64_t n) {
-  reserve_grow_only(dest_, n, "keff::domains::dest");
-  reserve_grow_only(index_, n, "keff::domains::index");
-}
-
-void DomainDecomposition::route_source(const DeviceExec& exec, Kokkos::View<const Site*, DeviceMem> sites,
-                                       IndexRange range) {
-  Kokkos::Profiling::ScopedRegion region("keff::domains::route_source");
-  reserve(range.count);
-  source_destinations(exec, sites, range, mesh_, dest_, index_);
-  source_count_ = router_.route(exec, sites, index_, dest_, range.count, source_, source_index_);
-}
-
-std::int64_t DomainDecomposition::route_bank(const DeviceExec& exec, Kokkos::View<const Site*, DeviceMem> sites,
-                                             std::int64_t n, std::int64_t n_histories) {
-  Kokkos::Profiling::ScopedRegion region("keff::domains::route_bank");
-  reserve(n);
-  bank_destinations(exec, sites, n, n_histories, particles_.domains().replicas * particles_.domains().n_domains(), dest_,
-                    index_);
-  return router_.route(exec, sites, index_, dest_, n, bank_, bank_index_);
-}
-
-std::size_t DomainDecomposition::bytes() const {
-  return dest_.span() * sizeof(int) + (index_.span() + source_index_.span() + bank_index_.span()) * sizeof(std::int64_t) +
-         (source_.span() + bank_.span()) * sizeof(Site);
+DomainReport DomainDecomposition::report(const Communicator& comm) const {
+  DomainReport d;
+  d.mesh = {mesh_.shape[0], mesh_.shape[1], mesh_.shape[2]};
+  d.replicas = mesh_.replicas;
+  const auto& c = particles_.counters();
+  std::int64_t counts[] = {c.particles_sent, c.messages_sent, c.bytes_sent, c.termination_checks, c.confirmations};
+  comm.sum(counts, static_cast<int>(std::size(counts)));
+  d.particles_sent = counts[0];
+  d.messages_sent = counts[1];
+  d.bytes_sent = counts[2];
+  d.termination_checks = counts[3] / comm.size();
+  d.confirmations = counts[4] / comm.size();
+  const double local[] = {c.pack_seconds, c.mpi_seconds, c.idle_seconds};
+  double lo[3], hi[3], sum[3];
+  comm.reduce_min_max_sum(local, 3, lo, hi, sum);
+  d.pack = {"pack", lo[0], sum[0] / comm.size(), hi[0]};
+  d.mpi = {"mpi", lo[1], sum[1] / comm.size(), hi[1]};
+  d.idle = {"idle", lo[2], sum[2] / comm.size(), hi[2]};
+  return d;
 }
 
 }  // namespace keff

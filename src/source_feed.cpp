@@ -9,7 +9,7 @@ SourceFeed::SourceFeed(BankExchange& exchange) : exchange_(exchange) { ready_.re
 
 void SourceFeed::reset(std::int64_t count) {
   count_ = count;
-  handed_out_ = taken_early_ = 0;
+  handed_out_ = 0;
   wait_seconds_ = 0;
   ready_.clear();
   next_ready_ = 0;

@@ -3,6 +3,7 @@
 // the sites this rank combed itself are ready at once and each slice from another rank once it has
 // arrived, so transport starts on what is here while the rest is in flight; histories are keyed by
 // their global index, so the order they run in changes nothing.
+#include "kernels/device.hpp"
 #include "kernels/vocabulary/batch.hpp"
 #include "mpi/bank_exchange.hpp"
 
@@ -24,9 +25,9 @@ class SourceFeed {
   // nothing else to do).
   IndexRange take(std::int64_t max, bool wait);
   bool exhausted() const { return handed_out_ == count_; }
-  // Sites handed out while the exchange was still in flight.
+  // Sites handed out while the exchange was still in flight, over the run.
   std::int64_t taken_early() const { return taken_early_; }
-  // Seconds spent in take() waiting for the exchange to finish.
+  // Seconds spent in take() waiting for the exchange to finish since reset().
   double wait_seconds() const { return wait_seconds_; }
 
  private:
@@ -39,6 +40,15 @@ class SourceFeed {
   double wait_seconds_ = 0;
   std::vector<IndexRange> ready_;
   std::size_t next_ready_ = 0;
+};
+
+// The source of one batch as transport sees it: this rank's sites, handed out by `feed` as they land.
+struct BatchSource {
+  Kokkos::View<const Site*, DeviceMem> sites;
+  Kokkos::View<const std::int64_t*, DeviceMem> index;  // each site's global history index; empty: site i
+                                                       // is history i of the rank's share of the even split
+  std::int64_t count = 0;
+  SourceFeed* feed = nullptr;
 };
 
 }  // namespace keff

@@ -10,17 +10,17 @@ namespace keff {
 namespace {
 
 // Mesh bin of window bin w.
-std::int64_t mesh_bin(const MeshSpec& mesh, const MeshWindow& window, int w) {
-  const int ix = window.lower[0] + w % window.shape[0];
-  const int iy = window.lower[1] + (w / window.shape[0]) % window.shape[1];
-  const int iz = window.lower[2] + w / (window.shape[0] * window.shape[1]);
-  return ix + static_cast<std::int64_t>(mesh.shape[0]) * (iy + static_cast<std::int64_t>(mesh.shape[1]) * iz);
+std::int64_t mesh_bin(const RegularMesh& mesh, const MeshWindow& window, int w) {
+  int idx[3];
+  RegularMesh{{}, {}, {window.shape[0], window.shape[1], window.shape[2]}}.indices_of(w, idx);
+  for (int a = 0; a < 3; ++a) idx[a] += window.lower[a];
+  return mesh.bin_of(idx);
 }
 
 // The domain that owns a mesh bin: the one holding its centre.
-int owner_domain(const MeshSpec& mesh, const DomainMesh& domains, std::int64_t bin) {
-  const std::int64_t idx[3] = {bin % mesh.shape[0], (bin / mesh.shape[0]) % mesh.shape[1],
-                               bin / (static_cast<std::int64_t>(mesh.shape[0]) * mesh.shape[1])};
+int owner_domain(const RegularMesh& mesh, const DomainMesh& domains, std::int64_t bin) {
+  int idx[3];
+  mesh.indices_of(bin, idx);
   Vec3 centre;
   for (int a = 0; a < 3; ++a) centre[a] = mesh.lower[a] + (static_cast<double>(idx[a]) + 0.5) / mesh.inv_width[a];
   return domains.domain_of(centre);
@@ -29,7 +29,7 @@ int owner_domain(const MeshSpec& mesh, const DomainMesh& domains, std::int64_t b
 }  // namespace
 
 TallyAccumulator::TallyAccumulator(const Communicator& world, MPI_Comm replicas, const DomainMesh& domains,
-                                   const MeshSpec& mesh, const MeshWindow& window, int groups)
+                                   const RegularMesh& mesh, const MeshWindow& window, int groups)
     : world_(world), replicas_(replicas), mesh_(mesh), window_(window), groups_(groups) {
   const int ranks = world.size();
   decomposed_ = domains.decomposed();
@@ -104,8 +104,8 @@ void TallyAccumulator::add_batch(HostScores flux, HostScores fission, double per
     progress();
     for (std::size_t j = 0; j < recv_buffer_.size();) {
       const std::int64_t bin = recv_buffer_[j++];
-      const int idx[3] = {static_cast<int>(bin % mesh_.shape[0]), static_cast<int>((bin / mesh_.shape[0]) % mesh_.shape[1]),
-                          static_cast<int>(bin / (static_cast<std::int64_t>(mesh_.shape[0]) * mesh_.shape[1]))};
+      int idx[3];
+      mesh_.indices_of(bin, idx);
       const int o = owned_at_[static_cast<std::size_t>(window_.local(idx))];
       for (std::size_t g = 0; g < g_count; ++g) total_flux_[static_cast<std::size_t>(o) * g_count + g] += recv_buffer_[j++];
       for (std::size_t g = 0; g < g_count; ++g) total_fission_[static_cast<std::size_t>(o) * g_count + g] += recv_buffer_[j++];

@@ -25,7 +25,7 @@ class TallyAccumulator {
   using HostScores = Kokkos::View<Fixed**, Kokkos::LayoutRight, Kokkos::HostSpace>;  // [group][window bin]
 
   // `replicas`: the ranks that hold the same window (every rank without decomposition).
-  TallyAccumulator(const Communicator& world, MPI_Comm replicas, const DomainMesh& domains, const MeshSpec& mesh,
+  TallyAccumulator(const Communicator& world, MPI_Comm replicas, const DomainMesh& domains, const RegularMesh& mesh,
                    const MeshWindow& window, int groups);
 
   // One batch's window scores (summed over nothing yet), normalised by `per_particle`. Collective;
@@ -39,12 +39,11 @@ class TallyAccumulator {
   void restore(const RestartData& restart);
 
   std::size_t bytes() const;  // host memory of the statistics and the batch exchange on this rank
-  std::int64_t owned_bins() const { return static_cast<std::int64_t>(owned_.size()); }
 
  private:
   const Communicator& world_;
   MPI_Comm replicas_;
-  MeshSpec mesh_;
+  RegularMesh mesh_;
   MeshWindow window_;
   int groups_ = 1;
   bool decomposed_ = false;

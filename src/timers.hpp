@@ -1,6 +1,10 @@
 #pragma once
 // Wall-clock time per phase of a run, reported in the order phases first ran.
+#include "io/run_results.hpp"
+#include "mpi/communicator.hpp"
+
 #include <chrono>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +20,11 @@ class PhaseTimers {
  private:
   std::vector<std::pair<std::string, double>> phases_;
 };
+
+// Collective: min, mean and max over ranks of each of `phases` (every rank passes the same list), on
+// rank 0 (elsewhere each rank's own time); phases no rank timed are left out.
+std::vector<PhaseTiming> reduce_over_ranks(const PhaseTimers& timers, const Communicator& comm,
+                                           std::span<const char* const> phases);
 
 // Adds the time from construction to destruction to one phase.
 class ScopedPhase {

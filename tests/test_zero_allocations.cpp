@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "io/input.hpp"
+#include "kernels/source_state.hpp"
 #include "kernels/transport_state.hpp"
 #include "run_problem.hpp"
 
@@ -56,7 +57,7 @@ void expect_no_allocation_in_transport(model::Problem problem) {
   sim.sample_initial_source();
   sim.run_batch(1);  // first use of every buffer
   for (int batch = 2; batch <= 3; ++batch) {
-    const auto seen = allocations_during([&] { sim.transport_batch(batch); });
+    const auto seen = allocations_during([&] { sim.transport(batch); });
     EXPECT_TRUE(seen.empty()) << seen.size() << " allocations in the transport of batch " << batch << ": " << join(seen);
     const auto whole = allocations_during([&] { sim.run_batch(batch); });
     EXPECT_TRUE(whole.empty()) << whole.size() << " allocations in batch " << batch << ": " << join(whole);
@@ -89,12 +90,10 @@ TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
   const Exec exec;
   for (const int slots : {0, 500}) {
     TransportStateSizes n;
-    n.histories = 1000;
     n.bank_capacity = 3000;
     n.tally_window.shape[0] = 9;
     n.tally_window.shape[1] = 9;
     n.tally_groups = 2;
-    n.entropy_bins = 81;
     n.max_nuclides = 40;
     n.event_slots = slots;
     n.event_sort = EventSort::material_energy;
@@ -105,6 +104,16 @@ TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
     const auto allocated = static_cast<double>(state.bytes());
     EXPECT_NEAR(estimate, allocated, 0.02 * allocated + 4096) << slots << " slots";
   }
+}
+
+// The same for the source cycle's State (kernels/source_state.hpp).
+TEST(ZeroAllocations, SourceStateEstimateIsWhatIsAllocated) {
+  SourceStateSizes n;
+  n.histories = 1000;
+  n.bank_capacity = 3000;
+  n.entropy_bins = 81;
+  const auto state = allocate_source_state(Kokkos::DefaultExecutionSpace(), n);
+  EXPECT_EQ(source_state_bytes(n), static_cast<double>(state.bytes()));
 }
 
 }  // namespace

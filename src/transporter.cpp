@@ -1,0 +1,245 @@
+#include "src/transporter.hpp"
+
+#include "kernels/grow_only.hpp"
+#include "kernels/transport_history.hpp"
+#include "src/device_memory.hpp"
+#include "src/memory_check.hpp"
+
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+
+namespace keff {
+
+namespace {
+
+// History-based transport runs a batch in this many kernel launches at least, polling the bank
+// exchange in between.
+constexpr std::int64_t history_chunks = 8;
+
+std::int64_t first_bank_capacity(double factor, std::int64_t histories) {
+  return static_cast<std::int64_t>(std::ceil(factor * static_cast<double>(histories))) + 64;
+}
+
+MeshWindow full_window(const RegularMesh& mesh) {
+  MeshWindow w;
+  for (int a = 0; a < 3; ++a) w.shape[a] = mesh.shape[a];
+  return w;
+}
+
+// Event-based transport: asked for, or implied by domain decomposition.
+bool event_based(const model::Problem& p) {
+  return p.settings.transport == TransportMode::event || (p.domains && !p.settings.transport);
+}
+
+// The lookup-queue order: the input's, or by default sorted on a GPU and unsorted on a CPU.
+EventSort event_sort(const model::Settings& s) {
+  if (s.event_sort) return *s.event_sort;
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible ? EventSort::none
+                                                                               : EventSort::material_energy;
+}
+
+// Bytes one event slot takes: its particle, micro-XS row and queue entries.
+std::size_t slot_bytes(const DeviceExec& exec, const model::Settings& s, const ProblemParams& params) {
+  const auto one = allocate_particle_slots(exec, 1, params.materials.max_nuclides);
+  return one.bytes() + sizeof(int) * (event_sort(s) == EventSort::none ? 1 : 3);  // queue, sorted queue, key
+}
+
+// Particles in flight per rank: settings.event.slots, or as many as a quarter of the free device
+// memory holds, and never more than the rank's histories.
+std::int64_t event_slot_count(const DeviceExec& exec, const model::Problem& p, std::int64_t histories,
+                              std::size_t bytes_per_slot) {
+  if (!event_based(p)) return 0;
+  std::int64_t slots = p.settings.event_slots;
+  if (slots == 0) {
+    const std::size_t budget = device_memory_available(exec) / 4;
+    slots = static_cast<std::int64_t>(budget / std::max<std::size_t>(bytes_per_slot, 1));
+  }
+  return std::clamp<std::int64_t>(slots, 1, std::max<std::int64_t>(histories, 1));
+}
+
+std::unique_ptr<DomainDecomposition> make_domains(const model::Problem& p, const Communicator& comm,
+                                                  std::int64_t slots, ExchangeMode mode) {
+  if (!p.domains) return nullptr;
+  return std::make_unique<DomainDecomposition>(
+      *p.domains, comm, static_cast<int>(slots),
+      mode == ExchangeMode::blocking ? ParticleExchange::Mode::blocking : ParticleExchange::Mode::overlapped);
+}
+
+TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories,
+                                std::int64_t event_slots, const DomainDecomposition* domains) {
+  TransportStateSizes n;
+  n.bank_capacity = first_bank_capacity(s.bank_capacity_factor, histories);
+  n.tally_mesh = params.tally_mesh;
+  n.tally_window = domains ? domains->tally_window(params.tally_mesh) : full_window(params.tally_mesh);
+  n.tally_groups = params.tally_groups;
+  n.max_nuclides = params.materials.max_nuclides;
+  n.event_slots = static_cast<int>(event_slots);
+  n.event_sort = event_sort(s);
+  n.n_materials = static_cast<int>(params.materials.offsets.extent(0)) - 1;
+  n.n_groups = params.mode == model::PhysicsMode::multigroup ? params.multigroup.n_groups : 0;
+  return n;
+}
+
+// The State, once the memory it needs is known to be there (agreed over ranks).
+TransportState<DeviceExec> allocate_state(const DeviceExec& exec, const TransportStateSizes& sizes,
+                                          std::size_t bytes_per_slot, const ProblemParams& params,
+                                          const Communicator& comm, bool allow_oversubscribed) {
+  const double bank = static_cast<double>(sizes.bank_capacity) * sizeof(Site);
+  const double total = transport_state_bytes(sizes, exec.concurrency(), static_cast<double>(bytes_per_slot));
+  check_memory(comm, "the transport state", {{"fission bank", bank}, {"tallies, scratch and slots", total - bank}},
+               static_cast<double>(device_memory_available(exec)), allow_oversubscribed);
+  return allocate_transport_state(exec, sizes, params.tally_energy_bounds);
+}
+
+}  // namespace
+
+Transporter::Transporter(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
+                         const EvenSplit& split, std::ostream* log, ExchangeMode exchange)
+    : exec_(exec), problem_(problem), comm_(comm), split_(split), log_(log),
+      params_(build_problem(exec, problem, comm)),
+      bytes_per_slot_(event_based(problem) ? slot_bytes(exec, problem.settings, params_) : 0),
+      event_slots_(event_slot_count(exec, problem, split.part(comm.rank()).count, bytes_per_slot_)),
+      domains_(make_domains(problem, comm, event_slots_, exchange)),
+      state_(allocate_state(exec, state_sizes(problem.settings, params_, split.part(comm.rank()).count, event_slots_,
+                                              domains_.get()),
+                            bytes_per_slot_, params_, comm, problem.settings.allow_oversubscribed_memory)),
+      bank_count_host_("keff::host::bank_count") {}
+
+template <class Physics>
+BatchCounters Transporter::transport_with(const Physics& physics, const BatchControl& control,
+                                          const BatchSource& source) {
+  const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics,   state_.bank,
+                                                 state_.mesh,      state_.lost, control};
+  SourceFeed& feed = *source.feed;
+  feed.reset(source.count);
+  if (event_slots_ > 0) {
+    const EventTransport<DeviceExec, Physics> events{ctx, source.sites, source.index, state_.slots, state_.queues};
+    EventStatistics batch;
+    const BatchCounters sums = domains_ ? transport_events(exec_, events, feed, &batch, domains_->particles())
+                                        : transport_events(exec_, events, feed, &batch);
+    event_stats_ += batch;
+    return sums;
+  }
+  // Chunks, so that the bank exchange is polled while the sites already here are transported.
+  const HistoryTransport<DeviceExec, Physics> kernel{ctx, source.sites, state_.workspace};
+  const std::int64_t chunk = std::max<std::int64_t>(1, (source.count + history_chunks - 1) / history_chunks);
+  BatchCounters sums;
+  while (!feed.exhausted()) sums += transport_histories(exec_, kernel, feed.take(chunk, true));
+  return sums;
+}
+
+TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSource& source) {
+  const BatchControl control{{problem_.settings.seed, static_cast<std::uint64_t>(batch), split_.total(),
+                              split_.part(comm_.rank())},
+                             k_prev,
+                             problem_.settings.max_events};
+  TransportedBatch out;
+  for (;;) {
+    Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
+    Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
+    Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));
+    Kokkos::deep_copy(exec_, state_.mesh.outside_window, std::int64_t(0));
+    out.sums = with_physics(params_, [&](const auto& physics) { return transport_with(physics, control, source); });
+    exec_.fence();
+    out.exchange_wait += source.feed->wait_seconds();
+    out.banked = read_bank_count();
+    // Decided on the maximum over ranks, so every rank reruns or none does.
+    const std::int64_t worst = comm_.max(out.banked - state_.bank_capacity());
+    if (worst <= 0) return out;
+    ++out.reruns;
+    if (log_) {
+      *log_ << "  batch " << batch << ": fission bank overflow (" << out.banked << " sites, capacity "
+            << state_.bank_capacity() << " on rank 0); rerunning the batch with a larger bank\n";
+    }
+    grow_bank(std::max(out.banked, state_.bank_capacity() + worst));
+  }
+}
+
+// The bank and, in the source cycle, its ordered copy grow together; the memory for both is checked
+// first, so a bank that outgrows the machine ends the run with a message, not a failed allocation.
+void Transporter::grow_bank(std::int64_t needed) {
+  const std::int64_t capacity = grown_capacity(needed);
+  const double more = static_cast<double>(capacity - state_.bank_capacity()) * sizeof(Site);
+  check_memory(comm_, "the fission bank's growth", {{"fission bank", more}, {"its ordered copy", more}},
+               static_cast<double>(device_memory_available(exec_)), problem_.settings.allow_oversubscribed_memory);
+  keff::grow_bank(exec_, state_, capacity);
+}
+
+std::int64_t Transporter::read_bank_count() const {
+  Kokkos::deep_copy(exec_, bank_count_host_, state_.bank.count);
+  exec_.fence();
+  return bank_count_host_();
+}
+
+void Transporter::check_conservation(int batch, const BatchCounters& global) const {
+  const std::string at = "batch " + std::to_string(batch) + ": ";
+  if (global.histories != global.absorbed + global.leaked + global.lost) {
+    throw RunError(at + std::to_string(global.histories) + " histories started but " + std::to_string(global.absorbed) +
+                   " absorbed + " + std::to_string(global.leaked) + " leaked + " + std::to_string(global.lost) +
+                   " lost ended (particles were not conserved)");
+  }
+  if (global.weight_started != global.weight_ended) {
+    throw RunError(at + "histories started with weight " +
+                   std::to_string(from_fixed<estimator_fraction_bits>(global.weight_started)) + " but ended with " +
+                   std::to_string(from_fixed<estimator_fraction_bits>(global.weight_ended)) +
+                   " (weight was not conserved)");
+  }
+  std::int64_t outside = 0;
+  Kokkos::deep_copy(exec_, outside, state_.mesh.outside_window);
+  exec_.fence();
+  if (comm_.sum(outside) != 0) {
+    throw RunError(at + "collisions scored outside the mesh-tally window of their domain (a domain-decomposition "
+                   "bug; nothing was dropped silently)");
+  }
+  if (domains_) {
+    const auto& c = domains_->particles().counters();
+    std::int64_t moved[] = {c.particles_sent, c.particles_received};
+    comm_.sum(moved, 2);
+    if (moved[0] != moved[1]) {
+      throw RunError(at + std::to_string(moved[0]) + " particles sent between domains but " + std::to_string(moved[1]) +
+                     " received (particles were not conserved)");
+    }
+  }
+}
+
+std::string Transporter::lost_report(int batch, std::int64_t lost_total) const {
+  Kokkos::View<Real[6], Kokkos::HostSpace> where("keff::host::lost_where");
+  Kokkos::deep_copy(exec_, where, state_.lost.where);
+  exec_.fence();
+  std::ostringstream msg;
+  msg << lost_total << " particles lost by batch " << batch << " (more than settings.max_lost = "
+      << problem_.settings.max_lost << "); one was at (" << where(0) << ", " << where(1) << ", " << where(2)
+      << ") moving (" << where(3) << ", " << where(4) << ", " << where(5) << "): the geometry of "
+      << problem_.source_name << " has a gap, an overlap or an unbounded region there";
+  return msg.str();
+}
+
+TransportReport Transporter::report() const {
+  TransportReport r;
+  r.mode = name_of(event_slots_ > 0 ? TransportMode::event : TransportMode::history);
+  if (event_slots_ == 0) return r;
+  const auto& e = event_stats_;
+  std::int64_t v[] = {event_slots_, e.rounds, e.lookups, e.flights, e.crossings, e.collisions};
+  comm_.sum(v, static_cast<int>(std::size(v)));
+  return {r.mode, std::string(name_of(state_.queues.sort)), v[0], v[1], v[2], v[3], v[4], v[5]};
+}
+
+RunSetup Transporter::setup() const {
+  RunSetup r;
+  r.execution_space = DeviceExec::name();
+  r.concurrency = exec_.concurrency();
+  r.nuclides = params_.n_nuclides;
+  r.gridpoints = params_.gridpoints;
+  r.local_histories = split_.part(comm_.rank()).count;
+  r.state_bytes = state_.bytes();
+  r.scratch_bytes = state_.workspace.bytes();
+  r.event_slots = event_slots_;
+  r.bytes_per_slot = bytes_per_slot_;
+  return r;
+}
+
+}  // namespace keff

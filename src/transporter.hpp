@@ -1,0 +1,85 @@
+#pragma once
+// The transporter: the problem's Params (built once), the TransportState that transport writes
+// (kernels/transport_state.hpp) and the choice between history- and event-based transport. It runs
+// the histories of one batch's source and, when any rank's fission bank overflowed, grows the bank and
+// reruns the batch on every rank: histories are reproducible, so nothing is dropped and the rerun gives
+// what an unbounded bank would have. Under domain decomposition it owns the domains and their
+// particle exchange, which event-based transport moves particles with.
+#include "io/model.hpp"
+#include "io/run_results.hpp"
+#include "kernels/device.hpp"
+#include "kernels/tally_data.hpp"
+#include "kernels/transport_event.hpp"
+#include "kernels/transport_state.hpp"
+#include "mpi/communicator.hpp"
+#include "src/build_problem.hpp"
+#include "src/domain_decomposition.hpp"
+#include "src/run.hpp"
+#include "src/source_feed.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+namespace keff {
+
+// What transporting one batch gave on this rank.
+struct TransportedBatch {
+  BatchCounters sums;         // counters of the histories that ended here
+  std::int64_t banked = 0;    // fission sites in the bank
+  int reruns = 0;             // the batch was rerun this often with a larger bank
+  double exchange_wait = 0;   // seconds spent inside transport waiting for the previous bank exchange
+};
+
+class Transporter {
+ public:
+  // Builds Params and allocates the State once its memory is known to be there (collective).
+  Transporter(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, const EvenSplit& split,
+              std::ostream* log, ExchangeMode exchange);
+
+  const ProblemParams& params() const { return params_; }
+  const DomainDecomposition* domains() const { return domains_.get(); }
+  std::int64_t bank_capacity() const { return state_.bank_capacity(); }
+
+  // Runs the histories of `source`, batch `batch`, fission sites normalised by `k_prev`. Collective
+  // (the overflow decision); allocates nothing unless the bank overflows.
+  TransportedBatch transport(int batch, Real k_prev, const BatchSource& source);
+
+  // After transport: the banked sites and the batch's mesh-tally scores.
+  Kokkos::View<const Site*, DeviceMem> bank() const { return state_.bank.sites; }
+  const MeshTally<DeviceMem>& mesh_scores() const { return state_.mesh; }
+
+  // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
+  // under domain decomposition every particle sent arrives and no collision scores outside its rank's
+  // tally window. Throws RunError otherwise. Collective.
+  void check_conservation(int batch, const BatchCounters& global) const;
+  // Where one lost particle was, for the message that ends a run with too many.
+  std::string lost_report(int batch, std::int64_t lost_total) const;
+
+  // Collective: event-based transport's queue statistics summed over ranks.
+  TransportReport report() const;
+  // This rank's share of what the run header prints.
+  RunSetup setup() const;
+
+ private:
+  template <class Physics>
+  BatchCounters transport_with(const Physics& physics, const BatchControl& control, const BatchSource& source);
+  std::int64_t read_bank_count() const;
+  void grow_bank(std::int64_t needed);
+
+  DeviceExec exec_;
+  const model::Problem& problem_;
+  const Communicator& comm_;
+  const EvenSplit& split_;
+  std::ostream* log_;
+  ProblemParams params_;
+  std::size_t bytes_per_slot_ = 0;  // event-based transport: of one slot
+  std::int64_t event_slots_ = 0;    // 0: history-based transport
+  std::unique_ptr<DomainDecomposition> domains_;  // [domains]: space split over the ranks
+  TransportState<DeviceExec> state_;
+  Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
+  EventStatistics event_stats_;     // summed over the batches run
+};
+
+}  // namespace keff
