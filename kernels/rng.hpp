@@ -12,7 +12,7 @@
 namespace keff {
 
 // Independent uses of randomness get disjoint streams.
-enum class RngStream : std::uint64_t { tracking = 0, source = 1, selection = 2, count = 3 };
+enum class RngStream : std::uint64_t { tracking = 0, source = 1, selection = 2, source_pilot = 3 };
 
 struct Lcg63 {
   static constexpr std::uint64_t mult = 2806196910506780709ULL;

@@ -6,6 +6,7 @@
 #include "kernels/initial_source.hpp"
 #include "kernels/rng.hpp"
 #include "kernels/site_check.hpp"
+#include "kernels/source_pilot.hpp"
 #include "src/device_memory.hpp"
 #include "src/memory_check.hpp"
 #include "src/statistics.hpp"
@@ -18,6 +19,11 @@
 namespace keff {
 
 namespace {
+
+// The initial source's pilot sample: enough points that a box in which fissionable material fills the
+// allowed 1e-3 of the volume shows about 100 of them, and one with a quarter of that is refused at once.
+constexpr std::int64_t pilot_points = 100000;
+constexpr std::int64_t pilot_points_needed = 50;
 
 // The State, once the memory it needs is known to be there (agreed over ranks).
 SourceState<DeviceExec> allocate_state(const DeviceExec& exec, const SourceStateSizes& sizes, const Communicator& comm,
@@ -50,6 +56,22 @@ SourceCycle::SourceCycle(const DeviceExec& exec, const model::Problem& problem, 
       router_(domains ? std::make_unique<SiteRouter>(comm) : nullptr),
       entropy_host_("keff::host::entropy_counts", params.entropy_mesh.n_bins()) {}
 
+// Refuses a source box with too little fissionable material before sampling from it: rejection
+// sampling would otherwise spend every try of every site first.
+void SourceCycle::check_source_box(const Real lower[3], const Real upper[3]) const {
+  const IndexRange mine = EvenSplit(pilot_points, comm_.size()).part(comm_.rank());
+  const std::int64_t hits = comm_.sum(count_fissionable_points(exec_, params_.geometry, params_.materials.fissionable,
+                                                               lower, upper, problem_.settings.seed, mine, pilot_points));
+  if (hits >= pilot_points_needed) return;
+  char share[32];
+  std::snprintf(share, sizeof share, "%.2g", static_cast<double>(std::max<std::int64_t>(hits, 1)) / pilot_points);
+  throw RunError("initial source: fissionable material fills " + std::string(hits == 0 ? "less than about " : "about ") +
+                 share + " of the source box of " + problem_.source_name + " (" + std::to_string(hits) + " of " +
+                 std::to_string(pilot_points) + " points uniform in it lie in a cell filled with fissionable material; "
+                 "allowed: a [settings.source] box in which fissionable material fills at least about 1e-3; fit "
+                 "lower_left/upper_right to the fuel)");
+}
+
 template <class Physics>
 void SourceCycle::sample_initial_with(const Physics& physics) {
   const auto& box = problem_.settings.source;
@@ -60,6 +82,7 @@ void SourceCycle::sample_initial_with(const Physics& physics) {
     k.lower[d] = box.lower[static_cast<std::size_t>(d)];
     k.upper[d] = box.upper[static_cast<std::size_t>(d)];
   }
+  check_source_box(k.lower, k.upper);
   keff::sample_initial_source(exec_, k);
   std::int64_t n_failed = 0;
   Kokkos::deep_copy(exec_, n_failed, failures);

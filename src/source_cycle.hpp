@@ -71,6 +71,7 @@ class SourceCycle {
   std::size_t bytes() const { return state_.bytes(); }
 
  private:
+  void check_source_box(const Real lower[3], const Real upper[3]) const;
   template <class Physics>
   void sample_initial_with(const Physics& physics);
 
