@@ -180,13 +180,28 @@ KOKKOS_INLINE_FUNCTION bool cell_contains(const GeometryParams<Mem>& g, int cell
 
 namespace detail {
 
+// A coordinate x along one lattice axis (from lower_left), in pitches: t, the nearest wall, and whether x
+// lies on that wall (within coincident_tolerance).
+struct LatticeAxisPosition {
+  Real t = 0;
+  Real wall = 0;
+  bool on_wall = false;
+};
+
+KOKKOS_INLINE_FUNCTION LatticeAxisPosition lattice_axis_position(Real x, Real pitch) {
+  LatticeAxisPosition a;
+  // Clamped so a point far outside still gives a representable (out-of-shape) index.
+  a.t = Kokkos::fmin(Kokkos::fmax(x / pitch, -1.0e9), 1.0e9);
+  a.wall = Kokkos::floor(a.t + 0.5);
+  a.on_wall = Kokkos::fabs(x - a.wall * pitch) < coincident_tolerance;
+  return a;
+}
+
 // Element index along one lattice axis; on a wall, the element the direction points into.
 KOKKOS_INLINE_FUNCTION int lattice_axis_index(Real x, Real pitch, Real dir) {
-  // Clamped so a point far outside still gives a representable (out-of-shape) index.
-  const Real t = Kokkos::fmin(Kokkos::fmax(x / pitch, -1.0e9), 1.0e9);
-  const Real wall = Kokkos::floor(t + 0.5);
-  if (Kokkos::fabs(x - wall * pitch) < coincident_tolerance) return static_cast<int>(wall) - (dir < 0 ? 1 : 0);
-  return static_cast<int>(Kokkos::floor(t));
+  const LatticeAxisPosition a = lattice_axis_position(x, pitch);
+  if (a.on_wall) return static_cast<int>(a.wall) - (dir < 0 ? 1 : 0);
+  return static_cast<int>(Kokkos::floor(a.t));
 }
 
 template <class Mem>

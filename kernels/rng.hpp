@@ -11,8 +11,9 @@
 
 namespace keff {
 
-// Independent uses of randomness get disjoint streams.
-enum class RngStream : std::uint64_t { tracking = 0, source = 1, selection = 2, count = 3 };
+// Independent uses of randomness get disjoint streams (geometry_check: the sample points of
+// kernels/geometry_check.hpp, drawn before any transport and never from the other streams).
+enum class RngStream : std::uint64_t { tracking = 0, source = 1, selection = 2, geometry_check = 3, count = 4 };
 
 struct Lcg63 {
   static constexpr std::uint64_t mult = 2806196910506780709ULL;
