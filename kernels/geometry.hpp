@@ -250,7 +250,10 @@ KOKKOS_INLINE_FUNCTION bool lattice_element(const GeometryParams<Mem>& g, int la
 }
 
 // Finds the cell at every level from the root universe down to a material. False if the particle is
-// outside every cell of some universe, outside a lattice without an outer universe, or too deep.
+// outside every cell of some universe, outside a lattice without an outer universe, or too deep. On
+// failure below max_geometry_levels, s.level[s.n_levels] is the level that failed, for the lost-particle
+// message: its universe held no cell at the point, or (universe -1) its lattice placed the point outside
+// the elements and has no outer universe.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s) {
   GeometryLevel next;  // the universe, placing lattice and offset of the level being entered
@@ -259,9 +262,9 @@ KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u,
   s.material = -1;
   for (int depth = 0; depth < max_geometry_levels; ++depth) {
     const Vec3 r_local = r - next.offset;
-    next.cell = detail::first_cell_containing(g, next.universe, r_local, u);
-    if (next.cell < 0) return false;
+    next.cell = next.universe < 0 ? -1 : detail::first_cell_containing(g, next.universe, r_local, u);
     s.level[depth] = next;
+    if (next.cell < 0) return false;
     s.n_levels = depth + 1;
     const int fill = g.cell_fill(next.cell);
     switch (static_cast<FillKind>(g.cell_fill_kind(next.cell))) {
@@ -277,8 +280,7 @@ KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u,
           next.universe = detail::lattice_universe(g, fill, next.lat_index);
           next.offset = next.offset + detail::lattice_element_centre(g, fill, next.lat_index);
         } else {
-          next.universe = g.lattice_outer(fill);
-          if (next.universe < 0) return false;
+          next.universe = g.lattice_outer(fill);  // -1 (none): the next level fails
         }
         break;
     }

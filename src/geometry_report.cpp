@@ -83,6 +83,49 @@ std::string kinds_found(const std::vector<GeometryFinding>& findings) {
   return overlap ? "overlapping cells" : "gaps";
 }
 
+// Where location failed, for a particle lost at its source or after a crossing.
+std::string where_not_located(const model::Problem& p, const LostParticle& l) {
+  if (l.universe >= 0) {
+    std::string s = "no cell of " + universe_name(p, l.universe) + " holds the point";
+    if (l.universe == p.root_universe) {
+      s += ": a gap between its cells, or the outside of a model that is not closed by vacuum or reflective surfaces";
+    }
+    return s;
+  }
+  if (l.lattice >= 0) return "it lies outside the elements of " + lattice_name(p, l.lattice) + ", which has no outer universe";
+  return "no cell holds the point";
+}
+
+std::string first_lost(const model::Problem& p, const LostParticle& l) {
+  const std::string in_cell = l.cell >= 0 ? " in " + cell_name(p, l.cell) : "";
+  const std::string check = "; keff check-geometry" + input_argument(p) + " searches for gaps and overlaps";
+  switch (l.reason) {
+    case LostReason::at_source:
+      return "could not be located at its source site (" + where_not_located(p, l) + check + ")";
+    case LostReason::max_events:
+      return "exceeded settings.max_events = " + std::to_string(p.settings.max_events) + " flights" + in_cell +
+             " (raise it, or the model has a region a neutron cannot leave: reflective surfaces around a void or "
+             "around material that does not absorb)";
+    case LostReason::infinite_flight:
+      return "streamed to infinity" + in_cell +
+             " (an unbounded region: a void with no vacuum or reflective surface ahead; close the model with vacuum "
+             "surfaces)";
+    case LostReason::after_crossing: {
+      const model::Surface* s = entry(p.surfaces, l.surface);
+      const std::string crossed =
+          s ? "surface " + std::to_string(s->user_id) + " (" + printable(s->where.str()) + ")" : "a lattice element wall";
+      return "could not be located after crossing " + crossed + " (a gap in the geometry there: " + where_not_located(p, l) +
+             check + ")";
+    }
+    case LostReason::none: break;
+  }
+  return "was lost";
+}
+
+constexpr const char* reason_counted[lost_reason_count] = {
+    "", "were in no cell at their source site", "exceeded settings.max_events", "streamed to infinity",
+    "could not be located after a crossing"};
+
 }  // namespace
 
 std::string describe(const model::Problem& p, const GeometryFinding& f) {
@@ -152,6 +195,23 @@ std::string geometry_check_summary(const GeometryCheck& c) {
   std::snprintf(text, sizeof text, "%lld points, no overlap or gap found (%.3g s)", static_cast<long long>(c.points),
                 c.seconds);
   return text;
+}
+
+std::string lost_particles_message(const model::Problem& p, int batch, std::int64_t lost_total, const LostParticles& lost) {
+  std::string s = std::to_string(lost_total) + " particles lost by batch " + std::to_string(batch) +
+                  " (more than settings.max_lost = " + std::to_string(p.settings.max_lost) + ")";
+  std::string counts;
+  for (int r = 1; r < lost_reason_count; ++r) {
+    const std::int64_t n = lost.per_reason[static_cast<std::size_t>(r)];
+    if (n == 0) continue;
+    counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + reason_counted[r];
+  }
+  if (!counts.empty()) s += "; in this run " + counts;
+  if (lost.recorded) {
+    s += ". The first was at " + point(lost.first.r) + " moving " + point(lost.first.u) + " in " +
+         printable(p.source_name) + ": it " + first_lost(p, lost.first);
+  }
+  return s;
 }
 
 }  // namespace keff

@@ -1,7 +1,8 @@
 #pragma once
-// What the geometry check found, in words naming the model's own cells, universes and lattices. Host
-// only (no Kokkos): the check itself runs on the device (src/geometry_check.hpp,
-// kernels/geometry_check.hpp).
+// What the geometry check found and why particles were lost, in words naming the model's own cells,
+// universes, lattices and surfaces. Host only (no Kokkos): the check itself runs on the device
+// (src/geometry_check.hpp, kernels/geometry_check.hpp), the lost-particle record comes from
+// kernels/tally_data.hpp.
 #include "io/model.hpp"
 #include "kernels/vocabulary/geometry_faults.hpp"
 
@@ -46,5 +47,11 @@ std::string geometry_refusal(const model::Problem& problem, const GeometryCheck&
 
 // One line for the run header: "100000 points, no overlap or gap found (0.012 s)".
 std::string geometry_check_summary(const GeometryCheck& check);
+
+// Why the run stops: `lost_total` lost particles by `batch`, more than settings.max_lost; the counts per
+// reason (over all ranks, this run) and the first lost particle (its position, direction, and which
+// limit it hit or where it could not be located), if `lost` recorded one.
+std::string lost_particles_message(const model::Problem& problem, int batch, std::int64_t lost_total,
+                                   const LostParticles& lost);
 
 }  // namespace keff

@@ -10,6 +10,7 @@
 #include "kernels/transport_history.hpp"
 #include "io/output.hpp"
 #include "src/device_memory.hpp"
+#include "src/geometry_report.hpp"
 #include "src/interrupt.hpp"
 #include "src/memory_check.hpp"
 #include "src/statistics.hpp"
@@ -19,7 +20,6 @@
 #include <cstdio>
 #include <ostream>
 #include <cstring>
-#include <sstream>
 #include <string_view>
 
 namespace keff {
@@ -307,15 +307,11 @@ void Simulation::check_batch(int batch, const BatchCounters& global) {
   }
   lost_total_ += global.lost;
   if (lost_total_ <= problem_.settings.max_lost) return;
-  Kokkos::View<Real[6], Kokkos::HostSpace> where("keff::host::lost_where");
-  Kokkos::deep_copy(exec_, where, state_.lost.where);
-  exec_.fence();
-  std::ostringstream msg;
-  msg << lost_total_ << " particles lost by batch " << batch << " (more than settings.max_lost = "
-      << problem_.settings.max_lost << "); one was at (" << where(0) << ", " << where(1) << ", " << where(2)
-      << ") moving (" << where(3) << ", " << where(4) << ", " << where(5)
-      << "): the geometry of " << problem_.source_name << " has a gap, an overlap or an unbounded region there";
-  throw RunError(msg.str());
+  // Counts per reason over ranks; the first lost particle of the lowest rank that lost one.
+  LostParticles lost = read_lost_record(exec_, state_.lost);
+  comm_.sum(lost.per_reason.data(), lost_reason_count);
+  const std::string first = comm_.first_error(lost.recorded ? lost_particles_message(problem_, batch, lost_total_, lost) : "");
+  throw RunError(first.empty() ? lost_particles_message(problem_, batch, lost_total_, lost) : first);
 }
 
 ScopedPhase Simulation::timed(const char* phase) {

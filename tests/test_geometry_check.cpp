@@ -1,5 +1,5 @@
 // The sampled geometry check (kernels/geometry_check.hpp, src/geometry_check.hpp) and the words for
-// what it finds (src/geometry_report.hpp). Runs at 1, 2 and 4 ranks: the check
+// what it finds and for lost particles (src/geometry_report.hpp). Runs at 1, 2 and 4 ranks: the check
 // splits its points over the ranks and must find exactly what one rank finds alone.
 #include "geometry_support.hpp"
 #include "io/input.hpp"
@@ -315,4 +315,50 @@ TEST(GeometryCheck, RanksAndPointCountsAgree) {
   EXPECT_EQ(fewer.findings[0].first_point, all.findings[0].first_point);
   EXPECT_EQ(fewer.findings[0].position.x, all.findings[0].position.x);
   EXPECT_LT(fewer.fault_points, all.fault_points);
+}
+
+// The lost-particle message says which limit the first lost particle hit, with its position and
+// direction, and counts each reason.
+TEST(LostParticles, MessageSaysWhichLimit) {
+  model::Problem p = two_slabs(0, 0);
+  p.source_name = "model.toml";
+  p.settings.max_events = 7;
+  p.settings.max_lost = 3;
+  LostParticles lost;
+  lost.recorded = true;
+  lost.first.r = {1, 2, 3};
+  lost.first.u = {0, 0, 1};
+  lost.per_reason = {0, 0, 4, 1, 0};
+  const auto message = [&](LostReason reason) {
+    lost.first.reason = reason;
+    return lost_particles_message(p, 5, 5, lost);
+  };
+  lost.first.cell = 1;
+  std::string m = message(LostReason::max_events);
+  EXPECT_TRUE(contains(m, "5 particles lost by batch 5 (more than settings.max_lost = 3); in this run 4 exceeded "
+                          "settings.max_events, 1 streamed to infinity. The first was at (1, 2, 3) moving (0, 0, 1) in "
+                          "model.toml: it exceeded settings.max_events = 7 flights in cell 'right' (test.toml:101) "
+                          "(raise it, or the model has a region a neutron cannot leave")) << m;
+  m = message(LostReason::infinite_flight);
+  EXPECT_TRUE(contains(m, "it streamed to infinity in cell 'right' (test.toml:101) (an unbounded region")) << m;
+  lost.first.cell = -1;
+  lost.first.surface = 0;
+  lost.first.universe = 0;
+  m = message(LostReason::after_crossing);
+  EXPECT_TRUE(contains(m, "it could not be located after crossing surface 1 (test.toml:11) (a gap in the geometry "
+                          "there: no cell of the root universe 'root' holds the point")) << m;
+  EXPECT_TRUE(contains(m, "keff check-geometry model.toml searches for gaps and overlaps")) << m;
+  lost.first.surface = -1;
+  lost.first.universe = -1;
+  lost.first.lattice = 0;
+  p.lattices.push_back({});
+  p.lattices.back().name = "pins";
+  m = message(LostReason::after_crossing);
+  EXPECT_TRUE(contains(m, "after crossing a lattice element wall (a gap in the geometry there: it lies outside the "
+                          "elements of lattice 'pins', which has no outer universe")) << m;
+  m = message(LostReason::at_source);
+  EXPECT_TRUE(contains(m, "it could not be located at its source site (it lies outside the elements of lattice")) << m;
+  lost.recorded = false;
+  m = message(LostReason::at_source);
+  EXPECT_EQ(m.find("The first"), std::string::npos) << m;
 }
