@@ -68,8 +68,8 @@ model::Settings read_settings(const Section& root) {
   const Section& s = *st;
   s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "hash_bins",
                 "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
-                "statepoint_interval", "allow_oversubscribed_memory", "source", "entropy_mesh", "tally_mesh",
-                "event"});
+                "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
+                "entropy_mesh", "tally_mesh", "event"});
   model::Settings out;
   out.particles = s.integer("particles", out.particles, 1, limits::max_particles);
   out.batches = static_cast<int>(s.integer("batches", out.batches, 1, limits::max_batches));
@@ -104,6 +104,8 @@ model::Settings read_settings(const Section& root) {
   if (auto v = s.string("statepoint")) out.statepoint = *v;
   out.statepoint_interval = static_cast<int>(s.integer("statepoint_interval", out.statepoint_interval, 0, int_max));
   out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);
+  out.geometry_check_points =
+      s.integer("geometry_check_points", out.geometry_check_points, 0, limits::max_geometry_check_points);
 
   const auto src = s.table("source");
   if (!src) s.fail("source", "missing required table [settings.source]", "lower_left = [x, y, z] and upper_right = [x, y, z]");

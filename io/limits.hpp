@@ -54,6 +54,10 @@ inline constexpr std::int64_t max_groups = 10000;
 inline constexpr std::int64_t max_threads = 4096;
 // Kokkos device ids (--kokkos-device-id).
 inline constexpr std::int64_t max_device_id = 1023;
+// Sample points of the geometry check (settings.geometry_check_points, keff check-geometry --points):
+// 2^40 points take days on any machine (point i takes numbers 3i to 3i + 2 of the check's random
+// stream, which is 2^58 numbers long, so the stream would allow far more).
+inline constexpr std::int64_t max_geometry_check_points = std::int64_t{1} << 40;
 
 // a * b and a + b of non-negative sizes, or nothing when the result does not fit an int64.
 inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) {

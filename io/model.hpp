@@ -134,6 +134,8 @@ struct Settings {
   std::string statepoint = "statepoint.h5";  // empty: none written
   int statepoint_interval = 0;               // > 0: also write it every this many batches
   bool allow_oversubscribed_memory = false;  // run even when the memory estimate exceeds what is available
+  // Points of the sampled overlap and gap check before a run (src/geometry_check.hpp); 0 skips it.
+  std::int64_t geometry_check_points = 100000;
 };
 
 // Domain decomposition: the geometry's bounding box (or the given box) cut into a mesh of domains.

@@ -180,13 +180,28 @@ KOKKOS_INLINE_FUNCTION bool cell_contains(const GeometryParams<Mem>& g, int cell
 
 namespace detail {
 
+// A coordinate x along one lattice axis (from lower_left), in pitches: t, the nearest wall, and whether x
+// lies on that wall (within coincident_tolerance).
+struct LatticeAxisPosition {
+  Real t = 0;
+  Real wall = 0;
+  bool on_wall = false;
+};
+
+KOKKOS_INLINE_FUNCTION LatticeAxisPosition lattice_axis_position(Real x, Real pitch) {
+  LatticeAxisPosition a;
+  // Clamped so a point far outside still gives a representable (out-of-shape) index.
+  a.t = Kokkos::fmin(Kokkos::fmax(x / pitch, -1.0e9), 1.0e9);
+  a.wall = Kokkos::floor(a.t + 0.5);
+  a.on_wall = Kokkos::fabs(x - a.wall * pitch) < coincident_tolerance;
+  return a;
+}
+
 // Element index along one lattice axis; on a wall, the element the direction points into.
 KOKKOS_INLINE_FUNCTION int lattice_axis_index(Real x, Real pitch, Real dir) {
-  // Clamped so a point far outside still gives a representable (out-of-shape) index.
-  const Real t = Kokkos::fmin(Kokkos::fmax(x / pitch, -1.0e9), 1.0e9);
-  const Real wall = Kokkos::floor(t + 0.5);
-  if (Kokkos::fabs(x - wall * pitch) < coincident_tolerance) return static_cast<int>(wall) - (dir < 0 ? 1 : 0);
-  return static_cast<int>(Kokkos::floor(t));
+  const LatticeAxisPosition a = lattice_axis_position(x, pitch);
+  if (a.on_wall) return static_cast<int>(a.wall) - (dir < 0 ? 1 : 0);
+  return static_cast<int>(Kokkos::floor(a.t));
 }
 
 template <class Mem>
@@ -235,7 +250,10 @@ KOKKOS_INLINE_FUNCTION bool lattice_element(const GeometryParams<Mem>& g, int la
 }
 
 // Finds the cell at every level from the root universe down to a material. False if the particle is
-// outside every cell of some universe, outside a lattice without an outer universe, or too deep.
+// outside every cell of some universe, outside a lattice without an outer universe, or too deep. On
+// failure below max_geometry_levels, s.level[s.n_levels] is the level that failed, for the lost-particle
+// message: its universe held no cell at the point, or (universe -1) its lattice placed the point outside
+// the elements and has no outer universe.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s) {
   GeometryLevel next;  // the universe, placing lattice and offset of the level being entered
@@ -244,9 +262,9 @@ KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u,
   s.material = -1;
   for (int depth = 0; depth < max_geometry_levels; ++depth) {
     const Vec3 r_local = r - next.offset;
-    next.cell = detail::first_cell_containing(g, next.universe, r_local, u);
-    if (next.cell < 0) return false;
+    next.cell = next.universe < 0 ? -1 : detail::first_cell_containing(g, next.universe, r_local, u);
     s.level[depth] = next;
+    if (next.cell < 0) return false;
     s.n_levels = depth + 1;
     const int fill = g.cell_fill(next.cell);
     switch (static_cast<FillKind>(g.cell_fill_kind(next.cell))) {
@@ -262,8 +280,7 @@ KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u,
           next.universe = detail::lattice_universe(g, fill, next.lat_index);
           next.offset = next.offset + detail::lattice_element_centre(g, fill, next.lat_index);
         } else {
-          next.universe = g.lattice_outer(fill);
-          if (next.universe < 0) return false;
+          next.universe = g.lattice_outer(fill);  // -1 (none): the next level fails
         }
         break;
     }

@@ -11,8 +11,10 @@
 
 namespace keff {
 
-// Independent uses of randomness get disjoint streams.
-enum class RngStream : std::uint64_t { tracking = 0, source = 1, selection = 2, source_pilot = 3 };
+// Independent uses of randomness get disjoint streams (geometry_check: the sample points of
+// kernels/geometry_check.hpp, drawn before any transport and never from the other streams;
+// source_pilot: the initial source's pilot sample, kernels/source_pilot.hpp).
+enum class RngStream : std::uint64_t { tracking = 0, source = 1, selection = 2, geometry_check = 3, source_pilot = 4 };
 
 struct Lcg63 {
   static constexpr std::uint64_t mult = 2806196910506780709ULL;

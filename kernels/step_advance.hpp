@@ -10,14 +10,14 @@ namespace keff {
 template <class Mem, class Physics>
 KOKKOS_INLINE_FUNCTION FlightEnd advance(const TransportContext<Mem, Physics>& ctx, Particle& p) {
   if (++p.n_events > ctx.control.max_events) {
-    ctx.lose(p);
+    ctx.lose(p, LostReason::max_events);
     return FlightEnd::lost;
   }
   const Real d_collision = p.xs.total > 0 ? -Kokkos::log(1.0 - p.rng.next()) / p.xs.total : constants::infinity;
   p.hit = distance_to_boundary(ctx.geometry, p.geo, p.r, p.u);
   const Real d = Kokkos::fmin(d_collision, p.hit.distance);
   if (!(d < constants::infinity)) {  // streaming forever in a void: a geometry error
-    ctx.lose(p);
+    ctx.lose(p, LostReason::infinite_flight);
     return FlightEnd::lost;
   }
   p.k_tracklength += p.weight * d * p.xs.nu_fission;

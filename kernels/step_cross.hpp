@@ -13,7 +13,7 @@ KOKKOS_INLINE_FUNCTION void cross_surface(const TransportContext<Mem, Physics>& 
   if (crossed == CrossingResult::leaked) {
     p.fate = Fate::leaked;
   } else if (crossed == CrossingResult::lost) {
-    ctx.lose(p);
+    ctx.lose(p, LostReason::after_crossing);
   }
 }
 

@@ -19,7 +19,7 @@ KOKKOS_INLINE_FUNCTION Particle start_history(const TransportContext<Mem, Physic
   p.weight = s.weight;
   p.index = index;
   p.rng = history_rng(ctx.control.coords, RngStream::tracking, index);
-  if (!locate(ctx.geometry, p.r, p.u, p.geo)) ctx.lose(p);
+  if (!locate(ctx.geometry, p.r, p.u, p.geo)) ctx.lose(p, LostReason::at_source);
   return p;
 }
 

@@ -19,10 +19,10 @@ struct TransportContext {
   LostRecord<Mem> lost;
   BatchControl control;
 
-  // The particle cannot go on: outside every cell, a flight to infinity, or too many events.
-  KOKKOS_INLINE_FUNCTION void lose(Particle& p) const {
+  // The particle cannot go on: outside every cell, a flight to infinity, or too many events (`reason`).
+  KOKKOS_INLINE_FUNCTION void lose(Particle& p, LostReason reason) const {
     p.fate = Fate::lost;
-    lost.record(p);
+    lost.record(p, reason);
   }
 };
 

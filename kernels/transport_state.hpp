@@ -87,8 +87,7 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
                       state_view<Scores>(exec, "tally_flux", n.tally_groups, n.tally_window.n_bins()),
                       state_view<Scores>(exec, "tally_fission", n.tally_groups, n.tally_window.n_bins()),
                       Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::tally_outside")))};
-  LostRecord<Mem> lost{Kokkos::View<int, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_flag"))),
-                       Kokkos::View<Real[6], Mem>(Kokkos::view_alloc(exec, std::string("keff::state::lost_where")))};
+  const LostRecord<Mem> lost = allocate_lost_record(exec);
   return TransportState<Exec>{bank,
                               mesh,
                               lost,

@@ -9,6 +9,8 @@
 #include "mpi/communicator.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
+#include "src/geometry_check.hpp"
+#include "src/geometry_command.hpp"
 #include "src/interrupt.hpp"
 #include "src/run.hpp"
 #include "src/run_options.hpp"
@@ -54,7 +56,11 @@ constexpr const char* usage_text =
     "                     run even if the memory estimate exceeds the memory available\n"
     "  --quiet            print only errors\n"
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) are passed to Kokkos.\n"
+    "Before transport, settings.geometry_check_points (default 100000) points of the geometry are checked\n"
+    "for overlapping cells and gaps; a model found faulty is refused.\n"
     "\n"
+    "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
+    "  keff data generate|convert|info ...             nuclear-data library tools\n"
     "  keff --help | --version\n";
 
 std::string format_bytes(std::size_t bytes) {
@@ -66,7 +72,8 @@ std::string format_bytes(std::size_t bytes) {
   return text;
 }
 
-void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm) {
+void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm,
+                   const std::string& geometry_check) {
   const auto& s = p.settings;
   os << "keff: k-eigenvalue power iteration\n"
      << "  input           " << p.source_name << "\n"
@@ -78,6 +85,7 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << "\n"
      << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "
      << p.lattices.size() << " lattices, " << p.surfaces.size() << " surfaces\n"
+     << "  geometry check  " << geometry_check << "\n"
      << "  particles       " << s.particles << " per batch, " << s.batches << " batches (" << s.inactive
      << " inactive), seed " << s.seed << "\n"
      << "  parallelism     " << comm.size() << " rank(s) x " << run.concurrency << " " << run.execution_space
@@ -267,13 +275,21 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
   }
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
 
+  // Overlaps and gaps, before the nuclear data is made: a model found faulty is bad input.
+  std::string geometry_check = "skipped (settings.geometry_check_points = 0)";
+  if (problem.settings.geometry_check_points > 0) {
+    const GeometryCheck check = check_geometry(problem, comm, problem.settings.geometry_check_points);
+    if (check.found()) throw InputError(geometry_refusal(problem, check));
+    geometry_check = geometry_check_summary(check);
+  }
+
   Run sim(problem, comm, log, {opts.exchange, opts.sync_timers, fingerprint});
   if (opts.restart) {
     sim.restart_from(statepoint);
     if (log) *log << "keff: restarting from " << *opts.restart << " after batch " << statepoint.batch.size() << "\n";
     statepoint = {};  // the bank copy is no longer needed
   }
-  if (log) print_problem(*log, problem, sim.setup(), comm);
+  if (log) print_problem(*log, problem, sim.setup(), comm, geometry_check);
   RunResults results = sim.run();
 
   if (comm.is_root()) {
@@ -309,7 +325,8 @@ int cli_main(int argc, char** argv) {
     }
     if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
-    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, data)");
+    if (args[0] == "check-geometry") return geometry_command({args.begin() + 1, args.end()}, comm);
+    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, check-geometry, data)");
   } catch (const UsageError& e) {
     error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
     return 2;

@@ -3,6 +3,7 @@
 #include "kernels/grow_only.hpp"
 #include "kernels/transport_history.hpp"
 #include "src/device_memory.hpp"
+#include "src/geometry_report.hpp"
 #include "src/memory_check.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <ostream>
-#include <sstream>
 
 namespace keff {
 
@@ -206,16 +206,13 @@ void Transporter::check_conservation(int batch, const BatchCounters& global) con
   }
 }
 
+// Counts per reason over ranks; the first lost particle of the lowest rank that lost one. Collective.
 std::string Transporter::lost_report(int batch, std::int64_t lost_total) const {
-  Kokkos::View<Real[6], Kokkos::HostSpace> where("keff::host::lost_where");
-  Kokkos::deep_copy(exec_, where, state_.lost.where);
-  exec_.fence();
-  std::ostringstream msg;
-  msg << lost_total << " particles lost by batch " << batch << " (more than settings.max_lost = "
-      << problem_.settings.max_lost << "); one was at (" << where(0) << ", " << where(1) << ", " << where(2)
-      << ") moving (" << where(3) << ", " << where(4) << ", " << where(5) << "): the geometry of "
-      << problem_.source_name << " has a gap, an overlap or an unbounded region there";
-  return msg.str();
+  LostParticles lost = read_lost_record(exec_, state_.lost);
+  comm_.sum(lost.per_reason.data(), lost_reason_count);
+  const std::string first =
+      comm_.first_error(lost.recorded ? lost_particles_message(problem_, batch, lost_total, lost) : "");
+  return first.empty() ? lost_particles_message(problem_, batch, lost_total, lost) : first;
 }
 
 TransportReport Transporter::report() const {

@@ -54,7 +54,8 @@ class Transporter {
   // under domain decomposition every particle sent arrives and no collision scores outside its rank's
   // tally window. Throws RunError otherwise. Collective.
   void check_conservation(int batch, const BatchCounters& global) const;
-  // Where one lost particle was, for the message that ends a run with too many.
+  // Why a run with too many lost particles stops: the counts per reason and where the first was lost.
+  // Collective.
   std::string lost_report(int batch, std::int64_t lost_total) const;
 
   // Collective: event-based transport's queue statistics summed over ranks.

@@ -137,6 +137,17 @@ foreach(_file IN LISTS _bad_inputs)
   endif()
   keff_expect_failure(bad_input_${_name} "${_expect}" ${_exit} run ${_file})
 endforeach()
+# keff check-geometry lists each overlap or gap with its cells, universe and a point, and says by its exit
+# status whether it found any: 1 faults, 0 none (the expected "failure" of the last test), 2 bad usage.
+keff_expect_failure(check_geometry_overlap
+                    "1 fault found at [0-9]+ points:.*overlap: cell 'core' \\(.*\\) and cell 'blanket' \\(.*\\) of the root universe 'root' both hold \\(" 1
+                    check-geometry ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/overlapping_cells.toml --points 100000)
+keff_expect_failure(check_geometry_gap "gap: no cell of universe 'pin' holds \\(" 1
+                    check-geometry ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/lattice_gap.toml --points 20000)
+keff_expect_failure(check_geometry_bad_points "--points: '0' is not allowed \\(allowed: an integer in \\[1, 2\\^40\\]\\)" 2
+                    check-geometry --points 0)
+keff_expect_failure(check_geometry_default "points +200000 uniform in the box.*No overlap or gap found" 0
+                    check-geometry --points 200000)
 keff_expect_failure(bad_input_missing_file "cannot open input file '.*no_such_input.toml'" 2
                     run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/no_such_input.toml)
 

@@ -2,6 +2,7 @@
 // Problems are built in code; every device function runs inside a one-iteration kernel whose answer is
 // copied back, so the tests are valid on GPU builds too. Kernels are functors at namespace scope
 // (CUDA refuses extended lambdas inside the private TestBody of a gtest TEST).
+#include "geometry_support.hpp"
 #include "io/universe_nesting.hpp"
 #include "kernels/geometry.hpp"
 #include "src/build_geometry.hpp"
@@ -19,74 +20,6 @@ namespace keff::geometry_test {
 using Geo = GeometryParams<DeviceMem>;
 constexpr Real eps = 1e-12;
 constexpr Real inf = constants::infinity;
-
-// ---- building problems ---------------------------------------------------------------------------
-
-int add_surface(model::Problem& p, SurfaceKind kind, std::array<double, 4> c,
-                BoundaryKind boundary = BoundaryKind::transmission) {
-  model::Surface s;
-  s.user_id = static_cast<int>(p.surfaces.size()) + 1;
-  s.kind = kind;
-  s.coeffs = c;
-  s.boundary = boundary;
-  s.where = {"test.toml", 10 + s.user_id};
-  p.surfaces.push_back(s);
-  return static_cast<int>(p.surfaces.size()) - 1;
-}
-
-int add_universe(model::Problem& p, const std::string& name) {
-  p.universes.push_back({name, {}});
-  return static_cast<int>(p.universes.size()) - 1;
-}
-
-model::HalfSpace pos(int s) { return {s, true}; }
-model::HalfSpace neg(int s) { return {s, false}; }
-
-int add_cell(model::Problem& p, const std::string& name, int universe, std::vector<model::HalfSpace> region,
-             FillKind kind, int fill) {
-  model::Cell c;
-  c.name = name;
-  c.universe = universe;
-  c.region = std::move(region);
-  c.fill_kind = kind;
-  c.fill = fill;
-  c.where = {"test.toml", 100 + static_cast<int>(p.cells.size())};
-  p.cells.push_back(c);
-  const int index = static_cast<int>(p.cells.size()) - 1;
-  p.universes[static_cast<std::size_t>(universe)].cells.push_back(index);
-  return index;
-}
-
-int add_lattice(model::Problem& p, const std::string& name, std::array<double, 3> lower_left,
-                std::array<double, 3> pitch, std::array<int, 3> shape, std::vector<int> universes, int outer) {
-  model::Lattice l;
-  l.name = name;
-  l.lower_left = lower_left;
-  l.pitch = pitch;
-  l.shape = shape;
-  l.universes = std::move(universes);
-  l.outer = outer;
-  l.where = {"test.toml", 200 + static_cast<int>(p.lattices.size())};
-  p.lattices.push_back(l);
-  return static_cast<int>(p.lattices.size()) - 1;
-}
-
-// ---- running device functions --------------------------------------------------------------------
-
-template <class Answer, class Eval>
-struct Runner {
-  Eval eval;
-  Kokkos::View<Answer, DeviceMem> out;
-  KOKKOS_FUNCTION void operator()(int) const { out() = eval(); }
-};
-
-template <class Answer, class Eval>
-Answer run_on_device(const Eval& eval) {
-  Kokkos::View<Answer, DeviceMem> out("keff::test::geometry::answer");
-  Kokkos::parallel_for("keff::test::geometry::probe", Kokkos::RangePolicy<DeviceExec>(0, 1),
-                       Runner<Answer, Eval>{eval, out});
-  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out)();
-}
 
 struct SurfaceAnswer {
   Real value = 0;

@@ -1,0 +1,14 @@
+#pragma once
+// `keff check-geometry [input.toml] [--points N]`: the sampled overlap and gap search, on its own.
+#include "mpi/communicator.hpp"
+
+#include <string_view>
+#include <vector>
+
+namespace keff {
+
+// Returns the exit status: 0 no fault found, 1 faults found (listed on standard output). Throws
+// UsageError for a bad command line and InputError for a bad input (status 2).
+int geometry_command(const std::vector<std::string_view>& args, const Communicator& comm);
+
+}  // namespace keff
