@@ -13,8 +13,8 @@
 // source site carries its global history index, and a particle carries its whole history (random-number
 // state and scores) to whatever slot it lands in; arrivals reach the inbox in whatever order MPI
 // completes them anyway. But it makes the messages reproducible, and so testable, and on a CPU it is
-// faster than the cursor bumped with atomics it replaced (no atomics, one host round trip instead of
-// two: mpi/README.md has the measurements).
+// faster than the cursor bumped with atomics it replaced (no atomics, one copy between device and host
+// instead of two: mpi/README.md has the measurements).
 //
 // The fission-bank exchange needs no plan: its items already lie in destination order (see
 // bank_exchange.cpp).
