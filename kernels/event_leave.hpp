@@ -1,6 +1,6 @@
 #pragma once
 // Event (domain decomposition): the slots waiting to leave are packed into one send buffer grouped by
-// destination rank (a counting sort: counts, offsets from the host, scatter) and emptied. The message
+// destination rank (where each goes, then its place from the communication plan) and emptied. The message
 // carries the whole particle and the step it waits for, so the receiving rank continues the history
 // exactly where it stopped.
 #include "kernels/domain_mesh.hpp"
@@ -14,25 +14,26 @@ struct ParticleMessage {
   int pending = 0;
 };
 
-// counts(r) += departures for rank r, over queue(0..n).
+// dest(i) = the rank that owns the position of the particle in slot queue(i) (its domain, in the
+// history's replica lane), for i in [0, n).
 template <class Exec>
-void count_departures(const Exec& exec, const ParticleSlots<Exec>& slots,
-                      Kokkos::View<const int*, typename Exec::memory_space> queue, int n, const DomainMesh& domains,
-                      Kokkos::View<int*, typename Exec::memory_space> counts) {
+void departure_destinations(const Exec& exec, const ParticleSlots<Exec>& slots,
+                            Kokkos::View<const int*, typename Exec::memory_space> queue, int n,
+                            const DomainMesh& domains, Kokkos::View<int*, typename Exec::memory_space> dest) {
   Kokkos::parallel_for(
-      "keff::event::count_departures", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
+      "keff::event::departure_destinations", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
         const int s = queue(i);
         const Vec3 r{slots.r(s, 0), slots.r(s, 1), slots.r(s, 2)};
-        Kokkos::atomic_add(&counts(domains.rank_of(r, slots.index(s))), 1);
+        dest(i) = domains.rank_of(r, slots.index(s));
       });
 }
 
-// Packs queue(0..n) into `out` at cursor(rank)++ (cursor: each destination's first entry) and empties
-// the slots.
+// Packs the particle of slot queue(i) into out(position(i)) (its place among the departures grouped by
+// destination: mpi/communication_plan.hpp) and empties the slot.
 template <class Exec>
 void pack_departures(const Exec& exec, const ParticleSlots<Exec>& slots,
-                     Kokkos::View<const int*, typename Exec::memory_space> queue, int n, const DomainMesh& domains,
-                     Kokkos::View<int*, typename Exec::memory_space> cursor,
+                     Kokkos::View<const int*, typename Exec::memory_space> queue, int n,
+                     Kokkos::View<const int*, typename Exec::memory_space> position,
                      Kokkos::View<ParticleMessage*, typename Exec::memory_space> out) {
   Kokkos::parallel_for(
       "keff::event::pack_departures", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
@@ -40,7 +41,7 @@ void pack_departures(const Exec& exec, const ParticleSlots<Exec>& slots,
         ParticleMessage m;
         m.particle = slots.load(s);
         m.pending = slots.pending(s);
-        out(Kokkos::atomic_fetch_add(&cursor(domains.rank_of(m.particle.r, m.particle.index)), 1)) = m;
+        out(position(i)) = m;
         slots.event(s) = static_cast<int>(SlotEvent::empty);
       });
 }

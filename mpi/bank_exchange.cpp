@@ -1,8 +1,6 @@
 #include "mpi/bank_exchange.hpp"
 
-#include "kernels/grow_only.hpp"
 #include "kernels/source_select.hpp"
-#include "mpi/device_buffers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,13 +14,10 @@ namespace {
 // One message per ordered pair of ranks per batch, and at most one exchange in flight: one tag suffices.
 constexpr int bank_tag = 4242;
 
-using detail::mpi_reads_device;
-
 int as_count(std::int64_t n) {
   if (n > std::numeric_limits<int>::max()) throw MpiError("bank exchange: a slice of over 2^31 sites");
   return static_cast<int>(n);
 }
-
 
 }  // namespace
 
@@ -41,9 +36,8 @@ std::int64_t first_combed_from(std::int64_t bank_index, Real xi, std::int64_t m,
   return lo;
 }
 
-BankExchange::BankExchange(const Communicator& comm) : comm_(comm) {
-  check_mpi(MPI_Type_contiguous(static_cast<int>(sizeof(Site)), MPI_BYTE, &site_type_), "MPI_Type_contiguous");
-  check_mpi(MPI_Type_commit(&site_type_), "MPI_Type_commit");
+BankExchange::BankExchange(const Communicator& comm)
+    : comm_(comm), selected_("keff::bank_exchange::selected"), next_("keff::bank_exchange::next") {
   const auto ranks = static_cast<std::size_t>(comm.size());
   positions_.resize(ranks + 1);
   // At most one receive and one send per peer; reserved once so a batch allocates nothing here.
@@ -64,15 +58,6 @@ BankExchange::~BankExchange() {
     if (messages_[k].is_receive) MPI_Cancel(&requests_[k]);
     MPI_Request_free(&requests_[k]);
   }
-  if (site_type_ != MPI_DATATYPE_NULL) MPI_Type_free(&site_type_);
-}
-
-void BankExchange::grow(std::int64_t selected, std::int64_t target) {
-  reserve_grow_only(selected_, selected, "keff::bank_exchange::selected");
-  if constexpr (!mpi_reads_device) {
-    reserve_grow_only(send_host_, selected, "keff::bank_exchange::send_host");
-    reserve_grow_only(recv_host_, target, "keff::bank_exchange::recv_host");
-  }
 }
 
 std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
@@ -80,7 +65,6 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   Kokkos::Profiling::ScopedRegion region("keff::bank_exchange::post");
   if (posted_) throw MpiError("bank exchange: post() called before the previous exchange finished");
   exec_ = exec;
-  next_ = next;
   messages_.clear();
   requests_.clear();
   kept_ = {};
@@ -97,16 +81,19 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   // comb_index is monotone, and the same sites a single rank would pick.
   const std::int64_t i_lo = first_combed_from(bank_first, xi, m, n_global);
   const std::int64_t i_hi = first_combed_from(bank_first + local_sites, xi, m, n_global);
-  grow(i_hi - i_lo, target.count);
-  const auto selected = Kokkos::subview(selected_, Kokkos::make_pair(std::int64_t(0), i_hi - i_lo));
+  selected_.reserve(i_hi - i_lo);
+  const auto selected = Kokkos::subview(selected_.device(), Kokkos::make_pair(std::int64_t(0), i_hi - i_lo));
   comb_source<Exec, Mem>(exec, bank, bank_first, m, selected, IndexRange{i_lo, i_hi - i_lo}, n_global, xi);
 
   // Every rank learns where every other rank's combed range starts (OpenMC's bank_position).
   check_mpi(MPI_Allgather(&i_lo, 1, MPI_INT64_T, positions_.data(), 1, MPI_INT64_T, comm_.get()), "MPI_Allgather");
   positions_[static_cast<std::size_t>(comm_.size())] = n_global;
 
-  const std::int64_t t_lo = target.first, t_hi = target.first + target.count;
-  Site* const recv_base = mpi_reads_device ? next.data() : recv_host_.data();
+  // What moves is contiguous by construction: this rank's combed sites are in new-source order, and
+  // each rank's target is one slice of it, so every message is a range of `selected` or of `next` and
+  // needs no communication plan (no per-site destination, no permutation).
+  const std::int64_t t_lo = target.first, t_hi = target.end();
+  next_.attach(next);
   // Receives first, so a send never arrives before its buffer is known.
   for (int s = 0; s < comm_.size(); ++s) {
     const auto us = static_cast<std::size_t>(s);
@@ -114,39 +101,42 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
     if (s == comm_.rank() || lo >= hi) continue;
     messages_.push_back({s, lo - t_lo, hi - lo, true, false, false});
     requests_.push_back(MPI_REQUEST_NULL);
-    check_mpi(MPI_Irecv(recv_base + (lo - t_lo), as_count(hi - lo), site_type_, s, bank_tag, comm_.get(),
-                        &requests_.back()),
+    check_mpi(MPI_Irecv(next_.data_for_mpi() + (lo - t_lo), as_count(hi - lo), site_type_.get(), s, bank_tag,
+                        comm_.get(), &requests_.back()),
               "MPI_Irecv");
     ++counters_.irecv;
   }
 
-  exec.fence();  // the comb is complete before anything reads `selected`
-  const Site* send_base = selected_.data();
-  if constexpr (!mpi_reads_device) {
-    if (i_lo < t_lo || i_hi > t_hi) {  // something leaves this rank
-      Kokkos::deep_copy(exec, Kokkos::subview(send_host_, Kokkos::make_pair(std::int64_t(0), i_hi - i_lo)), selected);
-      exec.fence();
-      send_base = send_host_.data();
-    }
-  }
+  // The pieces for other ranks, staged if MPI needs them in host memory.
+  IndexRange kept{};
   for (int r = 0; r < comm_.size(); ++r) {
     const IndexRange theirs = split.part(r);
-    const std::int64_t lo = std::max(i_lo, theirs.first), hi = std::min(i_hi, theirs.first + theirs.count);
+    const std::int64_t lo = std::max(i_lo, theirs.first), hi = std::min(i_hi, theirs.end());
     if (lo >= hi) continue;
-    if (r == comm_.rank()) {  // the part this rank keeps moves without MPI
-      Kokkos::deep_copy(exec, Kokkos::subview(next, Kokkos::make_pair(lo - t_lo, hi - t_lo)),
-                        Kokkos::subview(selected, Kokkos::make_pair(lo - i_lo, hi - i_lo)));
-      kept_ = {lo - t_lo, hi - lo};
-      kept_reported_ = false;
+    if (r == comm_.rank()) {
+      kept = {lo, hi - lo};
       continue;
     }
     messages_.push_back({r, lo - i_lo, hi - lo, false, false, true});
     requests_.push_back(MPI_REQUEST_NULL);
-    check_mpi(MPI_Isend(send_base + (lo - i_lo), as_count(hi - lo), site_type_, r, bank_tag, comm_.get(),
-                        &requests_.back()),
+    selected_.stage_out(exec, {lo - i_lo, hi - lo});
+  }
+  exec.fence();  // the comb (and the staging) are complete before MPI reads `selected`
+  for (std::size_t k = 0; k < messages_.size(); ++k) {
+    const Message& msg = messages_[k];
+    if (msg.is_receive) continue;
+    check_mpi(MPI_Isend(selected_.data_for_mpi() + msg.offset, as_count(msg.count), site_type_.get(), msg.peer,
+                        bank_tag, comm_.get(), &requests_[k]),
               "MPI_Isend");
     ++counters_.isend;
-    counters_.sites_sent += hi - lo;
+    counters_.sites_sent += msg.count;
+  }
+  if (kept.count > 0) {  // the part this rank keeps moves without MPI
+    const auto from = kept.first - i_lo, to = kept.first - t_lo;
+    Kokkos::deep_copy(exec, Kokkos::subview(next, Kokkos::make_pair(to, to + kept.count)),
+                      Kokkos::subview(selected, Kokkos::make_pair(from, from + kept.count)));
+    kept_ = {to, kept.count};
+    kept_reported_ = false;
   }
   outstanding_ = static_cast<int>(requests_.size());
   posted_ = true;
@@ -154,12 +144,7 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   return m;
 }
 
-void BankExchange::unpack(const Message& msg) {
-  if constexpr (!mpi_reads_device) {
-    const auto range = Kokkos::make_pair(msg.offset, msg.offset + msg.count);
-    Kokkos::deep_copy(exec_, Kokkos::subview(next_, range), Kokkos::subview(recv_host_, range));
-  }
-}
+void BankExchange::unpack(const Message& msg) { next_.stage_in(exec_, {msg.offset, msg.count}); }
 
 bool BankExchange::progress() {
   if (!posted_ || outstanding_ == 0) return true;
@@ -211,7 +196,7 @@ void BankExchange::finish() {
   }
   exec_.fence();
   posted_ = false;
-  next_ = {};
+  next_.release();
   // Requests are done; receives not yet handed out by take_ready stay reportable until the next post.
 }
 

@@ -7,6 +7,8 @@
 #include "kernels/vocabulary/site.hpp"
 #include "kernels/device.hpp"
 #include "mpi/communicator.hpp"
+#include "mpi/mpi_type.hpp"
+#include "mpi/staged_buffer.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -68,16 +70,12 @@ class BankExchange {
     bool reported = false;  // handed out by take_ready
   };
   void unpack(const Message& m);
-  void grow(std::int64_t selected, std::int64_t target);
 
   const Communicator& comm_;
-  MPI_Datatype site_type_ = MPI_DATATYPE_NULL;
+  MpiType<Site> site_type_;
   Exec exec_;
-  Kokkos::View<Site*, Mem> next_;
-  // Grow-only buffers: the combed sites this rank produces, and host staging unless MPI reads device
-  // memory itself.
-  Kokkos::View<Site*, Mem> selected_;
-  Kokkos::View<Site*, Kokkos::SharedHostPinnedSpace> send_host_, recv_host_;  // pinned on GPUs
+  StagedBuffer<Site> selected_;  // the sites this rank combs, sent from here (grow-only)
+  StagedBuffer<Site> next_;      // the caller's `next`, attached from post() to finish()
   IndexRange kept_;            // the part of `next` this rank combed itself
   bool kept_reported_ = true;
   std::vector<std::int64_t> positions_;  // first new-source index each rank produces, then N

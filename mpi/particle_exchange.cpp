@@ -2,7 +2,6 @@
 
 #include "kernels/event_arrive.hpp"
 #include "kernels/grow_only.hpp"
-#include "mpi/device_buffers.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
@@ -17,44 +16,30 @@ namespace keff {
 namespace {
 
 constexpr int particle_tag = 4343;
-using detail::mpi_reads_device;
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-template <class View>
-void allocate(View& v, const char* what, std::int64_t n) {
-  v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("keff::particle_exchange::") + what),
-           static_cast<std::size_t>(n));
-}
-
 }  // namespace
 
 ParticleExchange::ParticleExchange(const Communicator& comm, const DomainMesh& domains, int slots, Mode mode)
-    : comm_(comm.get()), domains_(domains), mode_(mode) {
+    : comm_(comm.get()),
+      domains_(domains),
+      mode_(mode),
+      plan_(comm_, "keff::particle_exchange"),
+      send_{StagedBuffer<ParticleMessage>("keff::particle_exchange::send"),
+            StagedBuffer<ParticleMessage>("keff::particle_exchange::send")} {
   const int ranks = comm_.size();
   chunk_ = std::clamp(slots / 2, 64, 8192);
-  check_mpi(MPI_Type_contiguous(static_cast<int>(sizeof(ParticleMessage)), MPI_BYTE, &message_type_),
-            "MPI_Type_contiguous");
-  check_mpi(MPI_Type_commit(&message_type_), "MPI_Type_commit");
+  // At most `slots` particles leave in one round: sized once, nothing here allocates during transport.
+  reserve_grow_only(dest_, slots, "keff::particle_exchange::dest");
+  plan_.reserve(exec_, slots);
   for (int k = 0; k < 2; ++k) {
-    allocate(send_[k], "send", slots);
-    if constexpr (!mpi_reads_device) allocate(send_host_[k], "send_host", slots);
+    send_[k].reserve(slots);
     send_requests_[k].reserve(static_cast<std::size_t>(2 * ranks));
   }
-  dest_counts_ = Kokkos::View<int*, Mem>("keff::particle_exchange::dest_counts", static_cast<std::size_t>(ranks));
-  dest_counts_host_ = Kokkos::View<int*, Kokkos::HostSpace>("keff::particle_exchange::dest_counts_host",
-                                                            static_cast<std::size_t>(ranks));
-  dest_first_.assign(static_cast<std::size_t>(ranks), 0);
-  dest_count_.assign(static_cast<std::size_t>(ranks), 0);
   const std::int64_t recv_size = static_cast<std::int64_t>(ranks) * chunk_;
-  if (mode_ == Mode::overlapped) {
-    if constexpr (mpi_reads_device) {
-      allocate(recv_, "recv", recv_size);
-    } else {
-      allocate(recv_host_, "recv_host", recv_size);
-    }
-  }
+  if (mode_ == Mode::overlapped) reserve_grow_only(recv_, recv_size, "keff::particle_exchange::recv");
   reserve_inbox(slots + recv_size);
   recv_requests_.assign(static_cast<std::size_t>(ranks), MPI_REQUEST_NULL);
   recv_ready_.assign(static_cast<std::size_t>(ranks), -1);
@@ -81,27 +66,29 @@ ParticleExchange::~ParticleExchange() {
       if (req != MPI_REQUEST_NULL) MPI_Request_free(&req);
     }
   }
-  if (message_type_ != MPI_DATATYPE_NULL) MPI_Type_free(&message_type_);
 }
 
 void ParticleExchange::reserve_inbox(std::int64_t n) {
   if (static_cast<std::int64_t>(inbox_.extent(0)) >= n) return;
+  // Grown by the one rule, keeping the arrivals that wait; the spare, which arrive() swaps with the
+  // inbox, is the same size.
   const std::int64_t size = grown_capacity(n);
-  decltype(inbox_) grown;
-  allocate(grown, "inbox", size);
+  const auto allocate = [size](const std::string& label) {
+    return decltype(inbox_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), static_cast<std::size_t>(size));
+  };
+  const auto grown = allocate("keff::particle_exchange::inbox");
   if (inbox_count_ > 0) {
     const auto kept = Kokkos::make_pair(std::int64_t(0), inbox_count_);
     Kokkos::deep_copy(exec_, Kokkos::subview(grown, kept), Kokkos::subview(inbox_, kept));
     exec_.fence();
   }
   inbox_ = grown;
-  allocate(inbox_spare_, "inbox_spare", size);
+  inbox_spare_ = allocate("keff::particle_exchange::inbox_spare");
 }
 
 void ParticleExchange::post_receive(int source) {
-  ParticleMessage* base = mpi_reads_device ? recv_.data() : recv_host_.data();
-  check_mpi(MPI_Irecv(base + static_cast<std::int64_t>(source) * chunk_, chunk_, message_type_, source, particle_tag,
-                      comm_.get(), &recv_requests_[static_cast<std::size_t>(source)]),
+  check_mpi(MPI_Irecv(recv_.data() + static_cast<std::int64_t>(source) * chunk_, chunk_, message_type_.get(), source,
+                      particle_tag, comm_.get(), &recv_requests_[static_cast<std::size_t>(source)]),
             "MPI_Irecv");
 }
 
@@ -121,28 +108,12 @@ void ParticleExchange::leave(const Exec& exec, const ParticleSlots<Exec>& slots,
   if (mode_ == Mode::overlapped) wait_sends(k);  // the buffer's last sends, two rounds ago
   const double waited = since(start);
 
-  // Departures per destination, their offsets, then the messages grouped by destination.
+  // Where each departure goes, its place among the departures grouped by destination, then the messages.
   const int ranks = comm_.size();
-  Kokkos::deep_copy(exec, dest_counts_, 0);
-  count_departures(exec, slots, Kokkos::View<const int*, Mem>(queue), n, domains_, dest_counts_);
-  Kokkos::deep_copy(exec, dest_counts_host_, dest_counts_);
-  exec.fence();
-  int first = 0;
-  for (int r = 0; r < ranks; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    dest_count_[ur] = dest_counts_host_(ur);
-    dest_first_[ur] = first;
-    dest_counts_host_(ur) = first;
-    first += dest_count_[ur];
-  }
-  Kokkos::deep_copy(exec, dest_counts_, dest_counts_host_);
-  pack_departures(exec, slots, Kokkos::View<const int*, Mem>(queue), n, domains_, dest_counts_, send_[k]);
-  const ParticleMessage* base = send_[k].data();
-  if constexpr (!mpi_reads_device) {
-    const auto range = Kokkos::make_pair(0, n);
-    Kokkos::deep_copy(exec, Kokkos::subview(send_host_[k], range), Kokkos::subview(send_[k], range));
-    base = send_host_[k].data();
-  }
+  departure_destinations(exec, slots, Kokkos::View<const int*, Mem>(queue), n, domains_, dest_);
+  plan_.build(exec, dest_, n);
+  pack_departures(exec, slots, Kokkos::View<const int*, Mem>(queue), n, plan_.steering(), send_[k].device());
+  send_[k].stage_out(exec, {0, n});
   exec.fence();
   counters_.pack_seconds += since(start) - waited;
   sent_ += n;
@@ -156,11 +127,11 @@ void ParticleExchange::leave(const Exec& exec, const ParticleSlots<Exec>& slots,
   auto& requests = send_requests_[static_cast<std::size_t>(k)];
   for (int r = 0; r < ranks; ++r) {
     const auto ur = static_cast<std::size_t>(r);
-    for (int offset = 0; offset < dest_count_[ur]; offset += chunk_) {
-      const int count = std::min(chunk_, dest_count_[ur] - offset);
+    const int first = plan_.offsets()[ur], count = plan_.counts()[ur];
+    for (int offset = 0; offset < count; offset += chunk_) {
       requests.push_back(MPI_REQUEST_NULL);
-      check_mpi(MPI_Isend(base + dest_first_[ur] + offset, count, message_type_, r, particle_tag, comm_.get(),
-                          &requests.back()),
+      check_mpi(MPI_Isend(send_[k].data_for_mpi() + first + offset, std::min(chunk_, count - offset),
+                          message_type_.get(), r, particle_tag, comm_.get(), &requests.back()),
                 "MPI_Isend");
       ++counters_.messages_sent;
     }
@@ -169,22 +140,19 @@ void ParticleExchange::leave(const Exec& exec, const ParticleSlots<Exec>& slots,
   current_ = 1 - k;
 }
 
-void ParticleExchange::drain(int source) {
-  const auto us = static_cast<std::size_t>(source);
-  const int count = recv_ready_[us];
+void ParticleExchange::append_to_inbox(std::int64_t first, int count) {
   reserve_inbox(inbox_count_ + count);
-  const auto from = Kokkos::make_pair(static_cast<std::int64_t>(source) * chunk_,
-                                      static_cast<std::int64_t>(source) * chunk_ + count);
-  const auto to = Kokkos::make_pair(inbox_count_, inbox_count_ + count);
-  if constexpr (mpi_reads_device) {
-    Kokkos::deep_copy(exec_, Kokkos::subview(inbox_, to), Kokkos::subview(recv_, from));
-  } else {
-    Kokkos::deep_copy(exec_, Kokkos::subview(inbox_, to), Kokkos::subview(recv_host_, from));
-  }
-  exec_.fence();  // the receive buffer is reposted next
+  Kokkos::deep_copy(exec_, Kokkos::subview(inbox_, Kokkos::make_pair(inbox_count_, inbox_count_ + count)),
+                    Kokkos::subview(recv_, Kokkos::make_pair(first, first + count)));
   inbox_count_ += count;
   received_ += count;
   counters_.particles_received += count;
+}
+
+void ParticleExchange::drain(int source) {
+  const auto us = static_cast<std::size_t>(source);
+  append_to_inbox(static_cast<std::int64_t>(source) * chunk_, recv_ready_[us]);
+  exec_.fence();  // the receive buffer is reposted next
   recv_ready_[us] = -1;
   post_receive(source);
 }
@@ -199,7 +167,8 @@ void ParticleExchange::progress() {
   if (completed != MPI_UNDEFINED) {
     for (int j = 0; j < completed; ++j) {
       int count = 0;
-      check_mpi(MPI_Get_count(&statuses_[static_cast<std::size_t>(j)], message_type_, &count), "MPI_Get_count");
+      check_mpi(MPI_Get_count(&statuses_[static_cast<std::size_t>(j)], message_type_.get(), &count),
+                "MPI_Get_count");
       recv_ready_[static_cast<std::size_t>(done_indices_[static_cast<std::size_t>(j)])] = count;
       ++counters_.messages_received;
     }
@@ -235,42 +204,21 @@ int ParticleExchange::arrive(const Exec& exec, const ParticleSlots<Exec>& slots,
 
 void ParticleExchange::exchange_blocking() {
   const auto start = Clock::now();
-  const int ranks = comm_.size();
-  std::vector<int> in_count(static_cast<std::size_t>(ranks)), in_first(static_cast<std::size_t>(ranks));
-  check_mpi(MPI_Alltoall(dest_count_.data(), 1, MPI_INT, in_count.data(), 1, MPI_INT, comm_.get()), "MPI_Alltoall");
-  int total = 0;
-  for (int r = 0; r < ranks; ++r) {
-    in_first[static_cast<std::size_t>(r)] = total;
-    total += in_count[static_cast<std::size_t>(r)];
-  }
-  reserve_inbox(inbox_count_ + total);
-  const ParticleMessage* out = mpi_reads_device ? send_[0].data() : send_host_[0].data();
-  ParticleMessage* in = nullptr;
-  if constexpr (mpi_reads_device) {
-    in = inbox_.data() + inbox_count_;
-  } else {
-    if (static_cast<int>(recv_host_.extent(0)) < total) allocate(recv_host_, "recv_host", total);
-    in = recv_host_.data();
-  }
-  check_mpi(MPI_Alltoallv(out, dest_count_.data(), dest_first_.data(), message_type_, in, in_count.data(),
-                          in_first.data(), message_type_, comm_.get()),
-            "MPI_Alltoallv");
+  plan_.exchange_counts();
+  const int total = plan_.received();
+  reserve_grow_only(recv_, total, "keff::particle_exchange::recv");
+  plan_.alltoallv(send_[0].data_for_mpi(), recv_.data(), message_type_.get());
   counters_.mpi_seconds += since(start);
-  if constexpr (!mpi_reads_device) {
-    const auto copying = Clock::now();
-    Kokkos::deep_copy(exec_, Kokkos::subview(inbox_, Kokkos::make_pair(inbox_count_, inbox_count_ + total)),
-                      Kokkos::subview(recv_host_, Kokkos::make_pair(0, total)));
-    exec_.fence();
-    counters_.pack_seconds += since(copying);
+  const auto copying = Clock::now();
+  append_to_inbox(0, total);
+  exec_.fence();
+  counters_.pack_seconds += since(copying);
+  for (int r = 0; r < comm_.size(); ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    if (r != comm_.rank() && plan_.receive_counts()[ur] > 0) ++counters_.messages_received;
+    if (r != comm_.rank() && plan_.counts()[ur] > 0) ++counters_.messages_sent;
   }
-  for (int r = 0; r < ranks; ++r) {
-    if (r != comm_.rank() && in_count[static_cast<std::size_t>(r)] > 0) ++counters_.messages_received;
-    if (r != comm_.rank() && dest_count_[static_cast<std::size_t>(r)] > 0) ++counters_.messages_sent;
-  }
-  inbox_count_ += total;
-  received_ += total;
-  counters_.particles_received += total;
-  std::fill(dest_count_.begin(), dest_count_.end(), 0);
+  plan_.clear();  // sent: a round without departures sends nothing
 }
 
 bool ParticleExchange::finished(std::int64_t local_work) {

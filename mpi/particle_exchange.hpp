@@ -15,7 +15,10 @@
 #include "kernels/event_leave.hpp"
 #include "kernels/particle_slots.hpp"
 #include "kernels/device.hpp"
+#include "mpi/communication_plan.hpp"
 #include "mpi/communicator.hpp"
+#include "mpi/mpi_type.hpp"
+#include "mpi/staged_buffer.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -61,6 +64,7 @@ class ParticleExchange {
   void post_receive(int source);
   void progress();
   void drain(int source);
+  void append_to_inbox(std::int64_t first, int count);
   void wait_sends(int buffer);
   void exchange_blocking();
   void reserve_inbox(std::int64_t n);
@@ -70,21 +74,19 @@ class ParticleExchange {
   Mode mode_;
   int chunk_ = 1;      // particles per message
   Exec exec_;
-  MPI_Datatype message_type_ = MPI_DATATYPE_NULL;
+  MpiType<ParticleMessage> message_type_;
 
-  // Departures, double-buffered: one buffer is packed while the other's sends may still be in flight.
-  std::array<Kokkos::View<ParticleMessage*, Mem>, 2> send_;
-  std::array<Kokkos::View<ParticleMessage*, Kokkos::SharedHostPinnedSpace>, 2> send_host_;
+  // Departures: where each goes, grouped by destination with the plan, into one of two send buffers,
+  // so that one is packed while the other's sends may still be in flight.
+  Kokkos::View<int*, Mem> dest_;
+  CommunicationPlan plan_;
+  std::array<StagedBuffer<ParticleMessage>, 2> send_;
   std::array<std::vector<MPI_Request>, 2> send_requests_;
   int current_ = 0;
-  Kokkos::View<int*, Mem> dest_counts_;
-  Kokkos::View<int*, Kokkos::HostSpace> dest_counts_host_;
-  std::vector<int> dest_first_;  // blocking mode: this round's departures per destination
-  std::vector<int> dest_count_;
 
-  // Arrivals: one pre-posted receive of up to chunk_ particles per other rank.
-  Kokkos::View<ParticleMessage*, Mem> recv_;
-  Kokkos::View<ParticleMessage*, Kokkos::SharedHostPinnedSpace> recv_host_;
+  // Arrivals land where MPI writes (one pre-posted receive of up to chunk_ particles per other rank;
+  // blocking mode: the round's arrivals) and are copied from there to the end of the device inbox.
+  Kokkos::View<ParticleMessage*, MpiMem> recv_;
   std::vector<MPI_Request> recv_requests_;
   std::vector<int> recv_ready_;  // per source: particles received and not yet moved to the inbox (-1: none)
   std::vector<int> done_indices_;

@@ -1,9 +1,11 @@
 // No allocation in a batch: a Kokkos Tools allocation callback, installed around a batch's transport and
 // around a whole batch (transport, bank ordering, exchange, entropy, tallies), must see nothing once the
 // first batch has sized the bank exchange's grow-only buffers. Everything else is allocated once per run
-// (kernels/transport_state.hpp), the unique token of the scratch included.
+// (kernels/transport_state.hpp), the unique token of the scratch included. With domain decomposition
+// the particle exchange, the site router and their communication plans grow only as well.
 #include <gtest/gtest.h>
 
+#include "io/geometry_bounds.hpp"
 #include "io/input.hpp"
 #include "kernels/source_state.hpp"
 #include "kernels/transport_state.hpp"
@@ -81,6 +83,17 @@ TEST(ZeroAllocations, EventBasedSortedByMaterialAndEnergy) {
 
 TEST(ZeroAllocations, EventBasedMultigroupUnsorted) {
   expect_no_allocation_in_transport(event_based(test::example("la13511_pua_slab.toml"), EventSort::none));
+}
+
+// One domain per rank along x (at one rank: a single domain, which still runs every exchange step).
+TEST(ZeroAllocations, DomainDecomposition) {
+  model::Problem p = default_problem();
+  const auto box = geometry_bounding_box(p);
+  ASSERT_TRUE(box.has_value());
+  p.domains = model::Domains{};
+  p.domains->mesh = {Communicator().size(), 1, 1};
+  p.domains->box = *box;
+  expect_no_allocation_in_transport(p);
 }
 
 // The memory check before allocating (src/memory_check.hpp) uses transport_state_bytes: it must be what
