@@ -22,8 +22,9 @@ void count_departures(const Exec& exec, const ParticleSlots<Exec>& slots,
   Kokkos::parallel_for(
       "keff::event::count_departures", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
         const int s = queue(i);
-        const Vec3 r{slots.r(s, 0), slots.r(s, 1), slots.r(s, 2)};
-        Kokkos::atomic_add(&counts(domains.rank_of(r, slots.index(s))), 1);
+        const auto& r = slots.position.r;
+        const Vec3 at{r(s, 0), r(s, 1), r(s, 2)};
+        Kokkos::atomic_add(&counts(domains.rank_of(at, slots.history.index(s))), 1);
       });
 }
 
