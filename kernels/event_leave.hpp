@@ -6,13 +6,20 @@
 #include "kernels/domain_mesh.hpp"
 #include "kernels/particle_slots.hpp"
 
+#include <type_traits>
+
 namespace keff {
 
 // What travels between domains: a particle and the step it waits for (SlotEvent::cross or collide).
+// The message holds the Particle itself, read from the slot with every group, so it follows the field
+// list with nothing of its own to keep in step. A message packed group by group would be smaller (only
+// the geometry levels in use, no cross sections, which the receiver looks up again) but would be a
+// second layout of the same fields, and would need its own load and store.
 struct ParticleMessage {
   Particle particle;
   int pending = 0;
 };
+static_assert(std::is_trivially_copyable_v<ParticleMessage>, "mpi/particle_exchange.cpp sends messages as bytes");
 
 // counts(r) += departures for rank r, over queue(0..n).
 template <class Exec>
