@@ -218,7 +218,8 @@ template <class Exec>
 struct ParticleSlots {
   SlotField<Exec, int> event;    // SlotEvent
   SlotField<Exec, int> pending;  // SlotEvent after arrival, for `leave`
-  // The particle. Its material moves with every group: the lookup queue's sort key and every step read it.
+  // The particle: its material, which moves with every group (lookups, their sort key and needs_xs() read
+  // it without the level stack), then one member per group.
   SlotField<Exec, int> material;
   PositionFields<Exec> position;
   StateFields<Exec> state;
