@@ -6,13 +6,20 @@
 #include "kernels/domain_mesh.hpp"
 #include "kernels/particle_slots.hpp"
 
+#include <type_traits>
+
 namespace keff {
 
 // What travels between domains: a particle and the step it waits for (SlotEvent::cross or collide).
+// The message holds the Particle itself, read from the slot with every group, so it follows the field
+// list with nothing of its own to keep in step. A message packed group by group would be smaller (only
+// the geometry levels in use, no cross sections, which the receiver looks up again) but would be a
+// second layout of the same fields, and would need its own load and store.
 struct ParticleMessage {
   Particle particle;
   int pending = 0;
 };
+static_assert(std::is_trivially_copyable_v<ParticleMessage>, "mpi/particle_exchange.cpp sends messages as bytes");
 
 // dest(i) = the rank that owns the position of the particle in slot queue(i) (its domain, in the
 // history's replica lane), for i in [0, n).
@@ -23,8 +30,9 @@ void departure_destinations(const Exec& exec, const ParticleSlots<Exec>& slots,
   Kokkos::parallel_for(
       "keff::event::departure_destinations", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
         const int s = queue(i);
-        const Vec3 r{slots.r(s, 0), slots.r(s, 1), slots.r(s, 2)};
-        dest(i) = domains.rank_of(r, slots.index(s));
+        const auto& r = slots.position.r;
+        const Vec3 at{r(s, 0), r(s, 1), r(s, 2)};
+        dest(i) = domains.rank_of(at, slots.history.index(s));
       });
 }
 

@@ -112,8 +112,8 @@ template <class Exec>
 KOKKOS_INLINE_FUNCTION int event_sort_key(const EventQueues<Exec>& q, const ParticleSlots<Exec>& slots, int s) {
   const int m = slots.material(s) + 1;
   if (q.sort == EventSort::material) return m;
-  if (q.by_group) return m * q.energy_keys + slots.group(s);
-  int bin = static_cast<int>((Kokkos::log(slots.energy(s)) - q.energy_key_log_min) * q.energy_key_scale);
+  if (q.by_group) return m * q.energy_keys + slots.state.group(s);
+  int bin = static_cast<int>((Kokkos::log(slots.state.energy(s)) - q.energy_key_log_min) * q.energy_key_scale);
   bin = bin < 0 ? 0 : (bin >= q.energy_keys ? q.energy_keys - 1 : bin);
   return m * q.energy_keys + bin;
 }

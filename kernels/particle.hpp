@@ -16,30 +16,37 @@ enum class Fate : int { alive = 0, absorbed, leaked, lost };
 // What a flight ends in: the step that comes next.
 enum class FlightEnd : int { collision = 0, boundary, lost };
 
+// Each field belongs to one slot group ([group] below; slot_fields in kernels/particle_slots.hpp), which
+// is how event-based transport keeps it between kernels: a new field goes into its group there too.
 struct Particle {
+  // [position]
   Vec3 r;
   Vec3 u;              // unit direction
+  // [state]
   Real energy = 0;     // eV (continuous energy)
   int group = 0;       // multigroup
   Real weight = 1;
   Fate fate = Fate::alive;
+  // [geometry]; geo.material moves with every group
   GeometryState geo;
+  // [history]
   Lcg63 rng;
   std::int64_t index = 0;   // global index of the history in its batch
   int n_progeny = 0;        // fission sites banked so far
   int n_events = 0;         // flights so far
   std::int64_t n_collisions = 0;
 
-  // This history's estimator scores so far, turned into fixed point when it ends (kernels/step_finish.hpp).
+  // [history] This history's estimator scores so far, turned into fixed point when it ends
+  // (kernels/step_finish.hpp).
   Real k_collision = 0, k_absorption = 0, k_tracklength = 0;
 
-  // Cross sections at (xs_material, xs_energy, xs_group); looked up again only when one of them changes.
+  // [xs] Cross sections at (xs_material, xs_energy, xs_group); looked up again only when one of them changes.
   MacroXs xs;
   int xs_material = -2;
   Real xs_energy = -1;
   int xs_group = -1;
 
-  // The boundary the last flight stopped on, for the crossing step.
+  // [hit] The boundary the last flight stopped on, for the crossing step.
   BoundaryHit hit;
 
   KOKKOS_INLINE_FUNCTION bool alive() const { return fate == Fate::alive; }

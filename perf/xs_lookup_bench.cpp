@@ -309,12 +309,12 @@ LookupRun lookup_history(const Exec& exec, const char* label, const Lookup& look
   return run;
 }
 
-// Fills slots.energy, slots.material and the identity queue with the event stream's lookups, as an
+// Fills slots.state.energy, slots.material and the identity queue with the event stream's lookups, as an
 // event step leaves them for the lookup event.
 void sample_queue(const Exec& exec, const HmDevice& d, const ParticleSlots<Exec>& slots,
                   const EventQueues<Exec>& q, int n) {
   const auto sampler = d.sampler;
-  const auto energy = slots.energy;
+  const auto energy = slots.state.energy;
   const auto material = slots.material;
   const auto queue = q.queue;
   Kokkos::parallel_for(
@@ -334,7 +334,7 @@ void sample_queue(const Exec& exec, const HmDevice& d, const ParticleSlots<Exec>
 LookupRun lookup_queue(const Exec& exec, const KeffLookup& keff_lookup, const ParticleSlots<Exec>& slots,
                        Kokkos::View<const int*, Mem> queue, int n, bool dynamic) {
   const auto materials = keff_lookup.materials;
-  const auto energy = slots.energy;
+  const auto energy = slots.state.energy;
   const auto material = slots.material;
   const auto lookup = KOKKOS_LAMBDA(int i, std::uint64_t& sum, std::uint64_t& count) {
     const int s = queue(i);
@@ -432,7 +432,7 @@ void run_hm(const Exec& exec, const Options& o) {
         const bool sorted = mode == "sorted";
         // Only the two fields the sort and the lookup read; the rest of a slot plays no part here.
         ParticleSlots<Exec> slots;
-        slots.energy = Kokkos::View<Real*, Mem>(
+        slots.state.energy = Kokkos::View<Real*, Mem>(
             Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "keff::perf::hm_energy"), n);
         slots.material = Kokkos::View<int*, Mem>(
             Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "keff::perf::hm_material"), n);
