@@ -6,21 +6,16 @@
 # Kokkos: if a Kokkos CMake package is already visible (Kokkos_ROOT, CMAKE_PREFIX_PATH, or installed), it is
 # used and no system package is touched. Otherwise libkokkos-dev comes from Debian unstable, pinned low so
 # nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see README).
+# Kokkos Kernels (CMFD): found as installed, or built from a pinned commit outside the repository
+# (scripts/setup-kokkos-kernels.sh says from where; without a source keff builds without CMFD).
 set -euo pipefail
+scripts_dir=$(cd "$(dirname "$0")" && pwd)
+source "$scripts_dir/kokkos-kernels-pin.sh"
 
 log() { printf 'keff-setup: %s\n' "$*"; }
 
 have_kokkos() {
-  local p
-  for p in "${Kokkos_ROOT:-}" "${Kokkos_DIR:-}" ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr /usr/local; do
-    [ -n "$p" ] || continue
-    if compgen -G "$p/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null ||
-       compgen -G "$p/lib/*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null ||
-       [ -f "$p/KokkosConfig.cmake" ]; then
-      return 0
-    fi
-  done
-  return 1
+  keff_has_cmake_package Kokkos "${Kokkos_ROOT:-}" "${Kokkos_DIR:-}" ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr /usr/local
 }
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -68,4 +63,5 @@ for cfgdir in /usr/lib/*/cmake/Kokkos /usr/lib/cmake/Kokkos; do
     fi
   done
 done
+"$scripts_dir/setup-kokkos-kernels.sh"
 log "dependencies ready"
