@@ -25,7 +25,7 @@ if(NOT _keff_cmfd STREQUAL "OFF")
     set(KEFF_HAVE_CMFD ON)
     message(STATUS "keff: CMFD on, with Kokkos Kernels ${KokkosKernels_VERSION} (${KokkosKernels_DIR})")
   else()
-    set(_keff_cmfd_how
+    string(CONCAT _keff_cmfd_how
         "Kokkos Kernels was not found. To build CMFD, install it (spack install kokkos-kernels, or a module) and "
         "point CMake at it with -DKokkosKernels_ROOT=<prefix> (or CMAKE_PREFIX_PATH), or let scripts/setup-deps.sh "
         "build the pinned commit (set KEFF_KOKKOS_KERNELS_ARCHIVE to its source archive where there is no internet).")

@@ -5,7 +5,6 @@
 #include "cmfd_fixture.hpp"
 #include "kernels/cmfd_reweight.hpp"
 #include "src/cmfd/cmfd_solver.hpp"
-#include "src/cmfd/cmfd_support.hpp"
 
 #include <mutex>
 #include <string>
@@ -119,11 +118,6 @@ TEST(CmfdGroups, EnergyBoundsAndCollapse) {
   Kokkos::View<int*, DeviceMem> map("keff::test::map", collapse.size());
   Kokkos::deep_copy(map, Kokkos::View<const int*, Kokkos::HostSpace>(collapse.data(), collapse.size()));
   EXPECT_EQ(groups_on_device({b, {}}, {{}, map}, {}), (std::vector<int>{-1, 2, 1, 0, -1, 0, 1, 3}));
-}
-
-TEST(CmfdSupport, ThisBuildHasCmfd) {
-  EXPECT_TRUE(cmfd_available);
-  EXPECT_NO_THROW(require_cmfd());
 }
 
 // --- No allocation in a repeated solve -------------------------------------------------------------
