@@ -2,7 +2,7 @@
 # Installs what keff needs to build, skipping whatever is already there.
 #
 # Debian 12 packages: compiler, CMake, Ninja, OpenMPI, parallel HDF5, GoogleTest, toml++, nlohmann-json,
-# and clang with its libFuzzer runtime for the fuzz tests.
+# git, and clang with its libFuzzer runtime for the fuzz tests.
 # Kokkos: if a Kokkos CMake package is already visible (Kokkos_ROOT, CMAKE_PREFIX_PATH, or installed), it is
 # used and no system package is touched. Otherwise libkokkos-dev comes from Debian unstable, pinned low so
 # nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see README).
@@ -22,7 +22,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 debian_pkgs=(g++ cmake ninja-build make pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
              libgtest-dev libtomlplusplus-dev nlohmann-json3-dev ca-certificates python3
-             clang libclang-rt-14-dev)  # clang's libFuzzer: the fuzz tests (tests/fuzz)
+             git                         # fetches Kokkos Kernels' pinned commit where there is internet
+             clang libclang-rt-14-dev)   # clang's libFuzzer: the fuzz tests (tests/fuzz)
 missing=()
 for p in "${debian_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
