@@ -18,11 +18,13 @@ struct CmfdOptions {
   // k_s = k + shift, which converges in fewer outer iterations the smaller the shift. 0: no shift.
   double shift = 0;
   // Inner solves, GMRES(restart) to a relative residual of gmres_tolerance, at most
-  // (gmres_max_restarts + 1) * gmres_restart iterations, optionally preconditioned with ILU(0).
+  // (gmres_max_restarts + 1) * gmres_restart iterations, optionally preconditioned with ILU(0). ILU(0)
+  // more than halves the GMRES iterations, but Kokkos Kernels' LUPrec redoes its triangular-solve analysis
+  // on every application: on the problems measured (src/cmfd/README.md) it took longer, hence off.
   double gmres_tolerance = 1e-12;
   int gmres_restart = 50;
   int gmres_max_restarts = 20;
-  bool ilu = true;
+  bool ilu = false;
 };
 
 struct CmfdResult {
