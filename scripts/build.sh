@@ -1,11 +1,38 @@
 #!/usr/bin/env bash
-# Configures (once) and builds keff into ${KEFF_BUILD_DIR:-build}. A Kokkos found through Kokkos_ROOT or
-# CMAKE_PREFIX_PATH is used as it is. Extra arguments go to the first CMake configure.
+# Configures and builds keff into ${KEFF_BUILD_DIR:-build}. A Kokkos found through Kokkos_ROOT or
+# CMAKE_PREFIX_PATH is used as it is; so is a Kokkos Kernels found through KokkosKernels_ROOT,
+# CMAKE_PREFIX_PATH, or the prefix scripts/setup-deps.sh builds it into. KEFF_ENABLE_CMFD (AUTO, ON,
+# OFF; see cmake/KeffCmfd.cmake) goes to CMake when set. Extra arguments go to the first CMake configure.
+#
+# These settings also reach an existing build directory: it is configured again, with just the
+# settings whose value differs from its cache (e.g. after setup-deps.sh built Kokkos Kernels, or with
+# KEFF_ENABLE_CMFD=ON), and left alone otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/kokkos-kernels-pin.sh
 build_dir=${KEFF_BUILD_DIR:-build}
+
+settings=()
+[ -z "${Kokkos_ROOT:-}" ] || settings+=("Kokkos_ROOT=$Kokkos_ROOT")
+kk_root=${KokkosKernels_ROOT:-}
+if [ -z "$kk_root" ] && keff_has_cmake_package KokkosKernels "$keff_kk_prefix"; then
+  kk_root=$keff_kk_prefix
+fi
+[ -z "$kk_root" ] || settings+=("KokkosKernels_ROOT=$kk_root")
+[ -z "${KEFF_ENABLE_CMFD:-}" ] || settings+=("KEFF_ENABLE_CMFD=$KEFF_ENABLE_CMFD")
+
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    ${Kokkos_ROOT:+-DKokkos_ROOT="$Kokkos_ROOT"} "$@"
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${settings[@]/#/-D}" "$@"
+else
+  changed=()
+  for setting in "${settings[@]}"; do
+    name=${setting%%=*}
+    cached=$(sed -n "s/^$name:[A-Z]*=//p" "$build_dir/CMakeCache.txt")
+    [ "$cached" = "${setting#*=}" ] || changed+=("-D$setting")
+  done
+  if [ ${#changed[@]} -gt 0 ]; then
+    echo "keff-build: configuring $build_dir again with ${changed[*]}"
+    cmake -S . -B "$build_dir" "${changed[@]}"
+  fi
 fi
 cmake --build "$build_dir" -j "$(nproc)"

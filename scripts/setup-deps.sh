@@ -2,32 +2,28 @@
 # Installs what keff needs to build, skipping whatever is already there.
 #
 # Debian 12 packages: compiler, CMake, Ninja, OpenMPI, parallel HDF5, GoogleTest, toml++, nlohmann-json,
-# and clang with its libFuzzer runtime for the fuzz tests.
+# git, and clang with its libFuzzer runtime for the fuzz tests.
 # Kokkos: if a Kokkos CMake package is already visible (Kokkos_ROOT, CMAKE_PREFIX_PATH, or installed), it is
 # used and no system package is touched. Otherwise libkokkos-dev comes from Debian unstable, pinned low so
 # nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see README).
+# Kokkos Kernels (CMFD): found as installed, or built from a pinned commit outside the repository
+# (scripts/setup-kokkos-kernels.sh says from where; without a source keff builds without CMFD).
 set -euo pipefail
+scripts_dir=$(cd "$(dirname "$0")" && pwd)
+source "$scripts_dir/kokkos-kernels-pin.sh"
 
 log() { printf 'keff-setup: %s\n' "$*"; }
 
 have_kokkos() {
-  local p
-  for p in "${Kokkos_ROOT:-}" "${Kokkos_DIR:-}" ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr /usr/local; do
-    [ -n "$p" ] || continue
-    if compgen -G "$p/lib*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null ||
-       compgen -G "$p/lib/*/cmake/Kokkos/KokkosConfig.cmake" >/dev/null ||
-       [ -f "$p/KokkosConfig.cmake" ]; then
-      return 0
-    fi
-  done
-  return 1
+  keff_has_cmake_package Kokkos "${Kokkos_ROOT:-}" "${Kokkos_DIR:-}" ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/ }} /usr /usr/local
 }
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 debian_pkgs=(g++ cmake ninja-build make pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
              libgtest-dev libtomlplusplus-dev nlohmann-json3-dev ca-certificates python3
-             clang libclang-rt-14-dev)  # clang's libFuzzer: the fuzz tests (tests/fuzz)
+             git                         # fetches Kokkos Kernels' pinned commit where there is internet
+             clang libclang-rt-14-dev)   # clang's libFuzzer: the fuzz tests (tests/fuzz)
 missing=()
 for p in "${debian_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -68,4 +64,5 @@ for cfgdir in /usr/lib/*/cmake/Kokkos /usr/lib/cmake/Kokkos; do
     fi
   done
 done
+"$scripts_dir/setup-kokkos-kernels.sh"
 log "dependencies ready"

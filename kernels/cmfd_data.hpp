@@ -1,0 +1,144 @@
+#pragma once
+// CMFD (coarse-mesh finite difference) data layouts: the coarse mesh with its face numbering, the
+// coarse energy groups, and the tallies the CMFD operator is built from. The solver is in src/cmfd/;
+// these layouts are here because transport kernels score into them. Nothing here needs Kokkos Kernels.
+//
+// Index order, chosen so that neighbouring GPU threads touch neighbouring addresses: one thread per
+// (group, cell) or (group, face), cells (faces) fastest. Every per-cell array is [group][cell] (or
+// [from group][to group][cell]) in LayoutRight, and the CMFD vectors flatten it as g * n_cells + c.
+#include "kernels/tally_data.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace keff {
+
+// A regular coarse mesh with an albedo on each outer face.
+//
+// Cells are numbered x fastest (RegularMesh::bin). Faces are numbered axis by axis: first the (nx+1) ny nz
+// faces normal to x, then the nx (ny+1) nz normal to y, then the nx ny (nz+1) normal to z; within an
+// axis, like cells (x fastest) on the face grid whose extent along that axis is one more. The face at
+// index i along its axis is the lower face of cell i and the upper face of cell i - 1.
+//
+// Outer faces are numbered 2 * axis + side (side 0 lower, 1 upper): -x, +x, -y, +y, -z, +z. The albedo
+// of an outer face is the partial current coming back in per partial current going out (OpenMC's
+// `albedo`): 0 vacuum, 1 reflective, in between for a reflector left out of the mesh.
+struct CmfdMesh {
+  RegularMesh grid;  // lower corner, cells per cm, shape
+  Real albedo[6] = {0, 0, 0, 0, 0, 0};
+
+  KOKKOS_INLINE_FUNCTION int n_cells() const { return grid.n_bins(); }
+  KOKKOS_INLINE_FUNCTION Real width(int axis) const { return 1 / grid.inv_width[axis]; }
+  KOKKOS_INLINE_FUNCTION Real volume() const { return width(0) * width(1) * width(2); }
+  // Area of a face normal to `axis`.
+  KOKKOS_INLINE_FUNCTION Real face_area(int axis) const { return volume() / width(axis); }
+
+  KOKKOS_INLINE_FUNCTION void cell_indices(int c, int idx[3]) const { grid.indices_of(c, idx); }
+  KOKKOS_INLINE_FUNCTION int cell(const int idx[3]) const { return grid.bin_of(idx); }
+  // Distance in the cell numbering between neighbours along `axis`.
+  KOKKOS_INLINE_FUNCTION int cell_stride(int axis) const {
+    return axis == 0 ? 1 : (axis == 1 ? grid.shape[0] : grid.shape[0] * grid.shape[1]);
+  }
+
+  KOKKOS_INLINE_FUNCTION int n_faces(int axis) const {
+    int n = 1;
+    for (int d = 0; d < 3; ++d) n *= grid.shape[d] + (d == axis ? 1 : 0);
+    return n;
+  }
+  KOKKOS_INLINE_FUNCTION int n_faces() const { return n_faces(0) + n_faces(1) + n_faces(2); }
+  // The face normal to `axis` at face-grid indices idx (idx[axis] in [0, shape[axis]]).
+  KOKKOS_INLINE_FUNCTION int face(int axis, const int idx[3]) const {
+    int offset = 0;
+    for (int d = 0; d < axis; ++d) offset += n_faces(d);
+    const int sx = grid.shape[0] + (axis == 0 ? 1 : 0);
+    const int sy = grid.shape[1] + (axis == 1 ? 1 : 0);
+    return offset + idx[0] + sx * (idx[1] + sy * idx[2]);
+  }
+  // The axis and face-grid indices of face f.
+  KOKKOS_INLINE_FUNCTION int face_indices(int f, int idx[3]) const {
+    int axis = 0;
+    while (f >= n_faces(axis)) f -= n_faces(axis++);
+    const int sx = grid.shape[0] + (axis == 0 ? 1 : 0);
+    const int sy = grid.shape[1] + (axis == 1 ? 1 : 0);
+    idx[0] = f % sx;
+    idx[1] = (f / sx) % sy;
+    idx[2] = f / (sx * sy);
+    return axis;
+  }
+};
+
+// A mesh over the box [lower, upper] with the given shape and outer-face albedos (-x, +x, -y, +y, -z, +z).
+inline CmfdMesh make_cmfd_mesh(const Real lower[3], const Real upper[3], const int shape[3], const Real albedo[6]) {
+  CmfdMesh m;
+  for (int d = 0; d < 3; ++d) {
+    m.grid.lower[d] = lower[d];
+    m.grid.shape[d] = shape[d];
+    m.grid.inv_width[d] = static_cast<Real>(shape[d]) / (upper[d] - lower[d]);
+  }
+  for (int f = 0; f < 6; ++f) m.albedo[f] = albedo[f];
+  return m;
+}
+
+// The coarse group of a neutron. Group 0 is the highest energy band, as in multigroup data and the
+// mesh tally. Continuous energy: `energy_bounds` holds the G + 1 ascending edges in eV. Multigroup:
+// `group_map` collapses the data's groups (fine group -> coarse group); empty means one to one.
+template <class Mem>
+struct CmfdEnergyGroups {
+  Kokkos::View<const Real*, Mem> energy_bounds;
+  Kokkos::View<const int*, Mem> group_map;
+
+  // -1 outside the bounds.
+  KOKKOS_INLINE_FUNCTION int group_of(Real energy, int fine_group) const {
+    const int n = static_cast<int>(energy_bounds.extent(0));
+    if (n == 0) return group_map.extent(0) == 0 ? fine_group : group_map(fine_group);
+    if (!(energy >= energy_bounds(0)) || energy >= energy_bounds(n - 1)) return -1;
+    int lo = 0, hi = n - 1;  // energy_bounds(lo) <= energy < energy_bounds(hi)
+    while (hi - lo > 1) {
+      const int mid = lo + (hi - lo) / 2;
+      if (energy >= energy_bounds(mid)) lo = mid; else hi = mid;
+    }
+    return (n - 2) - lo;
+  }
+};
+
+// What CMFD is built from, per coarse cell and group, summed over ranks and in any one normalisation
+// (only ratios enter the operator): rates integrated over the cell, currents over the face.
+//   flux(g, c)             track-length or collision estimate of the flux integrated over the cell
+//   total(g, c)            total reaction rate (Sigma_t phi)
+//   scatter(g, h, c)       scattering rate from group g into group h
+//   nu_fission(g, h, c)    neutrons produced in group h by fissions in group g (chi included)
+//   current(s, g, f)       neutrons crossing face f in group g towards +axis (s = 0) or -axis (s = 1)
+// Each crossing is scored once, on the one face it crosses (OpenMC keeps out/in per cell side, twice
+// per crossing): half the atomics, and the two cells of a face see the same current, so the operator
+// is conservative by construction.
+template <class Mem>
+struct CmfdTallies {
+  using Rates = Kokkos::View<Real**, Kokkos::LayoutRight, Mem>;      // [group][cell]
+  using Transfers = Kokkos::View<Real***, Kokkos::LayoutRight, Mem>;  // [from group][to group][cell]
+  using Currents = Kokkos::View<Real***, Kokkos::LayoutRight, Mem>;   // [sense][group][face]
+
+  Rates flux;
+  Rates total;
+  Transfers scatter;
+  Transfers nu_fission;
+  Currents current;
+
+  int n_groups() const { return static_cast<int>(flux.extent(0)); }
+  int n_cells() const { return static_cast<int>(flux.extent(1)); }
+};
+
+// Zeroed tallies for `groups` groups on `mesh`, labelled keff::cmfd::tally_<what>.
+template <class Exec>
+CmfdTallies<typename Exec::memory_space> allocate_cmfd_tallies(const Exec& exec, const CmfdMesh& mesh, int groups) {
+  using Tallies = CmfdTallies<typename Exec::memory_space>;
+  const auto label = [](const char* what) { return std::string("keff::cmfd::tally_") + what; };
+  const int cells = mesh.n_cells();
+  return Tallies{typename Tallies::Rates(Kokkos::view_alloc(exec, label("flux")), groups, cells),
+                 typename Tallies::Rates(Kokkos::view_alloc(exec, label("total")), groups, cells),
+                 typename Tallies::Transfers(Kokkos::view_alloc(exec, label("scatter")), groups, groups, cells),
+                 typename Tallies::Transfers(Kokkos::view_alloc(exec, label("nu_fission")), groups, groups, cells),
+                 typename Tallies::Currents(Kokkos::view_alloc(exec, label("current")), 2, groups, mesh.n_faces())};
+}
+
+}  // namespace keff

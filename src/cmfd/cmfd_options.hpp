@@ -1,0 +1,41 @@
+#pragma once
+// What the CMFD eigenvalue solve is asked to do and what it reports. Plain data, no Kokkos: the input
+// reader and the results writers fill and read it on the host.
+#include <string>
+
+namespace keff {
+
+struct CmfdOptions {
+  // Nonlinear diffusion: dhat makes the operator reproduce the tallied currents exactly, so that the
+  // tallied flux solves it when the tallies balance. Off: plain finite-difference diffusion.
+  bool use_dhat = true;
+  // Outer (power) iterations stop when both the relative change of k and the relative 2-norm change of
+  // the normalised fission source fall below their tolerances, or after max_outer iterations.
+  double k_tolerance = 1e-10;
+  double source_tolerance = 1e-8;
+  int max_outer = 1000;
+  // Wielandt shift: each outer iteration solves (M - F / k_s) phi' = (1/k - 1/k_s) F phi with
+  // k_s = k + shift, which converges in fewer outer iterations the smaller the shift. 0: no shift.
+  double shift = 0;
+  // Inner solves, GMRES(restart) to a relative residual of gmres_tolerance, at most
+  // (gmres_max_restarts + 1) * gmres_restart iterations, optionally preconditioned with ILU(0). ILU(0)
+  // more than halves the GMRES iterations, but Kokkos Kernels' LUPrec redoes its triangular-solve analysis
+  // on every application: on the problems measured (src/cmfd/README.md) it took longer, hence off.
+  double gmres_tolerance = 1e-12;
+  int gmres_restart = 50;
+  int gmres_max_restarts = 20;
+  bool ilu = false;
+};
+
+struct CmfdResult {
+  double k = 0;              // k_cmfd
+  double k_change = 0;       // |k_n - k_{n-1}| / k_n at the last outer iteration
+  double source_change = 0;  // ||s_n - s_{n-1}||_2 / ||s_n||_2 of the normalised sources, at the last
+  int outer_iterations = 0;
+  int inner_iterations = 0;  // GMRES iterations, summed over the outer iterations
+  bool converged = false;    // outer tolerances met and every inner solve converged
+  double entropy = 0;        // Shannon entropy (bits) of the CMFD fission source over the coarse cells
+  std::string failure;       // why not converged, empty otherwise
+};
+
+}  // namespace keff

@@ -1,0 +1,280 @@
+// CMFD power iteration with Kokkos Kernels: KokkosSparse GMRES (+ ILU(0) from spiluk) for the inner
+// solves, KokkosSparse spmv and KokkosBlas for the rest. Everything keff owns is allocated in the
+// constructor; Kokkos Kernels' GMRES allocates its Krylov basis inside every call (its interface takes
+// no workspace), and LUPrec redoes its triangular-solve analysis on every application.
+#include "src/cmfd/cmfd_solver.hpp"
+
+#include "src/cmfd/cmfd_operator.hpp"
+
+#include <KokkosBlas1_nrm2.hpp>
+#include <KokkosBlas1_scal.hpp>
+#include <KokkosBlas1_sum.hpp>
+#include <KokkosBlas1_update.hpp>
+#include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_LUPrec.hpp>
+#include <KokkosSparse_gmres.hpp>
+#include <KokkosSparse_spiluk.hpp>
+#include <KokkosSparse_spmv.hpp>
+
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace keff {
+namespace detail {
+
+using CmfdKernelHandle =
+    KokkosKernels::Experimental::KokkosKernelsHandle<int, int, Real, DeviceExec, DeviceMem, DeviceMem>;
+using CmfdPreconditioner = KokkosSparse::Experimental::LUPrec<CmfdMatrix, CmfdKernelHandle>;
+
+// Per coarse cell, the source summed over groups; returns its Shannon entropy in bits.
+double cmfd_cell_source(const DeviceExec& exec, int groups, Kokkos::View<const Real*, DeviceMem> source,
+                        Kokkos::View<Real*, DeviceMem> cell_source) {
+  const int n = static_cast<int>(cell_source.extent(0));
+  double entropy = 0;
+  Kokkos::parallel_reduce(
+      "keff::cmfd::cell_source", Kokkos::RangePolicy<DeviceExec>(exec, 0, n),
+      KOKKOS_LAMBDA(int c, double& h) {
+        Real s = 0;
+        for (int g = 0; g < groups; ++g) s += source(g * n + c);
+        cell_source(c) = s;
+        if (s > 0) h -= s * Kokkos::log2(s);
+      },
+      entropy);
+  return entropy;
+}
+
+}  // namespace detail
+
+struct CmfdSolver::Impl {
+  CmfdOptions options;
+  CmfdOperator op;  // with the mesh and the group count
+  CmfdMatrix shifted;  // M - F / k_s for the Wielandt shift: M's graph, values of its own
+  detail::CmfdKernelHandle handle;
+  CmfdMatrix ilu_lower, ilu_upper;
+  std::unique_ptr<detail::CmfdPreconditioner> preconditioner;
+  CmfdVector phi, source, next_source, rhs, scratch, cell_source;
+
+  Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o);
+  double first_guess(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies);
+  void factor(const DeviceExec& exec, const CmfdMatrix& a);
+  int gmres(const DeviceExec& exec, const CmfdMatrix& a, CmfdResult& result);
+};
+
+CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o)
+    : options(o), op(allocate_cmfd_operator(exec, m, g)) {
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::allocate");
+  const int rows = op.n_rows();
+  const int nnz = static_cast<int>(op.loss.nnz());
+  using detail::cmfd_view;
+  using Values = CmfdMatrix::values_type;
+  phi = cmfd_view<CmfdVector>(exec, "flux", rows);
+  source = cmfd_view<CmfdVector>(exec, "source", rows);
+  next_source = cmfd_view<CmfdVector>(exec, "next_source", rows);
+  rhs = cmfd_view<CmfdVector>(exec, "rhs", rows);
+  scratch = cmfd_view<CmfdVector>(exec, "scratch", rows);
+  cell_source = cmfd_view<CmfdVector>(exec, "cell_source", m.n_cells());
+  if (options.shift > 0) {
+    shifted = CmfdMatrix("keff::cmfd::shifted", rows, rows, nnz, cmfd_view<Values>(exec, "shifted_values", nnz),
+                         op.loss.graph.row_map, op.loss.graph.entries);
+  }
+  handle.create_gmres_handle(options.gmres_restart, options.gmres_tolerance, options.gmres_max_restarts);
+  if (options.ilu) {
+    // ILU(0) keeps the pattern of M: the graph is structurally symmetric, so L (with its unit diagonal)
+    // and U (with the diagonal) each hold half of the off-diagonal entries plus one per row.
+    const int half = (nnz - rows) / 2 + rows;
+    const auto l_rows = cmfd_view<CmfdRowMap>(exec, "ilu_lower_rows", rows + 1);
+    const auto u_rows = cmfd_view<CmfdRowMap>(exec, "ilu_upper_rows", rows + 1);
+    const auto l_cols = cmfd_view<CmfdEntries>(exec, "ilu_lower_entries", half);
+    const auto u_cols = cmfd_view<CmfdEntries>(exec, "ilu_upper_entries", half);
+    handle.create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, rows, half, half);
+    auto a_rows = op.loss.graph.row_map;
+    auto a_cols = op.loss.graph.entries;
+    exec.fence();  // Kokkos Kernels' ILU runs on the default instance
+    KokkosSparse::spiluk_symbolic(&handle, 0, a_rows, a_cols, l_rows, l_cols, u_rows, u_cols);
+    const auto* ilu = handle.get_spiluk_handle();
+    if (static_cast<int>(ilu->get_nnzL()) != half || static_cast<int>(ilu->get_nnzU()) != half) {
+      throw std::logic_error("keff::cmfd: ILU(0) pattern differs from the graph of M");
+    }
+    ilu_lower = CmfdMatrix("keff::cmfd::ilu_lower", rows, rows, half, cmfd_view<Values>(exec, "ilu_lower_values", half),
+                           l_rows, l_cols);
+    ilu_upper = CmfdMatrix("keff::cmfd::ilu_upper", rows, rows, half, cmfd_view<Values>(exec, "ilu_upper_values", half),
+                           u_rows, u_cols);
+    preconditioner = std::make_unique<detail::CmfdPreconditioner>(ilu_lower, ilu_upper);
+  }
+}
+
+// The tallied flux into phi and its fission source into source, both scaled so that the source sums to 1;
+// returns k from the tallies' balance, sum(F phi) / sum(M phi), or 0 when nothing is produced.
+double CmfdSolver::Impl::first_guess(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies) {
+  tallied_cmfd_flux(exec, op.mesh, tallies, phi);
+  KokkosSparse::spmv(exec, "N", 1.0, op.production, phi, 0.0, source);
+  KokkosSparse::spmv(exec, "N", 1.0, op.loss, phi, 0.0, scratch);
+  const double produced = KokkosBlas::sum(exec, source);
+  const double lost = KokkosBlas::sum(exec, scratch);
+  if (!(produced > 0)) return 0;
+  KokkosBlas::scal(exec, phi, 1.0 / produced, phi);
+  KokkosBlas::scal(exec, source, 1.0 / produced, source);
+  return lost > 0 ? produced / lost : 1.0;
+}
+
+// ILU(0) of `a` (M or the shifted matrix, on M's graph) into the preconditioner's L and U.
+void CmfdSolver::Impl::factor(const DeviceExec& exec, const CmfdMatrix& a) {
+  if (!preconditioner) return;
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::ilu");
+  auto a_rows = a.graph.row_map;
+  auto a_cols = a.graph.entries;
+  auto a_values = a.values;
+  auto l_rows = ilu_lower.graph.row_map;
+  auto l_cols = ilu_lower.graph.entries;
+  auto l_values = ilu_lower.values;
+  auto u_rows = ilu_upper.graph.row_map;
+  auto u_cols = ilu_upper.graph.entries;
+  auto u_values = ilu_upper.values;
+  exec.fence();
+  KokkosSparse::spiluk_numeric(&handle, 0, a_rows, a_cols, a_values, l_rows, l_cols, l_values, u_rows, u_cols,
+                               u_values);
+}
+
+// a phi = rhs by GMRES from the current phi; returns the iterations, notes a failure in `result`.
+int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, CmfdResult& result) {
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::gmres");
+  exec.fence();  // Kokkos Kernels' GMRES runs on the default instance
+  auto* gmres_handle = handle.get_gmres_handle();
+  try {
+    CmfdMatrix matrix = a;  // gmres takes a non-const reference; the copy shares a's Views
+    KokkosSparse::Experimental::gmres(&handle, matrix, rhs, phi, preconditioner.get());
+  } catch (const std::exception& e) {
+    result.failure = std::string("GMRES failed: ") + e.what();
+    return 0;
+  }
+  using Flag = detail::CmfdKernelHandle::GMRESHandleType::Flag;
+  if (gmres_handle->get_conv_flag_val() != Flag::Conv && result.failure.empty()) {
+    result.failure = "GMRES did not reach its tolerance (relative residual " +
+                     std::to_string(gmres_handle->get_end_rel_res()) + ")";
+  }
+  return gmres_handle->get_num_iters();
+}
+
+namespace {
+// A problem or options no solve could honour are a caller's error, found before anything is allocated.
+const CmfdOptions& checked(const CmfdMesh& mesh, int groups, const CmfdOptions& o) {
+  const auto require = [](bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(std::string("keff::cmfd: ") + what);
+  };
+  require(groups >= 1 && mesh.grid.shape[0] >= 1 && mesh.grid.shape[1] >= 1 && mesh.grid.shape[2] >= 1,
+          "the mesh needs at least one cell along each axis and one group");
+  require(o.k_tolerance > 0 && o.source_tolerance > 0 && o.gmres_tolerance > 0, "tolerances must be positive");
+  require(o.max_outer >= 1, "max_outer must be at least 1");
+  require(o.gmres_restart >= 1, "gmres_restart must be at least 1");
+  require(o.gmres_max_restarts >= 0, "gmres_max_restarts must not be negative");
+  require(o.shift >= 0, "the Wielandt shift must not be negative");
+  return o;
+}
+}  // namespace
+
+CmfdSolver::CmfdSolver(const DeviceExec& exec, const CmfdMesh& mesh, int groups, const CmfdOptions& options)
+    : impl_(std::make_unique<Impl>(exec, mesh, groups, checked(mesh, groups, options))) {}
+CmfdSolver::~CmfdSolver() = default;
+CmfdSolver::CmfdSolver(CmfdSolver&&) noexcept = default;
+CmfdSolver& CmfdSolver::operator=(CmfdSolver&&) noexcept = default;
+
+const CmfdMesh& CmfdSolver::mesh() const { return impl_->op.mesh; }
+int CmfdSolver::groups() const { return impl_->op.groups; }
+const CmfdOptions& CmfdSolver::options() const { return impl_->options; }
+CmfdSolver::Vector CmfdSolver::flux() const { return impl_->phi; }
+CmfdSolver::Vector CmfdSolver::source() const { return impl_->source; }
+CmfdSolver::Vector CmfdSolver::cell_source() const { return impl_->cell_source; }
+CmfdSolver::FaceCoefficients CmfdSolver::dtilde() const { return impl_->op.dtilde; }
+CmfdSolver::FaceCoefficients CmfdSolver::dhat() const { return impl_->op.dhat; }
+
+void CmfdSolver::apply_loss(const DeviceExec& exec, Vector x, const Kokkos::View<Real*, DeviceMem>& y) const {
+  KokkosSparse::spmv(exec, "N", 1.0, impl_->op.loss, x, 0.0, y);
+}
+void CmfdSolver::apply_production(const DeviceExec& exec, Vector x, const Kokkos::View<Real*, DeviceMem>& y) const {
+  KokkosSparse::spmv(exec, "N", 1.0, impl_->op.production, x, 0.0, y);
+}
+
+CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies) {
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::solve");
+  Impl& s = *impl_;
+  if (tallies.n_groups() != s.op.groups || tallies.n_cells() != s.op.mesh.n_cells() ||
+      static_cast<int>(tallies.current.extent(2)) != s.op.mesh.n_faces()) {
+    throw std::invalid_argument("keff::cmfd: tallies shaped for another mesh or group count than the solver's");
+  }
+  const CmfdOptions& o = s.options;
+  CmfdResult result;
+  assemble_cmfd_operator(exec, tallies, o.use_dhat, s.op);
+
+  // sum(F phi) stays 1 from here on: sum(F phi') is then the ratio the power iteration needs.
+  double k = s.first_guess(exec, tallies);
+  if (k == 0) {
+    result.failure = "no fission source in the CMFD tallies";
+    return result;
+  }
+  s.factor(exec, s.op.loss);
+
+  // The Wielandt shift needs k_s = k + shift above the true k, so it waits until k has settled: until
+  // the error of k estimated from its last two changes, dk rho / (1 - rho) with rho their ratio, is
+  // below half the shift. Should a shifted solve still lose the source's sign (k_s below the true k),
+  // that solve is undone and the shift dropped for the rest of this solve.
+  bool shifted = false, shift_dropped = o.shift <= 0;
+  double previous_change = 0;
+  while (result.outer_iterations < o.max_outer) {
+    ++result.outer_iterations;
+    // Unshifted: M phi' = (1/k) F phi. Shifted: (M - F/k_s) phi' = (1/k - 1/k_s) F phi.
+    double coefficient = 1.0 / k;
+    double k_shift = 0;
+    if (shifted) {
+      k_shift = k + o.shift;
+      coefficient -= 1.0 / k_shift;
+      KokkosBlas::update(exec, 1.0, s.op.loss.values, -1.0 / k_shift, s.op.production.values, 0.0, s.shifted.values);
+      s.factor(exec, s.shifted);
+      Kokkos::deep_copy(exec, s.scratch, s.phi);
+    }
+    KokkosBlas::scal(exec, s.rhs, coefficient, s.source);
+    result.inner_iterations += s.gmres(exec, shifted ? s.shifted : s.op.loss, result);
+    if (!result.failure.empty()) break;
+
+    KokkosSparse::spmv(exec, "N", 1.0, s.op.production, s.phi, 0.0, s.next_source);
+    const double ratio = KokkosBlas::sum(exec, s.next_source);  // sum(F phi') / sum(F phi)
+    if (shifted && !(ratio > 0)) {
+      Kokkos::deep_copy(exec, s.phi, s.scratch);
+      shifted = false;
+      shift_dropped = true;
+      s.factor(exec, s.op.loss);
+      continue;
+    }
+    if (!(ratio > 0) || !std::isfinite(ratio)) {
+      result.failure = "the CMFD fission source vanished";
+      break;
+    }
+    const double k_next = shifted ? 1.0 / (1.0 / k_shift + coefficient / ratio) : k * ratio;
+    KokkosBlas::scal(exec, s.phi, 1.0 / ratio, s.phi);
+    KokkosBlas::scal(exec, s.next_source, 1.0 / ratio, s.next_source);
+    KokkosBlas::update(exec, 1.0, s.next_source, -1.0, s.source, 0.0, s.scratch);
+    result.source_change = KokkosBlas::nrm2(exec, s.scratch) / KokkosBlas::nrm2(exec, s.next_source);
+    result.k_change = std::abs(k_next - k) / k_next;
+    const double change = std::abs(k_next - k);
+    if (!shifted && !shift_dropped && previous_change > 0) {
+      const double rho = change / previous_change;
+      shifted = rho < 1 && change * rho / (1 - rho) < o.shift / 2;
+    }
+    previous_change = change;
+    k = k_next;
+    std::swap(s.source, s.next_source);
+    if (result.k_change < o.k_tolerance && result.source_change < o.source_tolerance) break;
+  }
+  result.k = k;
+  result.converged =
+      result.failure.empty() && result.k_change < o.k_tolerance && result.source_change < o.source_tolerance;
+  if (!result.converged && result.failure.empty()) {
+    result.failure = "no convergence in " + std::to_string(o.max_outer) + " outer iterations";
+  }
+  result.entropy = detail::cmfd_cell_source(exec, s.op.groups, s.source, s.cell_source);
+  return result;
+}
+
+}  // namespace keff

@@ -1,0 +1,379 @@
+// The CMFD solver against answers known without it: k_inf of infinite media (one and two groups), the
+// eigenvalue of the finite-difference operator of a bare slab and the diffusion eigenvalue it tends
+// to, and the nonlinear correction dhat, which must make the tallied flux and the tallies' own
+// balance k an exact eigenpair.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include "cmfd_fixture.hpp"
+#include "src/cmfd/cmfd_solver.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <random>
+#include <vector>
+
+namespace keff {
+namespace {
+
+using test::CellXs;
+using test::TallyBuilder;
+using test::to_host;
+
+constexpr Real vacuum = 0;
+constexpr Real reflective = 1;
+
+CmfdOptions tight(bool use_dhat = true) {
+  CmfdOptions o;
+  o.use_dhat = use_dhat;
+  o.k_tolerance = 1e-12;
+  o.source_tolerance = 1e-10;
+  o.max_outer = 5000;
+  return o;
+}
+
+// Every cell holds the same material and flux; every face sees as many neutrons go one way as the other.
+void fill_uniform(TallyBuilder& t, const CellXs& xs, const std::vector<Real>& phi) {
+  for (int c = 0; c < t.mesh.n_cells(); ++c) t.set_cell(c, xs, phi);
+  for (int g = 0; g < t.groups; ++g) {
+    for (int f = 0; f < t.mesh.n_faces(); ++f) t.set_current(g, f, phi[g] / 4, phi[g] / 4);
+  }
+}
+
+// A solver for t's mesh and groups, and its result on t.
+struct Solved {
+  std::unique_ptr<CmfdSolver> solver;
+  CmfdResult result;
+};
+Solved solve(TallyBuilder& t, const CmfdOptions& options) {
+  auto solver = std::make_unique<CmfdSolver>(DeviceExec(), t.mesh, t.groups, options);
+  const CmfdResult r = solver->solve(DeviceExec(), t.upload());
+  return {std::move(solver), r};
+}
+
+// --- Infinite media: all faces reflective ----------------------------------------------------------
+
+TEST(CmfdInfiniteMedium, OneGroupGivesNuSigmaFOverSigmaA) {
+  const CmfdMesh mesh = test::cmfd_mesh(3, 3, 3, 1.0, 2.0, 0.5, std::vector<Real>(6, reflective));
+  const CellXs xs{{0.8}, {{0.5}}, {{0.39}}};  // sigma_a = 0.3
+  for (const bool dhat : {true, false}) {
+    for (const bool ilu : {true, false}) {
+      TallyBuilder t(mesh, 1);
+      fill_uniform(t, xs, {2.0});
+      CmfdOptions o = tight(dhat);
+      o.ilu = ilu;
+      const auto [solver, r] = solve(t, o);
+      EXPECT_TRUE(r.converged) << r.failure;
+      EXPECT_NEAR(r.k, 0.39 / 0.3, 1e-10 * 1.3) << "dhat " << dhat << " ilu " << ilu;
+      for (const Real s : to_host(solver->cell_source())) EXPECT_NEAR(s, 1.0 / 27, 1e-12);
+      EXPECT_NEAR(r.entropy, std::log2(27.0), 1e-10);
+    }
+  }
+}
+
+// Two groups with up- and down-scattering and fission neutrons born in both: with production
+// F(g, h) = chi_g nuSigma_f,h of rank one, k_inf = nuSigma_f^T M^-1 chi, M(g, h) = delta_gh Sigma_t,g -
+// Sigma_s(h -> g). The tallied flux is not the infinite-medium spectrum: the power iteration finds it.
+TEST(CmfdInfiniteMedium, TwoGroupsGiveTheSpectrumEigenvalue) {
+  const Real sigma_t[2] = {0.5, 1.2};
+  const Real sigma_s[2][2] = {{0.3, 0.15}, {0.02, 1.0}};  // [from][to]
+  const Real nu_sigma_f[2] = {0.01, 0.25};
+  const Real chi[2] = {0.9, 0.1};
+  CellXs xs{{sigma_t[0], sigma_t[1]}, {{0.3, 0.15}, {0.02, 1.0}}, {{0, 0}, {0, 0}}};
+  for (int h = 0; h < 2; ++h) {
+    for (int g = 0; g < 2; ++g) xs.nu_fission[h][g] = nu_sigma_f[h] * chi[g];
+  }
+  const Real m00 = sigma_t[0] - sigma_s[0][0], m01 = -sigma_s[1][0];
+  const Real m10 = -sigma_s[0][1], m11 = sigma_t[1] - sigma_s[1][1];
+  const Real det = m00 * m11 - m01 * m10;
+  const Real y0 = (m11 * chi[0] - m01 * chi[1]) / det;  // y = M^-1 chi
+  const Real y1 = (-m10 * chi[0] + m00 * chi[1]) / det;
+  const Real k_inf = nu_sigma_f[0] * y0 + nu_sigma_f[1] * y1;
+
+  const CmfdMesh mesh = test::cmfd_mesh(2, 3, 2, 1.0, 1.0, 1.0, std::vector<Real>(6, reflective));
+  TallyBuilder t(mesh, 2);
+  fill_uniform(t, xs, {1.0, 1.0});
+  const auto [solver, r] = solve(t, tight());
+  EXPECT_TRUE(r.converged) << r.failure;
+  EXPECT_GT(r.outer_iterations, 1);
+  EXPECT_NEAR(r.k, k_inf, 1e-10 * k_inf);
+  const auto phi = to_host(solver->flux());  // the spectrum phi_1 / phi_0 = y1 / y0
+  EXPECT_NEAR(phi[mesh.n_cells()] / phi[0], y1 / y0, 1e-9);
+}
+
+// --- A bare slab: vacuum on the x faces, reflective on the others, no dhat ------------------------
+
+struct Slab {
+  Real sigma_t = 1.0, sigma_s = 0.7, nu_sigma_f = 0.45, length = 20.0;
+  Real diffusion() const { return 1 / (3 * sigma_t); }
+};
+
+// The smallest eigenvalue of the slab's finite-difference loss operator (symmetric tridiagonal, per unit
+// volume), by bisection on Sturm counts: k = nuSigma_f / lambda_min, exact to rounding.
+Real discrete_slab_k(const Slab& s, int cells) {
+  const Real h = s.length / cells, d = s.diffusion();
+  const Real couple = d / (h * h);  // dtilde / h between cells: D / h^2
+  const Real edge = 2 * d / (4 * d + h) / h;  // vacuum albedo dtilde / h
+  std::vector<Real> diag(static_cast<std::size_t>(cells), s.sigma_t - s.sigma_s);
+  for (int i = 0; i < cells; ++i) {
+    diag[static_cast<std::size_t>(i)] += (i > 0 ? couple : edge) + (i + 1 < cells ? couple : edge);
+  }
+  const auto below = [&](Real x) {  // eigenvalues below x: negative pivots of LDL^T of (M - x I)
+    int count = 0;
+    Real q = 1;
+    for (int i = 0; i < cells; ++i) {
+      q = diag[static_cast<std::size_t>(i)] - x - (i > 0 ? couple * couple / q : 0);
+      if (q < 0) ++count;
+    }
+    return count;
+  };
+  Real lo = 0, hi = s.sigma_t + 4 * couple + 2 * edge;
+  for (int it = 0; it < 200 && hi - lo > 0; ++it) {
+    const Real mid = (lo + hi) / 2;
+    (below(mid) >= 1 ? hi : lo) = mid;
+    if (mid == lo && mid == hi) break;
+  }
+  return s.nu_sigma_f / ((lo + hi) / 2);
+}
+
+CmfdResult solve_slab(const Slab& s, int cells, CmfdOptions options) {
+  const CmfdMesh mesh = test::cmfd_mesh(cells, 1, 1, s.length / cells, 1.0, 1.0,
+                                        {vacuum, vacuum, reflective, reflective, reflective, reflective});
+  TallyBuilder t(mesh, 1);
+  fill_uniform(t, CellXs{{s.sigma_t}, {{s.sigma_s}}, {{s.nu_sigma_f}}}, {1.0});
+  return solve(t, options).result;
+}
+
+TEST(CmfdBareSlab, GivesTheEigenvalueOfTheDifferenceOperator) {
+  const Slab s;
+  for (const int cells : {1, 2, 20}) {
+    const CmfdResult r = solve_slab(s, cells, tight(false));
+    EXPECT_TRUE(r.converged) << r.failure;
+    const Real k = discrete_slab_k(s, cells);
+    EXPECT_NEAR(r.k, k, 1e-10 * k) << cells << " cells";
+  }
+}
+
+// As the mesh is refined the discrete eigenvalue tends, at second order, to diffusion theory's,
+// k = nuSigma_f / (Sigma_a + D B^2), where the vacuum (Marshak) condition J_in = 0, phi = 2 D |dphi/dx| at
+// each face, makes B the root of cot(B L / 2) = 2 D B in (0, pi / L) (B ~ pi / (L + 4 D)).
+TEST(CmfdBareSlab, TendsToTheDiffusionEigenvalue) {
+  const Slab s;
+  const Real d = s.diffusion();
+  Real lo = 0, hi = constants::pi / s.length;
+  for (int it = 0; it < 200; ++it) {
+    const Real mid = (lo + hi) / 2;
+    (1 / std::tan(mid * s.length / 2) > 2 * d * mid ? lo : hi) = mid;
+  }
+  const Real buckling = (lo + hi) / 2;
+  const Real k_diffusion = s.nu_sigma_f / (s.sigma_t - s.sigma_s + d * buckling * buckling);
+  Real previous_error = 1;
+  for (const int cells : {25, 50, 100}) {
+    const CmfdResult r = solve_slab(s, cells, tight(false));
+    EXPECT_TRUE(r.converged) << r.failure;
+    const Real error = std::abs(r.k - k_diffusion) / k_diffusion;
+    std::cout << "  bare slab, " << cells << " cells: k " << r.k << " (diffusion " << k_diffusion << ", relative "
+              << error << "), " << r.outer_iterations << " outer / " << r.inner_iterations << " GMRES iterations\n";
+    EXPECT_LT(error, 0.3 * previous_error) << cells << " cells: the error should quarter";
+    previous_error = error;
+  }
+  EXPECT_LT(previous_error, 2.5e-6);
+}
+
+// --- dhat: the tallies' own balance -----------------------------------------------------------------
+
+// Tallies from an arbitrary positive flux, cross sections and partial currents, with the production
+// chosen so that every cell and group balances with k0: leakage + collisions - in-scattering =
+// production / k0. With dhat the tallied flux is then an eigenvector of the CMFD problem for k0.
+// `left_out` (>= 0) is a cell with no flux at all; its faces keep their currents, as a reflector's would.
+TallyBuilder balanced_tallies(const CmfdMesh& mesh, int groups, Real k0, int left_out) {
+  TallyBuilder t(mesh, groups);
+  std::mt19937 rng(20261123);
+  std::uniform_real_distribution<Real> u(0, 1);
+  for (int c = 0; c < mesh.n_cells(); ++c) {
+    CellXs xs{std::vector<Real>(groups), std::vector<std::vector<Real>>(groups, std::vector<Real>(groups)),
+              std::vector<std::vector<Real>>(groups, std::vector<Real>(groups))};
+    std::vector<Real> phi(groups);
+    for (int g = 0; g < groups; ++g) {
+      xs.total[g] = 0.5 + u(rng);
+      phi[g] = c == left_out ? 0 : 0.5 + 1.5 * u(rng);
+      for (int h = 0; h < groups; ++h) xs.scatter[g][h] = 0.4 * xs.total[g] * u(rng) / groups;
+    }
+    t.set_cell(c, xs, phi);
+  }
+  for (int g = 0; g < groups; ++g) {
+    for (int f = 0; f < mesh.n_faces(); ++f) t.set_current(g, f, 0.02 + 0.1 * u(rng), 0.02 + 0.1 * u(rng));
+  }
+  // Losses per (g, c), integrated over the cell; the production into g splits 30:70 over source groups.
+  for (int c = 0; c < mesh.n_cells(); ++c) {
+    if (c == left_out) continue;
+    int idx[3];
+    mesh.cell_indices(c, idx);
+    for (int g = 0; g < groups; ++g) {
+      Real loss = t.total(g, c);
+      for (int h = 0; h < groups; ++h) loss -= t.scatter(h, g, c);
+      for (int axis = 0; axis < 3; ++axis) {
+        const int lower = mesh.face(axis, idx);
+        ++idx[axis];
+        const int upper = mesh.face(axis, idx);
+        --idx[axis];
+        loss += (t.current(0, g, upper) - t.current(1, g, upper)) + (t.current(1, g, lower) - t.current(0, g, lower));
+      }
+      EXPECT_GT(loss, 0) << "the test's own data: cell " << c << " group " << g;
+      for (int h = 0; h < groups; ++h) {
+        t.nu_fission(h, g, c) = k0 * loss * (groups == 1 ? 1.0 : (h == 0 ? 0.3 : 0.7 / (groups - 1)));
+      }
+    }
+  }
+  return t;
+}
+
+void expect_tallied_eigenpair(int left_out) {
+  const Real k0 = 1.234;
+  const CmfdMesh mesh = test::cmfd_mesh(4, 3, 2, 1.0, 1.5, 2.0, {vacuum, reflective, 0.5, vacuum, reflective, 0.2});
+  const int groups = 2;
+  TallyBuilder t = balanced_tallies(mesh, groups, k0, left_out);
+  const auto [solver, r] = solve(t, tight());
+  EXPECT_TRUE(r.converged) << r.failure;
+  EXPECT_NEAR(r.k, k0, 1e-10 * k0);
+
+  // The operator itself: M phi_tallied = F phi_tallied / k0, row by row.
+  const int rows = groups * mesh.n_cells();
+  Kokkos::View<Real*, DeviceMem> phi("phi", rows), m_phi("m_phi", rows), f_phi("f_phi", rows);
+  auto phi_host = Kokkos::create_mirror_view(phi);
+  for (int g = 0; g < groups; ++g) {
+    for (int c = 0; c < mesh.n_cells(); ++c) phi_host(g * mesh.n_cells() + c) = t.flux(g, c) / mesh.volume();
+  }
+  Kokkos::deep_copy(phi, phi_host);
+  solver->apply_loss(DeviceExec(), phi, m_phi);
+  solver->apply_production(DeviceExec(), phi, f_phi);
+  const auto m = to_host(m_phi), f = to_host(f_phi);
+  for (int i = 0; i < rows; ++i) EXPECT_NEAR(m[i], f[i] / k0, 1e-12 * (std::abs(m[i]) + 1)) << "row " << i;
+
+  // Its eigenvector is the tallied flux (the solver's is normalised to sum(F phi) = 1).
+  const auto solved = to_host(solver->flux());
+  Real f_sum = 0;
+  for (const Real x : f) f_sum += x;
+  for (int i = 0; i < rows; ++i) EXPECT_NEAR(solved[i], phi_host(i) / f_sum, 1e-10 * phi_host(i) / f_sum + 1e-300);
+}
+
+TEST(CmfdDhat, TalliedFluxAndBalanceKAreTheEigenpair) { expect_tallied_eigenpair(-1); }
+
+// A cell without flux is left out: its neighbours see an albedo boundary with the tallied albedo.
+TEST(CmfdDhat, CellsWithoutFluxAreLeftOut) { expect_tallied_eigenpair(5); }
+
+// Without dhat the same tallies give a different k: the correction is doing the work.
+TEST(CmfdDhat, WithoutDhatTheBalanceIsNotReproduced) {
+  const CmfdMesh mesh = test::cmfd_mesh(4, 3, 2, 1.0, 1.5, 2.0, {vacuum, reflective, 0.5, vacuum, reflective, 0.2});
+  TallyBuilder t = balanced_tallies(mesh, 2, 1.234, -1);
+  const CmfdResult r = solve(t, tight(false)).result;
+  EXPECT_TRUE(r.converged) << r.failure;
+  EXPECT_GT(std::abs(r.k - 1.234), 1e-3);
+}
+
+// --- Solver variants --------------------------------------------------------------------------------
+
+// A bare 2-group cube from a flat guess: ILU(0) and the Wielandt shift change the work, not the answer.
+TallyBuilder bare_cube(int n) {
+  const CmfdMesh mesh = test::cmfd_mesh(n, n, n, 2.0, 2.0, 2.0, std::vector<Real>(6, vacuum));
+  TallyBuilder t(mesh, 2);
+  fill_uniform(t, CellXs{{0.5, 1.2}, {{0.3, 0.15}, {0.02, 1.0}}, {{0.009, 0.001}, {0.225, 0.025}}}, {1.0, 1.0});
+  return t;
+}
+
+TEST(CmfdSolverVariants, IluAndShiftGiveTheSameK) {
+  const int n = 10;
+  Real k_reference = 0;
+  int plain_inner = 0, ilu_inner = 0, plain_outer = 0, shifted_outer = 0;
+  for (const double shift : {0.0, 0.1}) {
+    for (const bool ilu : {false, true}) {
+      TallyBuilder t = bare_cube(n);
+      CmfdOptions o = tight(false);
+      o.ilu = ilu;
+      o.shift = shift;
+      const auto start = std::chrono::steady_clock::now();
+      const CmfdResult r = solve(t, o).result;
+      const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+      EXPECT_TRUE(r.converged) << r.failure;
+      std::cout << "  bare cube " << n << "^3 x 2 groups, ILU(0) " << (ilu ? "on " : "off") << ", shift " << shift
+                << ": k " << r.k << ", " << r.outer_iterations << " outer, " << r.inner_iterations
+                << " GMRES iterations, " << seconds.count() << " s\n";
+      if (k_reference == 0) k_reference = r.k;
+      EXPECT_NEAR(r.k, k_reference, 1e-10 * k_reference);
+      if (shift == 0) (ilu ? ilu_inner : plain_inner) = r.inner_iterations;
+      if (ilu) (shift == 0 ? plain_outer : shifted_outer) = r.outer_iterations;
+    }
+  }
+  EXPECT_LT(ilu_inner, plain_inner);
+  EXPECT_LT(shifted_outer, plain_outer);
+}
+
+TEST(CmfdSolverVariants, ReportsOuterNonConvergence) {
+  TallyBuilder t = bare_cube(4);
+  CmfdOptions o = tight(false);
+  o.max_outer = 2;
+  const CmfdResult r = solve(t, o).result;
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.outer_iterations, 2);
+  EXPECT_NE(r.failure.find("outer iterations"), std::string::npos) << r.failure;
+}
+
+TEST(CmfdSolverVariants, RefusesBadOptionsAndShapes) {
+  const CmfdMesh mesh = test::cmfd_mesh(2, 2, 2, 1, 1, 1, std::vector<Real>(6, vacuum));
+  CmfdOptions o;
+  o.k_tolerance = 0;
+  EXPECT_THROW(CmfdSolver(DeviceExec(), mesh, 1, o), std::invalid_argument);
+  o = CmfdOptions();
+  o.shift = -1;
+  EXPECT_THROW(CmfdSolver(DeviceExec(), mesh, 1, o), std::invalid_argument);
+  EXPECT_THROW(CmfdSolver(DeviceExec(), mesh, 0, CmfdOptions()), std::invalid_argument);
+  CmfdSolver solver(DeviceExec(), mesh, 2, CmfdOptions());
+  TallyBuilder one_group(mesh, 1);
+  EXPECT_THROW(solver.solve(DeviceExec(), one_group.upload()), std::invalid_argument);
+}
+
+TEST(CmfdSolverVariants, NoFissionIsAFailureNotACrash) {
+  const CmfdMesh mesh = test::cmfd_mesh(2, 2, 2, 1, 1, 1, std::vector<Real>(6, vacuum));
+  TallyBuilder t(mesh, 1);
+  fill_uniform(t, CellXs{{1.0}, {{0.5}}, {{0.0}}}, {1.0});
+  const CmfdResult r = solve(t, CmfdOptions()).result;
+  EXPECT_FALSE(r.converged);
+  EXPECT_FALSE(r.failure.empty());
+}
+
+// --- Determinism -------------------------------------------------------------------------------------
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+// The solve is redundant on every rank: with the same tallies and thread count, every rank must get
+// the same bits (k, iteration counts, every entry of the source), and so must a repeated solve.
+TEST(CmfdDeterminism, SameBitsOnEveryRankAndRepeat) {
+  TallyBuilder t = bare_cube(6);
+  CmfdSolver solver(DeviceExec(), t.mesh, 2, tight(false));
+  const CmfdResult first = solver.solve(DeviceExec(), t.upload());
+  const auto first_source = to_host(solver.source());
+  const CmfdResult again = solver.solve(DeviceExec(), t.upload());
+  EXPECT_EQ(bits(first.k), bits(again.k));
+  EXPECT_EQ(first.inner_iterations, again.inner_iterations);
+  const auto source = to_host(solver.source());
+  std::vector<std::uint64_t> mine{bits(first.k), bits(first.entropy),
+                                  static_cast<std::uint64_t>(first.inner_iterations)};
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    EXPECT_EQ(bits(source[i]), bits(first_source[i])) << i;
+    mine.push_back(bits(source[i]));
+  }
+  std::vector<std::uint64_t> lowest(mine.size()), highest(mine.size());
+  MPI_Allreduce(mine.data(), lowest.data(), static_cast<int>(mine.size()), MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(mine.data(), highest.data(), static_cast<int>(mine.size()), MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(lowest, highest) << "ranks disagree";
+}
+
+}  // namespace
+}  // namespace keff

@@ -1,0 +1,167 @@
+// CMFD feedback on the source (weight factors and site reweighting), the coarse groups of a site, and
+// that a repeated solve allocates nothing of keff's.
+#include <gtest/gtest.h>
+
+#include "cmfd_fixture.hpp"
+#include "kernels/cmfd_reweight.hpp"
+#include "src/cmfd/cmfd_solver.hpp"
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace keff {
+namespace {
+
+using test::to_host;
+
+// Sites on the device at the given x positions (y = z = 0.5), each of weight 1 and the given energy.
+Kokkos::View<Site*, DeviceMem> sites_at(const std::vector<Real>& x, Real energy = 1.0) {
+  Kokkos::View<Site*, DeviceMem> sites("keff::test::sites", x.size());
+  auto host = Kokkos::create_mirror_view(sites);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    host(i).r = Vec3{x[i], 0.5, 0.5};
+    host(i).energy = energy;
+  }
+  Kokkos::deep_copy(sites, host);
+  return sites;
+}
+
+Kokkos::View<Real*, DeviceMem> device_vector(const std::vector<Real>& v) {
+  Kokkos::View<Real*, DeviceMem> d("keff::test::vector", v.size());
+  Kokkos::deep_copy(d, Kokkos::View<const Real*, Kokkos::HostSpace>(v.data(), v.size()));
+  return d;
+}
+
+struct Reweighted {
+  std::vector<Real> factors;
+  std::vector<Real> weights;
+};
+
+// Scores the sites' source on a 1-group mesh of unit cells along x, reweights them to `cmfd_source`.
+Reweighted reweight(int cells, const std::vector<Real>& x, const std::vector<Real>& cmfd_source) {
+  const DeviceExec exec;
+  const CmfdMesh mesh = test::cmfd_mesh(cells, 1, 1, 1.0, 1.0, 1.0, std::vector<Real>(6, 0));
+  const CmfdEnergyGroups<DeviceMem> groups;  // one to one: multigroup site group 0
+  auto sites = sites_at(x);
+  Kokkos::View<Fixed*, DeviceMem> counts("keff::test::counts", cells);
+  Kokkos::View<Real*, DeviceMem> factors("keff::test::factors", cells);
+  const auto n = static_cast<std::int64_t>(x.size());
+  score_cmfd_source(exec, mesh, groups, Kokkos::View<const Site*, DeviceMem>(sites), n, counts);
+  cmfd_weight_factors(exec, Kokkos::View<const Real*, DeviceMem>(device_vector(cmfd_source)),
+                      Kokkos::View<const Fixed*, DeviceMem>(counts), factors);
+  cmfd_reweight_sites(exec, mesh, groups, Kokkos::View<const Real*, DeviceMem>(factors), sites, n);
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sites);
+  Reweighted out{to_host(factors), {}};
+  for (std::size_t i = 0; i < x.size(); ++i) out.weights.push_back(host(i).weight);
+  return out;
+}
+
+// 3 sites in cell 0 and 1 in cell 1 (S_mc = 3/4, 1/4), one outside the mesh; CMFD says half and half:
+// f = (1/2)/(3/4) = 2/3 and (1/2)/(1/4) = 2. The weight per cell becomes the CMFD shape, the total stays 5.
+TEST(CmfdReweight, MovesTheSourceToTheCmfdShapeAndKeepsTheTotal) {
+  const auto r = reweight(2, {0.1, 0.5, 0.9, 1.5, 7.0}, {0.5, 0.5});
+  EXPECT_NEAR(r.factors[0], 2.0 / 3, 1e-15);
+  EXPECT_NEAR(r.factors[1], 2.0, 1e-15);
+  const std::vector<Real> expected{2.0 / 3, 2.0 / 3, 2.0 / 3, 2.0, 1.0};
+  Real total = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_NEAR(r.weights[i], expected[i], 1e-15) << i;
+    total += r.weights[i];
+  }
+  EXPECT_NEAR(total, 5.0, 1e-14);
+}
+
+// A cell the Monte Carlo source left empty keeps factor 1; the CMFD source is renormalised over the
+// cells that hold sites, so the total weight is still conserved.
+TEST(CmfdReweight, CellsWithoutSitesKeepFactorOne) {
+  const auto r = reweight(3, {0.5, 1.5, 1.6}, {0.2, 0.4, 0.4});
+  EXPECT_EQ(r.factors[2], 1.0);
+  // Over cells 0 and 1 the CMFD source is 1/3 : 2/3 and the sites 1/3 : 2/3: nothing moves.
+  EXPECT_NEAR(r.factors[0], 1.0, 1e-15);
+  EXPECT_NEAR(r.factors[1], 1.0, 1e-15);
+  EXPECT_NEAR(r.weights[0] + r.weights[1] + r.weights[2], 3.0, 1e-14);
+}
+
+TEST(CmfdReweight, NoSitesAnywhereLeavesEveryFactorOne) {
+  const auto r = reweight(2, {-1.0, 5.0}, {0.5, 0.5});
+  for (const Real f : r.factors) EXPECT_EQ(f, 1.0);
+  for (const Real w : r.weights) EXPECT_EQ(w, 1.0);
+}
+
+// The coarse groups of a few neutrons, computed on the device (a free function: CUDA refuses device
+// lambdas in the private member function a TEST body is).
+std::vector<int> groups_on_device(const CmfdEnergyGroups<DeviceMem>& ce, const CmfdEnergyGroups<DeviceMem>& mg,
+                                  const CmfdEnergyGroups<DeviceMem>& same) {
+  Kokkos::View<int[8], DeviceMem> out("keff::test::groups");
+  Kokkos::parallel_for(
+      "keff::test::group_of", Kokkos::RangePolicy<DeviceExec>(0, 1), KOKKOS_LAMBDA(int) {
+        out(0) = ce.group_of(1e-6, 0);   // below the lowest edge: -1
+        out(1) = ce.group_of(0.01, 0);   // thermal: 2
+        out(2) = ce.group_of(0.625, 0);  // an edge belongs to the band above it: 1
+        out(3) = ce.group_of(1e6, 0);    // fast: 0
+        out(4) = ce.group_of(2e7, 0);    // the top edge: -1
+        out(5) = mg.group_of(0, 1);      // collapsed: fine groups 0, 1 -> 0; 2, 3 -> 1
+        out(6) = mg.group_of(0, 2);
+        out(7) = same.group_of(0, 3);    // one to one
+      });
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  return std::vector<int>(host.data(), host.data() + 8);
+}
+
+// Coarse groups: continuous-energy bounds (group 0 highest), a multigroup collapse, one to one.
+TEST(CmfdGroups, EnergyBoundsAndCollapse) {
+  const std::vector<Real> bounds{1e-5, 0.625, 1e5, 2e7};
+  const std::vector<int> collapse{0, 0, 1, 1};
+  Kokkos::View<Real*, DeviceMem> b("keff::test::bounds", bounds.size());
+  Kokkos::deep_copy(b, Kokkos::View<const Real*, Kokkos::HostSpace>(bounds.data(), bounds.size()));
+  Kokkos::View<int*, DeviceMem> map("keff::test::map", collapse.size());
+  Kokkos::deep_copy(map, Kokkos::View<const int*, Kokkos::HostSpace>(collapse.data(), collapse.size()));
+  EXPECT_EQ(groups_on_device({b, {}}, {{}, map}, {}), (std::vector<int>{-1, 2, 1, 0, -1, 0, 1, 3}));
+}
+
+// --- No allocation in a repeated solve -------------------------------------------------------------
+
+std::mutex labels_mutex;
+std::vector<std::string> allocation_labels;
+
+void on_allocate(const Kokkos::Tools::SpaceHandle, const char* label, const void*, const std::uint64_t) {
+  const std::lock_guard<std::mutex> lock(labels_mutex);
+  allocation_labels.emplace_back(label);
+}
+
+// Once a solver exists, solving again (new tallies of the same shape) allocates nothing of keff's. Kokkos
+// Kernels' GMRES allocates its Krylov basis in every call, and its LUPrec redoes the triangular solves'
+// analysis on every application: those allocations are theirs (listed in the output), not keff's.
+TEST(CmfdAllocations, RepeatedSolveAllocatesNothingOfKeffs) {
+  for (const bool ilu : {false, true}) {
+    const CmfdMesh mesh = test::cmfd_mesh(5, 4, 3, 1, 1, 1, std::vector<Real>(6, 0));
+    test::TallyBuilder t(mesh, 2);
+    for (int c = 0; c < mesh.n_cells(); ++c) {
+      t.set_cell(c, test::CellXs{{0.5, 1.2}, {{0.3, 0.15}, {0.02, 1.0}}, {{0.009, 0.001}, {0.225, 0.025}}},
+                 {1.0, 1.0});
+    }
+    CmfdOptions options;
+    options.use_dhat = false;
+    options.ilu = ilu;
+    options.shift = ilu ? 0.1 : 0.0;
+    CmfdSolver solver(DeviceExec(), mesh, 2, options);
+    const auto& tallies = t.upload();
+    solver.solve(DeviceExec(), tallies);
+    allocation_labels.clear();
+    Kokkos::Tools::Experimental::set_allocate_data_callback(on_allocate);
+    const CmfdResult r = solver.solve(DeviceExec(), tallies);
+    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+    EXPECT_TRUE(r.converged) << r.failure;
+    std::string foreign;
+    for (const auto& label : allocation_labels) {
+      EXPECT_NE(label.rfind("keff::", 0), 0u) << "keff allocated '" << label << "' in a repeated solve";
+      if (foreign.find("'" + label + "'") == std::string::npos) foreign += " '" + label + "'";
+    }
+    std::cout << "  ILU " << (ilu ? "on" : "off") << ": " << allocation_labels.size()
+              << " allocations by Kokkos Kernels in " << r.outer_iterations << " outer iterations:" << foreign << "\n";
+  }
+}
+
+}  // namespace
+}  // namespace keff
