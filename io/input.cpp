@@ -11,10 +11,9 @@
 
 namespace keff {
 namespace detail {
-namespace {
 
 // ---------------------------------------------------------------------------------------------------
-// [settings]
+// Boxes and meshes (io/input_parts.hpp)
 
 model::Box read_box(const Section& s, const model::Box& fallback) {
   constexpr std::string_view xyz = "[x, y, z] in cm";
@@ -61,6 +60,11 @@ model::Mesh read_mesh(const Section& s, const model::Box& fallback_box, std::arr
   }
   return mesh;
 }
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------
+// [settings]
 
 model::Settings read_settings(const Section& root) {
   const auto st = root.table("settings");
@@ -217,7 +221,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   }
   const Section root(src, doc, "");
   root.allow_only({"settings", "nuclear_data", "multigroup", "surface", "cell", "lattice", "material", "geometry",
-                   "domains"});
+                   "domains", "cmfd"});
 
   model::Problem p;
   p.source_name = source_name;
@@ -231,6 +235,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   p.materials = read_materials(root, p.settings.mode, p.groups, material_index);
   read_geometry(root, surface_index, p);
   p.domains = read_domains(root, p);
+  p.cmfd = read_cmfd(root, p);
   return p;
 }
 

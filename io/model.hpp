@@ -3,6 +3,7 @@
 // io/ fills it (TOML or the embedded default); src/ turns it into device Params. Each entity keeps where
 // it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
 #include "io/load_strategy.hpp"
+#include "kernels/vocabulary/cmfd_options.hpp"
 #include "kernels/vocabulary/types.hpp"
 
 #include <array>
@@ -148,6 +149,36 @@ struct Domains {
   int count() const { return mesh[0] * mesh[1] * mesh[2]; }
 };
 
+// Which batches CMFD's tallies sum, as OpenMC names them: `none` every batch since `begin`; `expanding`
+// the last 2^k, 2^k the largest power of two not above the batches since `begin` (the window doubles,
+// dropping the oldest half, whose source was furthest from converged); `rolling` the last `window_size`.
+enum class CmfdWindow { none, expanding, rolling };
+inline constexpr EnumName<CmfdWindow> cmfd_window_names[] = {
+    {CmfdWindow::none, "none"}, {CmfdWindow::expanding, "expanding"}, {CmfdWindow::rolling, "rolling"}};
+constexpr std::span<const EnumName<CmfdWindow>> enum_names(CmfdWindow) { return cmfd_window_names; }
+
+// [cmfd]: coarse-mesh finite difference acceleration (src/cmfd/README.md, keys in io/README.md).
+struct Cmfd {
+  bool enabled = true;                // [cmfd] enabled; keff run --cmfd / --no-cmfd
+  Mesh mesh;                          // the coarse mesh: a box and its shape, or a lattice's
+  // Partial current in per partial current out on the mesh's outer faces (-x, +x, -y, +y, -z, +z):
+  // 0 vacuum, 1 reflective, negative for the ratio the tallies measure (kernels/cmfd_data.hpp).
+  std::array<double, 6> albedo{};
+  std::vector<double> energy_bounds;  // continuous energy: coarse group edges, eV, ascending
+  std::vector<int> collapse;          // multigroup: the coarse group of each of the problem's groups
+  int begin = 1;                      // the first batch tallied (and solved)
+  bool feedback = false;              // reweight the fission source to CMFD's, or only report k_cmfd
+  CmfdWindow window = CmfdWindow::none;
+  int window_size = 10;               // rolling
+  CmfdOptions solver;
+  SourceLoc where;                    // of the [cmfd] table
+
+  int n_groups() const {
+    return energy_bounds.empty() ? (collapse.empty() ? 1 : collapse.back() + 1)
+                                 : static_cast<int>(energy_bounds.size()) - 1;
+  }
+};
+
 struct Problem {
   std::string source_name;  // input file path, or "<default>"
   Settings settings;
@@ -160,6 +191,10 @@ struct Problem {
   std::vector<Material> materials;
   int root_universe = 0;
   std::optional<Domains> domains;  // absent: every rank tracks particles anywhere
+  std::optional<Cmfd> cmfd;        // absent: no [cmfd] table
+
+  // CMFD runs: a [cmfd] table that is enabled (keff run --cmfd / --no-cmfd decide over its key).
+  bool cmfd_on() const { return cmfd && cmfd->enabled; }
 };
 
 }  // namespace keff::model

@@ -1,6 +1,7 @@
 #pragma once
 // Everything a finished (or interrupted) run reports: filled by src/simulation, written by io/ as the
 // JSON summary and the HDF5 statepoint. Plain host data.
+#include "kernels/vocabulary/cmfd_options.hpp"
 #include "kernels/vocabulary/site.hpp"
 
 #include <array>
@@ -25,6 +26,9 @@ struct BatchResult {
   double entropy = 0;  // bits
   MeanStd k_running;   // over active batches so far (k_combined when available)
   std::int64_t fission_sites = 0;
+  // The CMFD solve after this batch (batches from [cmfd] begin): k_cmfd, the entropy of the CMFD
+  // source, the solver's iterations. A statepoint keeps k, entropy, iterations and convergence.
+  std::optional<CmfdResult> cmfd;
 };
 
 struct MeshTallyResult {
@@ -77,12 +81,36 @@ struct DomainReport {
   std::size_t tally_bytes_replicated = 0;  // the same for a rank holding every bin
 };
 
+// A run with CMFD: its coarse mesh, groups and settings ([cmfd]), for the outputs.
+struct CmfdReport {
+  std::array<int, 3> shape{1, 1, 1};
+  std::array<double, 3> lower{}, upper{};
+  std::array<double, 6> albedo{};     // -x, +x, -y, +y, -z, +z; negative: measured
+  int groups = 1;
+  std::vector<double> energy_bounds;  // continuous energy
+  std::vector<int> collapse;          // multigroup
+  int begin = 1;
+  bool feedback = false;
+  std::string window;                 // "none" | "expanding" | "rolling"
+  int window_size = 0;                // rolling
+};
+
+// CMFD's tally window, as a restart needs it (src/cmfd/cmfd_accelerator.hpp): the sum over the window
+// and, for a window that drops its oldest batches, the batches in it (oldest first) with their scores,
+// each batch's summed over ranks (fixed point, in the order of kernels/cmfd_data.hpp's CmfdTallies).
+struct CmfdWindowData {
+  std::vector<std::int64_t> sum;
+  std::vector<std::int64_t> batches;
+  std::vector<std::int64_t> scores;  // [batches.size()][sum.size()]
+};
+
 // What a statepoint holds beyond the results so that a restart continues bit for bit.
 struct RestartData {
   std::uint64_t fingerprint = 0;  // of the input (see src/fingerprint.hpp); a restart must match it
   double k_prev = 1.0;            // k of the last batch: normalises the next batch's fission sites
   // Raw accumulators over active batches, per mesh bin: sum and sum of squares per source particle.
   std::vector<double> flux_sum, flux_sq, fission_sum, fission_sq;
+  std::optional<CmfdWindowData> cmfd;  // a run with CMFD, once it has tallied
 };
 
 struct RunResults {
@@ -104,6 +132,7 @@ struct RunResults {
   ExchangeCounts exchange;
   TransportReport transport;
   std::optional<DomainReport> domains;
+  std::optional<CmfdReport> cmfd;
   std::int64_t lost_particles = 0;
   int bank_overflows = 0;  // batches rerun with a larger bank
 

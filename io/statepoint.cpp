@@ -33,6 +33,8 @@ class ContentChecksum {
   std::vector<std::uint64_t> words_;
 };
 
+void add_cmfd(ContentChecksum& c, const RunResults& r);
+
 std::int64_t content_checksum(const RunResults& r) {
   ContentChecksum c;
   c.add(r.input);
@@ -60,6 +62,7 @@ std::int64_t content_checksum(const RunResults& r) {
     c.add(static_cast<std::uint64_t>(s.parent));
     c.add(static_cast<std::uint64_t>(s.progeny));
   }
+  add_cmfd(c, r);
   return std::bit_cast<std::int64_t>(c.value());
 }
 
@@ -179,6 +182,89 @@ void write_bank(const H5Group& g, const std::vector<Site>& bank) {
   g.write("progeny", progeny);
 }
 
+// ---------------------------------------------------------------------------------------------------
+// CMFD (a run with [cmfd] on): its settings, each solved batch's k_cmfd, entropy and iterations, and the
+// tally window a restart continues from. Absent without CMFD, which leaves the rest of the file and its
+// checksum as they were.
+
+// What a restart reads of it joins the checksum (nothing without CMFD).
+void add_cmfd(ContentChecksum& c, const RunResults& r) {
+  for (const auto& b : r.batch) {
+    if (!b.cmfd) continue;
+    c.add(static_cast<std::uint64_t>(b.batch));
+    for (const double v : {b.cmfd->k, b.cmfd->entropy}) c.add_real(v);
+    for (const int v : {b.cmfd->outer_iterations, b.cmfd->inner_iterations, b.cmfd->converged ? 1 : 0}) {
+      c.add(static_cast<std::uint64_t>(v));
+    }
+  }
+  if (const auto& w = r.restart.cmfd) {
+    for (const auto* v : {&w->sum, &w->batches, &w->scores}) c.add(checksum64(v->data(), v->size() * sizeof(std::int64_t)));
+  }
+}
+
+void write_cmfd(const H5Group& g, const RunResults& r) {
+  const CmfdReport& c = *r.cmfd;
+  g.set_attribute("groups", c.groups);
+  g.set_attribute("begin", c.begin);
+  g.set_attribute("feedback", c.feedback ? 1 : 0);
+  g.set_attribute("window", c.window);
+  g.set_attribute("window_size", c.window_size);
+  g.write("shape", std::vector<std::int64_t>(c.shape.begin(), c.shape.end()));
+  g.write("lower", std::vector<double>(c.lower.begin(), c.lower.end()));
+  g.write("upper", std::vector<double>(c.upper.begin(), c.upper.end()));
+  g.write("albedo", std::vector<double>(c.albedo.begin(), c.albedo.end()));
+  g.write("energy_bounds", c.energy_bounds);
+  g.write("collapse", std::vector<std::int64_t>(c.collapse.begin(), c.collapse.end()));
+  std::vector<std::int64_t> batch, outer, inner, converged;
+  std::vector<double> k, entropy;
+  for (const auto& b : r.batch) {
+    if (!b.cmfd) continue;
+    batch.push_back(b.batch);
+    k.push_back(b.cmfd->k);
+    entropy.push_back(b.cmfd->entropy);
+    outer.push_back(b.cmfd->outer_iterations);
+    inner.push_back(b.cmfd->inner_iterations);
+    converged.push_back(b.cmfd->converged ? 1 : 0);
+  }
+  g.write("batch", batch);
+  g.write("k", k);
+  g.write("entropy", entropy);
+  g.write("outer_iterations", outer);
+  g.write("inner_iterations", inner);
+  g.write("converged", converged);
+  if (const auto& w = r.restart.cmfd) {
+    const H5Group window = g.create_group("window");
+    window.write("sum", w->sum);
+    window.write("batches", w->batches);
+    window.write("scores", w->scores, {w->batches.size(), w->sum.size()});
+  }
+}
+
+// The solved batches' results into r.batch (read first), and the window.
+void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
+  const auto batch = g.read_int64s("batch"), outer = g.read_int64s("outer_iterations"),
+             inner = g.read_int64s("inner_iterations"), converged = g.read_int64s("converged");
+  const auto k = g.read_doubles("k"), entropy = g.read_doubles("entropy");
+  const auto bad = [&] { return OutputError("statepoint '" + path + "': the cmfd datasets disagree with each other or with /batches"); };
+  for (const std::size_t n : {k.size(), entropy.size(), outer.size(), inner.size(), converged.size()}) {
+    if (n != batch.size()) throw bad();
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (batch[i] < 1 || static_cast<std::size_t>(batch[i]) > r.batch.size()) throw bad();
+    CmfdResult c;
+    c.k = k[i];
+    c.entropy = entropy[i];
+    c.outer_iterations = static_cast<int>(outer[i]);
+    c.inner_iterations = static_cast<int>(inner[i]);
+    c.converged = converged[i] != 0;
+    r.batch[static_cast<std::size_t>(batch[i] - 1)].cmfd = c;
+  }
+  if (g.contains("window")) {
+    const H5Group window = g.open_group("window");
+    r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), window.read_int64s("scores")};
+  }
+}
+
 }  // namespace
 
 void write_statepoint(const std::string& path, const RunResults& results) {
@@ -192,6 +278,7 @@ void write_statepoint(const std::string& path, const RunResults& results) {
     write_mesh(file.create_group("mesh"), results.mesh);
     write_bank(file.create_group("source_bank"), results.source_bank);
     write_restart(file.create_group("restart"), results.restart);
+    if (results.cmfd) write_cmfd(file.create_group("cmfd"), results);
     file.set_attribute("checksum", content_checksum(results));
     file.close();
   });
@@ -268,6 +355,7 @@ RunResults read_statepoint(const std::string& path) {
       s.progeny = static_cast<int>(progeny[i]);
     }
   }
+  if (file.contains("cmfd")) read_cmfd(file.open_group("cmfd"), path, r);
   if (content_checksum(r) != file.attribute_int64("checksum")) {
     throw OutputError("statepoint '" + path + "': checksum mismatch: the file was changed or damaged after it was written");
   }

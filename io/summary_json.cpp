@@ -15,6 +15,30 @@ using json = nlohmann::ordered_json;
 
 json mean_std(const MeanStd& m) { return {{"mean", m.mean}, {"std", m.std}}; }
 
+// A batch's CMFD solve (batches from [cmfd] begin), as the statepoint keeps it.
+void add_cmfd(json& batch, const CmfdResult& c) {
+  batch["k_cmfd"] = c.k;
+  batch["cmfd_entropy"] = c.entropy;
+  batch["cmfd_outer_iterations"] = c.outer_iterations;
+  batch["cmfd_inner_iterations"] = c.inner_iterations;
+  batch["cmfd_converged"] = c.converged;
+}
+
+json cmfd_json(const std::optional<CmfdReport>& c) {
+  if (!c) return nullptr;
+  return {{"shape", c->shape},
+          {"lower", c->lower},
+          {"upper", c->upper},
+          {"albedo", c->albedo},
+          {"groups", c->groups},
+          {"energy_bounds", c->energy_bounds},
+          {"collapse", c->collapse},
+          {"begin", c->begin},
+          {"feedback", c->feedback},
+          {"window", c->window},
+          {"window_size", c->window_size}};
+}
+
 json batches_json(const std::vector<BatchResult>& batches) {
   json out = json::array();
   for (const auto& b : batches) {
@@ -28,6 +52,7 @@ json batches_json(const std::vector<BatchResult>& batches) {
                    {"k_mean", b.k_running.mean},
                    {"k_std", b.k_running.std},
                    {"fission_sites", b.fission_sites}});
+    if (b.cmfd) add_cmfd(out.back(), *b.cmfd);
   }
   return out;
 }
@@ -100,6 +125,7 @@ json summary(const RunResults& r) {
             {"crossings", t.crossings},
             {"collisions", t.collisions}}},
           {"domains", domains_json(r.domains)},
+          {"cmfd", cmfd_json(r.cmfd)},
           {"run",
            {{"input", r.input},
             {"mode", r.mode},

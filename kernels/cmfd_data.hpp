@@ -7,9 +7,11 @@
 // (group, cell) or (group, face), cells (faces) fastest. Every per-cell array is [group][cell] (or
 // [from group][to group][cell]) in LayoutRight, and the CMFD vectors flatten it as g * n_cells + c.
 #include "kernels/tally_data.hpp"
+#include "kernels/vocabulary/cmfd_options.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace keff {
@@ -23,7 +25,9 @@ namespace keff {
 //
 // Outer faces are numbered 2 * axis + side (side 0 lower, 1 upper): -x, +x, -y, +y, -z, +z. The albedo
 // of an outer face is the partial current coming back in per partial current going out (OpenMC's
-// `albedo`): 0 vacuum, 1 reflective, in between for a reflector left out of the mesh.
+// `albedo`): 0 vacuum, 1 reflective, in between for a reflector left out of the mesh. A negative albedo
+// (cmfd_measured_albedo) means the ratio the tallies measure on that face, for a mesh edge inside the
+// geometry, where what lies beyond is neither vacuum nor a mirror.
 struct CmfdMesh {
   RegularMesh grid;  // lower corner, cells per cm, shape
   Real albedo[6] = {0, 0, 0, 0, 0, 0};
@@ -112,11 +116,15 @@ struct CmfdEnergyGroups {
 // Each crossing is scored once, on the one face it crosses (OpenMC keeps out/in per cell side, twice
 // per crossing): half the atomics, and the two cells of a face see the same current, so the operator
 // is conservative by construction.
-template <class Mem>
+//
+// `Value` is Real for the solver and Fixed for the scores of one batch, which transport adds with
+// integer atomics (kernels/cmfd_tally.hpp): the same shape for both, so one batch's scores and the
+// window's sums index alike.
+template <class Mem, class Value = Real>
 struct CmfdTallies {
-  using Rates = Kokkos::View<Real**, Kokkos::LayoutRight, Mem>;      // [group][cell]
-  using Transfers = Kokkos::View<Real***, Kokkos::LayoutRight, Mem>;  // [from group][to group][cell]
-  using Currents = Kokkos::View<Real***, Kokkos::LayoutRight, Mem>;   // [sense][group][face]
+  using Rates = Kokkos::View<Value**, Kokkos::LayoutRight, Mem>;      // [group][cell]
+  using Transfers = Kokkos::View<Value***, Kokkos::LayoutRight, Mem>;  // [from group][to group][cell]
+  using Currents = Kokkos::View<Value***, Kokkos::LayoutRight, Mem>;   // [sense][group][face]
 
   Rates flux;
   Rates total;
@@ -124,15 +132,39 @@ struct CmfdTallies {
   Transfers nu_fission;
   Currents current;
 
-  int n_groups() const { return static_cast<int>(flux.extent(0)); }
-  int n_cells() const { return static_cast<int>(flux.extent(1)); }
+  KOKKOS_INLINE_FUNCTION int n_groups() const { return static_cast<int>(flux.extent(0)); }
+  KOKKOS_INLINE_FUNCTION int n_cells() const { return static_cast<int>(flux.extent(1)); }
+
+  // Values over all arrays.
+  std::size_t size() const;
 };
 
-// Zeroed tallies for `groups` groups on `mesh`, labelled keff::cmfd::tally_<what>.
-template <class Exec>
-CmfdTallies<typename Exec::memory_space> allocate_cmfd_tallies(const Exec& exec, const CmfdMesh& mesh, int groups) {
-  using Tallies = CmfdTallies<typename Exec::memory_space>;
-  const auto label = [](const char* what) { return std::string("keff::cmfd::tally_") + what; };
+// Calls f with the same array of each of `tallies` (one shape), array by array in the order of
+// CmfdTallies: the one list of its arrays, for resets, copies and packing.
+template <class F, class... Tallies>
+void for_each_cmfd_array(F&& f, Tallies&... tallies) {
+  f(tallies.flux...), f(tallies.total...), f(tallies.scatter...), f(tallies.nu_fission...), f(tallies.current...);
+}
+
+template <class Mem, class Value>
+std::size_t CmfdTallies<Mem, Value>::size() const {
+  std::size_t n = 0;
+  for_each_cmfd_array([&](const auto& v) { n += v.size(); }, *this);
+  return n;
+}
+
+// Values a CmfdTallies of `groups` groups on `mesh` holds, in doubles so that no size overflows.
+inline double cmfd_tally_values(const CmfdMesh& mesh, int groups) {
+  const double g = groups, cells = mesh.n_cells(), faces = mesh.n_faces();
+  return 2 * g * cells + 2 * g * g * cells + 2 * g * faces;
+}
+
+// Zeroed tallies for `groups` groups on `mesh`, labelled keff::cmfd::<prefix><what>.
+template <class Value = Real, class Exec>
+CmfdTallies<typename Exec::memory_space, Value> allocate_cmfd_tallies(const Exec& exec, const CmfdMesh& mesh, int groups,
+                                                                      const char* prefix = "tally_") {
+  using Tallies = CmfdTallies<typename Exec::memory_space, Value>;
+  const auto label = [&](const char* what) { return std::string("keff::cmfd::") + prefix + what; };
   const int cells = mesh.n_cells();
   return Tallies{typename Tallies::Rates(Kokkos::view_alloc(exec, label("flux")), groups, cells),
                  typename Tallies::Rates(Kokkos::view_alloc(exec, label("total")), groups, cells),

@@ -7,6 +7,8 @@
 // Precision: a contribution is rounded to the nearest 2^-bits. Range: a sum must stay below 2^(63-bits).
 //   estimator bits = 32 -> resolution 2.3e-10 per history, sums up to 2.1e9 (e.g. 1e8 histories of k <= 20)
 //   mesh bits      = 24 -> resolution 6.0e-8 per collision, sums up to 5.5e11 per bin
+//   CMFD bits      = 24 -> the same per flight segment, face crossing, collision and fission site
+//                          (kernels/cmfd_tally.hpp); its window sums are checked for overflow
 #include "kernels/vocabulary/types.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -19,6 +21,7 @@ using Fixed = std::int64_t;
 
 inline constexpr int estimator_fraction_bits = 32;
 inline constexpr int mesh_fraction_bits = 24;
+inline constexpr int cmfd_fraction_bits = 24;
 
 template <int Bits>
 KOKKOS_INLINE_FUNCTION Fixed to_fixed(Real x) {

@@ -22,6 +22,7 @@ struct Particle {
   // [position]
   Vec3 r;
   Vec3 u;              // unit direction
+  int cmfd_cell = -1;  // CMFD's coarse cell, carried from flight to flight (kernels/cmfd_tally.hpp)
   // [state]
   Real energy = 0;     // eV (continuous energy)
   int group = 0;       // multigroup

@@ -79,13 +79,15 @@ struct ParticleToSlot {
 
 // The groups. In `transfer`, P is Particle for SlotToParticle and const Particle for ParticleToSlot.
 
+// Where the particle is: its position, direction and the CMFD cell that moves with the position.
 template <class Exec>
 struct PositionFields {
   SlotVec<Exec, Real> r, u;
+  SlotField<Exec, int> cmfd_cell;
 
   template <class F>
   void for_each_view(F&& f) {
-    f(r, "r"), f(u, "u");
+    f(r, "r"), f(u, "u"), f(cmfd_cell, "cmfd_cell");
   }
   template <class Direction, class P>
   KOKKOS_INLINE_FUNCTION void transfer(int s, P& p) const {
@@ -93,6 +95,7 @@ struct PositionFields {
       Direction::copy(r(s, d), p.r[d]);
       Direction::copy(u(s, d), p.u[d]);
     }
+    Direction::copy(cmfd_cell(s), p.cmfd_cell);
   }
 };
 

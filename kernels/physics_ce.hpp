@@ -53,9 +53,10 @@ struct ContinuousEnergyPhysics {
     s.energy = fission_energy(n, rng);
   }
 
-  template <class Cache>
-  KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache& cache,
-                                                  const FissionBank<Mem>& bank, Real k_prev) const {
+  // `bank`: where fission sites go (push(site); kernels/step_collide.hpp).
+  template <class Cache, class Bank>
+  KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache& cache, const Bank& bank,
+                                                  Real k_prev) const {
     CollisionOutcome out;
     const int mat = p.geo.material;
     const int first = materials.offsets(mat);

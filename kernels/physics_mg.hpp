@@ -37,9 +37,10 @@ struct MultigroupPhysics {
     s.group = sample_chi(material, rng);
   }
 
-  template <class Cache>
-  KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache&,
-                                                  const FissionBank<Mem>& bank, Real k_prev) const {
+  // `bank`: where fission sites go (push(site); kernels/step_collide.hpp).
+  template <class Cache, class Bank>
+  KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache&, const Bank& bank,
+                                                  Real k_prev) const {
     CollisionOutcome out;
     const int m = p.geo.material;
     if (xs.nu_fission > 0) {

@@ -1,7 +1,9 @@
 #pragma once
 // Next batch's source: exactly N sites combed from the M sorted fission sites. Site i of the new source
 // is bank site floor((i + xi) * M / N) with one random xi per batch, the same on every rank, so the
-// selection depends only on the global bank order, never on how it is split.
+// selection depends only on the global bank order, never on how it is split. The comb picks by index and
+// each site keeps its weight: 1 as banked, or the factor CMFD feedback gave it (src/source_cycle.cpp),
+// which so reaches the next batch's histories.
 #include "kernels/vocabulary/batch.hpp"
 #include "kernels/vocabulary/site.hpp"
 
@@ -24,9 +26,7 @@ void comb_source(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int
   Kokkos::parallel_for(
       "keff::source::comb", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, selected.count),
       KOKKOS_LAMBDA(std::int64_t i) {
-        Site s = bank(comb_index(first + i, xi, m, n_global) - bank_first);
-        s.weight = 1.0;
-        next(i) = s;
+        next(i) = bank(comb_index(first + i, xi, m, n_global) - bank_first);
       });
 }
 

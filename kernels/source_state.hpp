@@ -1,9 +1,11 @@
 #pragma once
 // The mutable State of the fission source between batches, owned by the source cycle
 // (src/source_cycle.hpp): this rank's share of the batch's source, which the bank exchange fills, the
-// bank in (parent, progeny) order with the offsets of each parent's sites, the entropy counts, and under
-// domain decomposition the sites routed between ranks. Made once per run by allocate_source_state();
+// bank in (parent, progeny) order with the offsets of each parent's sites, the entropy counts, CMFD
+// feedback's source counts and weight factors, and under domain decomposition the sites routed between
+// ranks. Made once per run by allocate_source_state();
 // the ordered bank grows with the fission bank and the routed buffers grow only, between batches.
+#include "kernels/fixed_point.hpp"
 #include "kernels/grow_only.hpp"
 #include "kernels/vocabulary/site.hpp"
 
@@ -19,6 +21,7 @@ struct SourceStateSizes {
   std::int64_t histories = 0;      // this rank's share of a batch's histories
   std::int64_t bank_capacity = 0;  // the fission bank's first capacity
   int entropy_bins = 1;
+  int cmfd_bins = 0;               // CMFD feedback: coarse groups x cells (0 without)
 };
 
 template <class Exec>
@@ -31,6 +34,8 @@ struct SourceState {
   Buffer<Site> bank_sorted;             // this rank's fission sites in (parent, progeny) order
   Buffer<std::int64_t> bank_offsets;    // [histories + 1]: first ordered site of each parent
   Buffer<std::int64_t> entropy_counts;  // [entropy bins]
+  Buffer<Fixed> cmfd_counts;            // [CMFD bins]: the ordered bank's weight per coarse group and cell
+  Buffer<Real> cmfd_factors;            // [CMFD bins]: CMFD feedback's weight factors
   // Domain decomposition (grow-only, empty otherwise): the source routed to the ranks that track its
   // sites, with their global history indices; the bank routed to the ranks that ran the parents; the
   // destination and index of each site being routed.
@@ -43,15 +48,17 @@ struct SourceState {
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    return b(source) + b(bank_sorted) + b(bank_offsets) + b(entropy_counts) + b(domain_source) + b(domain_source_index) +
-           b(routed_bank) + b(routed_bank_index) + b(route_dest) + b(route_index);
+    return b(source) + b(bank_sorted) + b(bank_offsets) + b(entropy_counts) + b(cmfd_counts) + b(cmfd_factors) +
+           b(domain_source) + b(domain_source_index) + b(routed_bank) + b(routed_bank_index) + b(route_dest) +
+           b(route_index);
   }
 };
 
 // What allocate_source_state allocates, before it does (src/memory_check.hpp), in doubles.
 inline double source_state_bytes(const SourceStateSizes& n) {
   return (static_cast<double>(n.histories) + static_cast<double>(n.bank_capacity)) * sizeof(Site) +
-         (static_cast<double>(n.histories) + 1 + n.entropy_bins) * sizeof(std::int64_t);
+         (static_cast<double>(n.histories) + 1 + n.entropy_bins) * sizeof(std::int64_t) +
+         static_cast<double>(n.cmfd_bins) * (sizeof(Fixed) + sizeof(Real));
 }
 
 template <class Exec>
@@ -67,6 +74,8 @@ SourceState<Exec> allocate_source_state(const Exec& exec, const SourceStateSizes
   make(s.bank_sorted, "bank_sorted", n.bank_capacity);
   make(s.bank_offsets, "bank_offsets", n.histories + 1);
   make(s.entropy_counts, "entropy_counts", n.entropy_bins);
+  make(s.cmfd_counts, "cmfd_counts", n.cmfd_bins);
+  make(s.cmfd_factors, "cmfd_factors", n.cmfd_bins);
   return s;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Step: the particle sits on the boundary its flight stopped at (p.hit). Vacuum leaks it, a reflective
-// surface mirrors its direction, anything else relocates it from the root universe.
+// Step: the particle sits on the boundary its flight stopped at (p.hit). Vacuum leaks it (and CMFD scores
+// its way out of the coarse mesh), a reflective surface mirrors its direction, anything else relocates
+// it from the root universe.
 #include "kernels/geometry.hpp"
 #include "kernels/particle.hpp"
 #include "kernels/transport_context.hpp"
@@ -12,6 +13,7 @@ KOKKOS_INLINE_FUNCTION void cross_surface(const TransportContext<Mem, Physics>& 
   const CrossingResult crossed = cross_boundary(ctx.geometry, p.geo, p.r, p.u, p.hit);
   if (crossed == CrossingResult::leaked) {
     p.fate = Fate::leaked;
+    ctx.cmfd.score_leak(p);
   } else if (crossed == CrossingResult::lost) {
     ctx.lose(p, LostReason::after_crossing);
   }

@@ -20,6 +20,7 @@ KOKKOS_INLINE_FUNCTION Particle start_history(const TransportContext<Mem, Physic
   p.index = index;
   p.rng = history_rng(ctx.control.coords, RngStream::tracking, index);
   if (!locate(ctx.geometry, p.r, p.u, p.geo)) ctx.lose(p, LostReason::at_source);
+  ctx.cmfd.start(p);
   return p;
 }
 

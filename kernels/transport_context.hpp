@@ -1,8 +1,10 @@
 #pragma once
 // What every step of every history reads and writes in one batch: the geometry and physics Params, the
-// fission bank, the mesh tally, the lost-particle record and the batch's control values. History-based
-// and event-based transport hold one each and pass it to the same step functions (kernels/step_*.hpp).
+// fission bank, the mesh tally, CMFD's coarse-mesh tally (inactive without CMFD), the lost-particle
+// record and the batch's control values. History-based and event-based transport hold one each and pass
+// it to the same step functions (kernels/step_*.hpp).
 #include "kernels/batch_control.hpp"
+#include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/geometry_data.hpp"
 #include "kernels/particle.hpp"
@@ -16,6 +18,7 @@ struct TransportContext {
   Physics physics;
   FissionBank<Mem> bank;
   MeshTally<Mem> mesh;
+  CmfdTally<Mem> cmfd;
   LostRecord<Mem> lost;
   BatchControl control;
 

@@ -44,6 +44,22 @@ double nuclide_params_bytes(double nuclides, double points, EnergyGridKind grid,
   return columns;
 }
 
+// CMFD's coarse mesh and groups: energy bounds in continuous energy, the collapse map in multigroup.
+void build_cmfd(const model::Cmfd& cmfd, ProblemParams& p) {
+  const auto& box = cmfd.mesh.box;
+  p.cmfd_mesh = make_cmfd_mesh(box.lower.data(), box.upper.data(), cmfd.mesh.shape.data(), cmfd.albedo.data());
+  p.cmfd_n_groups = cmfd.n_groups();
+  const auto to_device = [](const auto& values, const char* label) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(values.data(), values.size());
+    Kokkos::View<T*, DeviceMem> device(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), values.size());
+    Kokkos::deep_copy(device, host);
+    return device;
+  };
+  if (!cmfd.energy_bounds.empty()) p.cmfd_groups.energy_bounds = to_device(cmfd.energy_bounds, "keff::cmfd::energy_bounds");
+  if (!cmfd.collapse.empty()) p.cmfd_groups.group_map = to_device(cmfd.collapse, "keff::cmfd::group_map");
+}
+
 }  // namespace
 
 NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm) {
@@ -97,6 +113,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.tally_energy_bounds = Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
     p.tally_groups = static_cast<int>(bounds.size()) - 1;
   }
+  if (problem.cmfd_on()) build_cmfd(*problem.cmfd, p);
   exec.fence();
   return p;
 }

@@ -3,6 +3,7 @@
 // changed during the run.
 #include "io/model.hpp"
 #include "io/nuclear_data.hpp"
+#include "kernels/cmfd_data.hpp"
 #include "kernels/geometry_data.hpp"
 #include "kernels/physics_ce.hpp"
 #include "kernels/physics_mg.hpp"
@@ -23,6 +24,11 @@ struct ProblemParams {
   RegularMesh tally_mesh;
   Kokkos::View<const Real*, DeviceMem> tally_energy_bounds;  // continuous energy; empty in multigroup
   int tally_groups = 1;
+  // CMFD ([cmfd] enabled): the coarse mesh and groups transport tallies and feedback reweights on;
+  // cmfd_n_groups is 0 without CMFD.
+  CmfdMesh cmfd_mesh;
+  CmfdEnergyGroups<DeviceMem> cmfd_groups;
+  int cmfd_n_groups = 0;
   int n_nuclides = 0;   // in the nuclear data library
   int gridpoints = 0;   // per nuclide
 };

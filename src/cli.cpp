@@ -13,6 +13,7 @@
 #include "src/geometry_command.hpp"
 #include "src/interrupt.hpp"
 #include "src/run.hpp"
+#include "src/cmfd/cmfd_support.hpp"
 #include "src/run_options.hpp"
 
 #include <chrono>
@@ -48,6 +49,7 @@ constexpr const char* usage_text =
     "                     queues of particles; settings.transport)\n"
     "  --domains NX,NY,NZ decompose space into NX x NY x NZ domains over the geometry's bounding box (or\n"
     "                     [domains] of the input); the rank count must be a multiple of NX*NY*NZ\n"
+    "  --cmfd, --no-cmfd  CMFD acceleration on or off, with the input's [cmfd] mesh and settings\n"
     "  --exchange MODE    fission-bank and particle exchange: 'overlapped' (default; computation goes on\n"
     "                     while messages move) or 'blocking' (waits for each exchange: the benchmarks'\n"
     "                     baseline)\n"
@@ -70,6 +72,19 @@ std::string format_bytes(std::size_t bytes) {
   else if (b >= 1e6) std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
   else std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
   return text;
+}
+
+// The run header's line for [cmfd], or nothing without CMFD.
+std::string cmfd_description(const model::Problem& p) {
+  if (!p.cmfd_on()) return {};
+  const model::Cmfd& c = *p.cmfd;
+  const auto& n = c.mesh.shape;
+  std::string text = "  cmfd            " + std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " +
+                     std::to_string(n[2]) + " cells x " + std::to_string(c.n_groups()) + " group(s) from batch " +
+                     std::to_string(c.begin) + ", feedback " + (c.feedback ? "on" : "off") + ", window " +
+                     std::string(name_of(c.window));
+  if (c.window == model::CmfdWindow::rolling) text += " of " + std::to_string(c.window_size);
+  return text + "\n";
 }
 
 void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm,
@@ -95,6 +110,7 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
                                    format_bytes(run.bytes_per_slot) + " on rank 0"
                              : std::string("history-based"))
      << "\n"
+     << cmfd_description(p)
      << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which per-thread micro-XS scratch "
      << format_bytes(run.scratch_bytes) << "\n\n";
 }
@@ -165,6 +181,28 @@ void check_restartable(const std::string& path, const RunResults& sp, const mode
   }
 }
 
+// CMFD's solves over the run: k_cmfd of the last, and the solver's work per solve.
+void print_cmfd_summary(std::ostream& os, const RunResults& r) {
+  if (!r.cmfd) return;
+  int solves = 0, unconverged = 0;
+  double outer = 0, inner = 0, k = 0;
+  for (const auto& b : r.batch) {
+    if (!b.cmfd) continue;
+    ++solves;
+    unconverged += b.cmfd->converged ? 0 : 1;
+    outer += b.cmfd->outer_iterations;
+    inner += b.cmfd->inner_iterations;
+    k = b.cmfd->k;
+  }
+  if (solves == 0) return;
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "\n CMFD: k_cmfd %.5f after the last batch; %d solves (%d not converged), per solve %.3g power and"
+                " %.3g GMRES iterations\n",
+                k, solves, unconverged, outer / solves, inner / solves);
+  os << line;
+}
+
 void print_summary(std::ostream& os, const RunResults& r) {
   char line[200];
   os << "\n Results over " << (r.batches - r.inactive) << " active batches\n";
@@ -220,6 +258,7 @@ void print_summary(std::ostream& os, const RunResults& r) {
                   format_bytes(d->tally_bytes_max).c_str(), format_bytes(d->tally_bytes_replicated).c_str());
     os << line;
   }
+  print_cmfd_summary(os, r);
   std::snprintf(line, sizeof line, "\n Particles/s (active batches): %.4g  [%d rank(s) x %d %s thread(s)]\n",
                 r.particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
   os << line;
@@ -240,6 +279,9 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
     const std::string text = opts.input ? read_input_file(*opts.input) : std::string(default_problem_toml());
     problem = read_problem_string(text, opts.input ? *opts.input : "<default>");
     apply_overrides(opts, problem);
+    if (problem.cmfd_on() && !cmfd_available) {
+      throw InputError(std::string(cmfd_unavailable_message) + " (asked for by [cmfd] at " + problem.cmfd->where.str() + ")");
+    }
     check_run_limits(problem, comm.size());
     fingerprint = input_fingerprint(text, problem.settings);
     identity = run_fingerprint(text, args);

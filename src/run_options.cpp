@@ -44,6 +44,19 @@ std::array<int, 3> parse_domains(std::string_view text) {
   return mesh;
 }
 
+// --cmfd / --no-cmfd turn the input's [cmfd] on or off: its mesh and groups come from the input.
+void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
+  if (o.cmfd && *o.cmfd && !p.cmfd) {
+    throw UsageError("--cmfd: " + p.source_name + " has no [cmfd] table to turn on (allowed: an input with [cmfd], "
+                     "which names the coarse mesh; io/README.md)");
+  }
+  if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
+  if (p.cmfd_on() && p.cmfd->begin > p.settings.batches) {
+    throw UsageError("cmfd.begin = " + std::to_string(p.cmfd->begin) + " (" + p.cmfd->where.str() +
+                     ") is past the last batch (" + std::to_string(p.settings.batches) + ")");
+  }
+}
+
 }  // namespace
 
 std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min, std::int64_t max) {
@@ -89,6 +102,8 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
       o.transport = parse_choice<TransportMode>(a, value());
     } else if (a == "--domains") {
       o.domains = parse_domains(value());
+    } else if (a == "--cmfd" || a == "--no-cmfd") {
+      o.cmfd = a == "--cmfd";
     } else if (a == "--sync-timers") {
       o.sync_timers = true;
     } else if (a == "--quiet") {
@@ -136,6 +151,7 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
     throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
                      std::to_string(s.batches) + ")");
   }
+  apply_cmfd_override(o, p);
 }
 
 void check_run_limits(const model::Problem& p, int ranks) {

@@ -27,6 +27,7 @@ struct RunOptions {
   ExchangeMode exchange = ExchangeMode::overlapped;
   std::optional<TransportMode> transport;
   std::optional<std::array<int, 3>> domains;
+  std::optional<bool> cmfd;  // --cmfd / --no-cmfd: the input's [cmfd] on or off
   bool sync_timers = false;
   bool quiet = false;
   bool allow_oversubscribed_memory = false;
@@ -36,7 +37,8 @@ struct RunOptions {
 RunOptions parse_run_options(const std::vector<std::string_view>& args);
 
 // Applies the flags that override the input's settings. Throws UsageError if the result is not allowed
-// (inactive batches not below batches, domains with history transport or without a bounding box).
+// (inactive batches not below batches, domains with history transport or without a bounding box,
+// --cmfd without a [cmfd] table, CMFD beginning past the last batch).
 void apply_overrides(const RunOptions& options, model::Problem& problem);
 
 // The limits that depend on the rank count (io/limits.hpp): histories per rank, and the source bank a

@@ -7,18 +7,29 @@
 
 #include <cstdio>
 #include <ostream>
+#include <utility>
 
 namespace keff {
 
-RunTally::RunTally(const model::Problem& problem, const Communicator& comm, const EvenSplit& split,
+namespace {
+
+// The batch's source weight: what its histories started with (this file's header).
+double source_weight(const BatchCounters& global) { return from_fixed<estimator_fraction_bits>(global.weight_started); }
+
+}  // namespace
+
+RunTally::RunTally(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
                    const ProblemParams& params, const DomainDecomposition* domains, const MeshWindow& window,
                    std::ostream* log)
-    : problem_(problem), comm_(comm), split_(split), log_(log), groups_(params.tally_groups), window_(window),
+    : problem_(problem), comm_(comm), log_(log), groups_(params.tally_groups), window_(window),
       mesh_bins_(params.tally_mesh.n_bins()),
       mesh_(comm, domains ? domains->replicas() : comm.get(), domains ? domains->mesh() : DomainMesh{},
             params.tally_mesh, window, params.tally_groups),
       flux_host_("keff::host::tally_flux", params.tally_groups, window.n_bins()),
       fission_host_("keff::host::tally_fission", params.tally_groups, window.n_bins()),
+      cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(exec, *problem.cmfd, params.cmfd_mesh,
+                                                                   params.cmfd_n_groups, comm)
+                              : nullptr),
       k_prev_(problem.settings.initial_k) {}
 
 bool RunTally::count_lost(std::int64_t lost) {
@@ -26,26 +37,34 @@ bool RunTally::count_lost(std::int64_t lost) {
   return lost_total_ > problem_.settings.max_lost;
 }
 
-void RunTally::add_mesh_scores(const DeviceExec& exec, const MeshTally<DeviceMem>& scores,
+void RunTally::add_mesh_scores(const DeviceExec& exec, const MeshTally<DeviceMem>& scores, const BatchCounters& global,
                                const std::function<void()>& progress) {
   Kokkos::Profiling::ScopedRegion region("keff::tally::accumulate");
   Kokkos::deep_copy(exec, flux_host_, scores.flux);
   Kokkos::deep_copy(exec, fission_host_, scores.fission);
   exec.fence();
-  mesh_.add_batch(flux_host_, fission_host_, 1.0 / static_cast<double>(split_.total()), progress);
+  mesh_.add_batch(flux_host_, fission_host_, 1.0 / source_weight(global), progress);
+}
+
+std::optional<Kokkos::View<const Real*, DeviceMem>> RunTally::solve_cmfd(const DeviceExec& exec, int batch,
+                                                                         const CmfdTally<DeviceMem>& scores) {
+  cmfd_batch_ = cmfd_->add_batch(exec, batch, scores);
+  if (!problem_.cmfd->feedback || !cmfd_batch_->converged) return std::nullopt;
+  return cmfd_->source();
 }
 
 BatchResult RunTally::record(int batch, const BatchCounters& global, double entropy, std::int64_t fission_sites) {
-  const double n = static_cast<double>(split_.total());
+  const double weight = source_weight(global);
   BatchResult r;
   r.batch = batch;
   r.active = batch > problem_.settings.inactive;
   r.fission_sites = fission_sites;
   r.entropy = entropy;
-  r.k_collision = from_fixed<estimator_fraction_bits>(global.k_collision) / n;
-  r.k_absorption = from_fixed<estimator_fraction_bits>(global.k_absorption) / n;
-  r.k_tracklength = from_fixed<estimator_fraction_bits>(global.k_tracklength) / n;
+  r.k_collision = from_fixed<estimator_fraction_bits>(global.k_collision) / weight;
+  r.k_absorption = from_fixed<estimator_fraction_bits>(global.k_absorption) / weight;
+  r.k_tracklength = from_fixed<estimator_fraction_bits>(global.k_tracklength) / weight;
   r.k = r.k_collision;
+  r.cmfd = std::exchange(cmfd_batch_, std::nullopt);
   if (r.active) {
     k_active_[0].push_back(r.k_collision);
     k_active_[1].push_back(r.k_absorption);
@@ -57,22 +76,35 @@ BatchResult RunTally::record(int batch, const BatchCounters& global, double entr
   return r;
 }
 
+// With CMFD, two more columns: k_cmfd and the entropy of the CMFD source (on the coarse mesh), from
+// [cmfd] begin on; a '*' after k_cmfd marks a solve that did not converge (no feedback that batch).
 void RunTally::print_header() const {
   if (!log_) return;
+  if (cmfd_) {
+    *log_ << " batch   k(batch)    entropy    k(cmfd)    H(cmfd)    k(mean) +/- std\n"
+          << " -----   --------    -------    -------    -------    ---------------\n";
+    return;
+  }
   *log_ << " batch   k(batch)    entropy    k(mean) +/- std\n"
         << " -----   --------    -------    ---------------\n";
 }
 
 void RunTally::print_row(const BatchResult& r) const {
   if (!log_) return;
-  char line[160];
+  char line[200];
+  int n = std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f", r.batch, r.k, r.entropy);
+  if (cmfd_ && r.cmfd) {
+    n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "   %8.5f%c  %8.4f", r.cmfd->k, r.cmfd->converged ? ' ' : '*',
+                       r.cmfd->entropy);
+  } else if (cmfd_) {
+    n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "%22s", "");
+  }
   if (r.active && r.k_running.std > 0) {
-    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f    %8.5f +/- %7.5f\n", r.batch, r.k, r.entropy,
-                  r.k_running.mean, r.k_running.std);
+    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "    %8.5f +/- %7.5f\n", r.k_running.mean, r.k_running.std);
   } else if (r.active) {
-    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f    %8.5f\n", r.batch, r.k, r.entropy, r.k_running.mean);
+    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "    %8.5f\n", r.k_running.mean);
   } else {
-    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f\n", r.batch, r.k, r.entropy);
+    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "\n");
   }
   *log_ << line << std::flush;
 }
@@ -96,6 +128,14 @@ void RunTally::restore(const RunResults& sp) {
   lost_total_ = sp.lost_particles;
   bank_overflows_ = sp.bank_overflows;
   mesh_.restore(sp.restart);
+  if (!cmfd_) return;
+  if (sp.restart.cmfd) {
+    cmfd_->restore(*sp.restart.cmfd);
+  } else if (batches_done() >= problem_.cmfd->begin) {
+    throw RunError("the statepoint holds no CMFD tally window, but CMFD ([cmfd] at " + problem_.cmfd->where.str() +
+                   ") tallies from batch " + std::to_string(problem_.cmfd->begin) + " and the statepoint is after batch " +
+                   std::to_string(batches_done()) + " (allowed: a statepoint of a run with CMFD on, or --no-cmfd)");
+  }
 }
 
 void RunTally::collect(RunResults& res) const {
@@ -118,6 +158,13 @@ void RunTally::collect(RunResults& res) const {
   if (s.mode == model::PhysicsMode::continuous_energy) m.energy_bounds = s.tally_energy_bounds;
   m.groups = groups_;
   mesh_.collect(static_cast<int>(k_active_[0].size()), m, res.restart);  // on rank 0
+  if (cmfd_) {
+    const model::Cmfd& c = *problem_.cmfd;
+    res.cmfd = CmfdReport{c.mesh.shape, c.mesh.box.lower, c.mesh.box.upper, c.albedo,      c.n_groups(),
+                          c.energy_bounds, c.collapse,    c.begin,          c.feedback,    std::string(name_of(c.window)),
+                          c.window == model::CmfdWindow::rolling ? c.window_size : 0};
+    res.restart.cmfd = cmfd_->window();
+  }
 }
 
 void RunTally::report_memory(DomainReport& d) const {

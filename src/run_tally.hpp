@@ -1,15 +1,21 @@
 #pragma once
 // The run tally: what a run accumulates from batch to batch and reports. The three k estimators of
 // every batch and their statistics over active batches, the batch history, lost particles and bank
-// overflows, the mesh tally's running sums (src/tally_accumulator.hpp), the per-batch table and the
-// RunResults a run ends with. Host-side statistics of integer batch sums that are identical on every
-// rank, so every rank holds the same numbers.
+// overflows, the mesh tally's running sums (src/tally_accumulator.hpp), CMFD's tally window and solve
+// (src/cmfd/cmfd_accelerator.hpp), the per-batch table and the RunResults a run ends with. Host-side
+// statistics of integer batch sums that are identical on every rank, so every rank holds the same
+// numbers.
+//
+// Estimates are per unit of source weight, the weight the batch's histories started with: N without
+// CMFD feedback (every site weighs 1, so the bits are those of dividing by N), and what the reweighted
+// source adds up to with it, as OpenMC normalises by the total starting weight.
 #include "io/model.hpp"
 #include "io/run_results.hpp"
 #include "kernels/device.hpp"
 #include "kernels/tally_data.hpp"
 #include "mpi/communicator.hpp"
 #include "src/build_problem.hpp"
+#include "src/cmfd/cmfd_accelerator.hpp"
 #include "src/domain_decomposition.hpp"
 #include "src/tally_accumulator.hpp"
 
@@ -17,6 +23,8 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace keff {
@@ -25,7 +33,7 @@ class RunTally {
  public:
   // `window`: the mesh-tally bins this rank's transport scores (all of them without domains).
   // `log`: the batch table (rank 0; may be null).
-  RunTally(const model::Problem& problem, const Communicator& comm, const EvenSplit& split, const ProblemParams& params,
+  RunTally(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, const ProblemParams& params,
            const DomainDecomposition* domains, const MeshWindow& window, std::ostream* log);
 
   // k of the last batch: normalises the next batch's fission sites.
@@ -38,9 +46,16 @@ class RunTally {
   // Adds the batch's lost particles; true once the run has lost more than settings.max_lost.
   bool count_lost(std::int64_t lost);
   std::int64_t lost() const { return lost_total_; }
-  // Adds an active batch's mesh-tally scores to the running sums. Collective; `progress` runs between
-  // the MPI calls (the bank exchange polls there).
-  void add_mesh_scores(const DeviceExec& exec, const MeshTally<DeviceMem>& scores, const std::function<void()>& progress);
+  // Adds an active batch's mesh-tally scores, per unit of the batch's source weight (its global
+  // counters'), to the running sums. Collective; `progress` runs between the MPI calls (the bank exchange
+  // polls there).
+  void add_mesh_scores(const DeviceExec& exec, const MeshTally<DeviceMem>& scores, const BatchCounters& global,
+                       const std::function<void()>& progress);
+  // CMFD, in the batches it tallies (transporter's scores_cmfd): the batch's scores into the window and
+  // the solve, whose result the batch's record carries. Returns the CMFD source when feedback is on and
+  // the solve converged: the source cycle reweights the bank to it. Collective.
+  std::optional<Kokkos::View<const Real*, DeviceMem>> solve_cmfd(const DeviceExec& exec, int batch,
+                                                                 const CmfdTally<DeviceMem>& scores);
   // The batch's k estimates from its global counters, and the running statistics over active batches.
   BatchResult record(int batch, const BatchCounters& global, double entropy, std::int64_t fission_sites);
 
@@ -57,7 +72,6 @@ class RunTally {
  private:
   const model::Problem& problem_;
   const Communicator& comm_;
-  const EvenSplit& split_;
   std::ostream* log_;
   int groups_ = 1;
   MeshWindow window_;
@@ -65,6 +79,9 @@ class RunTally {
   TallyAccumulator mesh_;
   // Host copies of a batch's scores, allocated once.
   Kokkos::View<Fixed**, Kokkos::LayoutRight, Kokkos::HostSpace> flux_host_, fission_host_;
+
+  std::unique_ptr<CmfdAccelerator> cmfd_;  // [cmfd] on
+  std::optional<CmfdResult> cmfd_batch_;   // the solve of the batch being recorded
 
   Real k_prev_ = 1.0;
   std::int64_t lost_total_ = 0;

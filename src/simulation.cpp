@@ -11,7 +11,7 @@ namespace {
 
 // Every phase the summary reports, in report order. Fixed, so that every rank reduces the same list.
 constexpr const char* reported_phases[] = {"setup",          "initial source",     "transport inactive",
-                                           "transport active", "bank sort",        "bank exchange post",
+                                           "transport active", "bank sort",        "cmfd", "bank exchange post",
                                            "bank exchange wait", "source routing", "reductions",
                                            "io"};
 
@@ -31,7 +31,7 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       split_(problem.settings.particles, comm.size()),
       transporter_(exec, problem, comm, split_, comm.is_root() ? log : nullptr, options.exchange),
       source_(exec, problem, comm, split_, transporter_.params(), transporter_.domains(), transporter_.bank_capacity()),
-      tally_(problem, comm, split_, transporter_.params(), transporter_.domains(), transporter_.mesh_scores().window,
+      tally_(exec, problem, comm, transporter_.params(), transporter_.domains(), transporter_.mesh_scores().window,
              comm.is_root() ? log : nullptr) {
   exec.fence();
   timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
@@ -76,6 +76,7 @@ BatchResult Simulation::run_batch(int batch) {
     const auto t = timed("bank sort");
     source_.order_bank(transporter_.bank(), transported.banked);
   }
+  accelerate(batch);
   std::int64_t sites = 0;
   {
     const auto t = timed("bank exchange post");
@@ -90,7 +91,9 @@ BatchResult Simulation::run_batch(int batch) {
     global = sum_over_ranks(comm_, transported.sums);
     source_.progress();
     entropy = source_.entropy();
-    if (batch > problem_.settings.inactive) tally_.add_mesh_scores(exec_, transporter_.mesh_scores(), [this] { source_.progress(); });
+    if (batch > problem_.settings.inactive) {
+      tally_.add_mesh_scores(exec_, transporter_.mesh_scores(), global, [this] { source_.progress(); });
+    }
   }
   if (transporter_.domains()) {
     finish_exchange();
@@ -100,6 +103,16 @@ BatchResult Simulation::run_batch(int batch) {
   transporter_.check_conservation(batch, global);
   if (tally_.count_lost(global.lost)) throw RunError(transporter_.lost_report(batch, tally_.lost()));
   return tally_.record(batch, global, entropy, sites);
+}
+
+// CMFD, in the batches it tallies: the batch's scores over ranks into the window and the solve (run
+// tally), then with feedback the ordered bank reweighted to the CMFD source (source cycle), before the
+// comb carries it into the next source.
+void Simulation::accelerate(int batch) {
+  if (!transporter_.scores_cmfd(batch)) return;
+  const auto t = timed("cmfd");
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::batch");
+  if (const auto source = tally_.solve_cmfd(exec_, batch, transporter_.cmfd_scores())) source_.reweight(*source);
 }
 
 RunResults Simulation::run() {

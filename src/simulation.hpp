@@ -8,8 +8,8 @@
 //   RunTally    (src/run_tally)     k estimators, batch history, lost and overflow counts, the mesh
 //                                   tally's sums, the batch table and the RunResults
 //
-// A batch (src/README.md): transport -> order the bank -> post the bank exchange -> reductions (k,
-// entropy, mesh tally) while it is in flight -> record. The batch's histories are split evenly over
+// A batch (src/README.md): transport -> order the bank -> [CMFD: solve, reweight the bank] -> post the
+// bank exchange -> reductions (k, entropy, mesh tally) while it is in flight -> record. The batch's histories are split evenly over
 // ranks once (split_): the one particle count every owner reads.
 #include "io/model.hpp"
 #include "io/run_results.hpp"
@@ -49,6 +49,7 @@ class Simulation {
  private:
   // The phase's timer, after a barrier when timers are synchronized.
   ScopedPhase timed(const char* phase);
+  void accelerate(int batch);
   void finish_exchange();
   bool statepoint_due(int batch) const;
   void write_statepoint_now();

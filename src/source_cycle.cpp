@@ -1,6 +1,7 @@
 #include "src/source_cycle.hpp"
 
 #include "kernels/bank_sort.hpp"
+#include "kernels/cmfd_reweight.hpp"
 #include "kernels/domain_routing.hpp"
 #include "kernels/entropy.hpp"
 #include "kernels/initial_source.hpp"
@@ -39,6 +40,7 @@ SourceStateSizes state_sizes(std::int64_t histories, std::int64_t bank_capacity,
   n.histories = histories;
   n.bank_capacity = bank_capacity;
   n.entropy_bins = params.entropy_mesh.n_bins();
+  n.cmfd_bins = params.cmfd_n_groups * params.cmfd_mesh.n_cells();
   return n;
 }
 
@@ -54,7 +56,8 @@ SourceCycle::SourceCycle(const DeviceExec& exec, const model::Problem& problem, 
       exchange_(comm),
       feed_(exchange_),
       router_(domains ? std::make_unique<SiteRouter>(comm) : nullptr),
-      entropy_host_("keff::host::entropy_counts", params.entropy_mesh.n_bins()) {}
+      entropy_host_("keff::host::entropy_counts", params.entropy_mesh.n_bins()),
+      cmfd_counts_host_("keff::host::cmfd_counts", state_.cmfd_counts.extent(0)) {}
 
 // Refuses a source box with too little fissionable material before sampling from it: rejection
 // sampling would otherwise spend every try of every site first.
@@ -150,6 +153,23 @@ void SourceCycle::order_bank(Kokkos::View<const Site*, DeviceMem> bank, std::int
   sort_bank(exec_, bank, n, local_, state_.bank_offsets, state_.bank_sorted);
   exec_.fence();
   ordered_ = n;
+}
+
+void SourceCycle::reweight(Kokkos::View<const Real*, DeviceMem> cmfd_source) {
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::reweight");
+  const CmfdMesh& mesh = params_.cmfd_mesh;
+  const auto& groups = params_.cmfd_groups;
+  Kokkos::deep_copy(exec_, state_.cmfd_counts, Fixed(0));
+  score_cmfd_source(exec_, mesh, groups, Kokkos::View<const Site*, DeviceMem>(state_.bank_sorted), ordered_,
+                    state_.cmfd_counts);
+  Kokkos::deep_copy(exec_, cmfd_counts_host_, state_.cmfd_counts);
+  exec_.fence();
+  comm_.sum(cmfd_counts_host_.data(), static_cast<int>(cmfd_counts_host_.size()));
+  Kokkos::deep_copy(exec_, state_.cmfd_counts, cmfd_counts_host_);
+  cmfd_weight_factors(exec_, cmfd_source, Kokkos::View<const Fixed*, DeviceMem>(state_.cmfd_counts), state_.cmfd_factors);
+  cmfd_reweight_sites(exec_, mesh, groups, Kokkos::View<const Real*, DeviceMem>(state_.cmfd_factors), state_.bank_sorted,
+                      ordered_);
+  exec_.fence();
 }
 
 std::int64_t SourceCycle::post_exchange(int batch) {

@@ -4,6 +4,7 @@
 // batches:
 //
 //   bank (transport) -> [domains: route to the ranks that ran the parents] -> order by (parent, progeny)
+//   -> [CMFD feedback: reweight to the CMFD source's shape]
 //   -> comb N sites with one shared random number and post their exchange between ranks (mpi/bank_exchange)
 //   -> the next batch transports the sites as they land (SourceFeed)
 //   -> [domains: route the new source to the ranks whose domains hold its sites]
@@ -49,6 +50,11 @@ class SourceCycle {
   // After transport: this rank's `n` banked sites, ordered by (parent, progeny); under domain
   // decomposition first routed to the ranks that ran their parents. Collective.
   void order_bank(Kokkos::View<const Site*, DeviceMem> bank, std::int64_t n);
+  // CMFD feedback, after order_bank: each ordered site's weight times the factor of its coarse group and
+  // cell that moves the bank's weight per bin to `cmfd_source`'s shape ([g * n_cells + c], any
+  // normalisation; kernels/cmfd_reweight.hpp), keeping the total. The comb carries the weights into the
+  // next source. Collective (the bank's weight per bin is summed over ranks).
+  void reweight(Kokkos::View<const Real*, DeviceMem> cmfd_source);
   // Combs the next source from the ordered banks of all ranks and posts its exchange; returns the
   // global bank size. Throws RunError (on every rank) when no rank banked a site. Collective.
   std::int64_t post_exchange(int batch);
@@ -89,6 +95,7 @@ class SourceCycle {
   std::int64_t ordered_ = 0;              // sites in the ordered bank this batch
   std::int64_t domain_source_count_ = 0;  // domain decomposition: sites routed here to transport
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> entropy_host_;
+  Kokkos::View<Fixed*, Kokkos::HostSpace> cmfd_counts_host_;  // CMFD feedback: the bank's weight per bin
 };
 
 }  // namespace keff

@@ -76,6 +76,8 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
   n.tally_mesh = params.tally_mesh;
   n.tally_window = domains ? domains->tally_window(params.tally_mesh) : full_window(params.tally_mesh);
   n.tally_groups = params.tally_groups;
+  n.cmfd_mesh = params.cmfd_mesh;
+  n.cmfd_groups = params.cmfd_n_groups;
   n.max_nuclides = params.materials.max_nuclides;
   n.event_slots = static_cast<int>(event_slots);
   n.event_sort = event_sort(s);
@@ -92,7 +94,7 @@ TransportState<DeviceExec> allocate_state(const DeviceExec& exec, const Transpor
   const double total = transport_state_bytes(sizes, exec.concurrency(), static_cast<double>(bytes_per_slot));
   check_memory(comm, "the transport state", {{"fission bank", bank}, {"tallies, scratch and slots", total - bank}},
                static_cast<double>(device_memory_available(exec)), allow_oversubscribed);
-  return allocate_transport_state(exec, sizes, params.tally_energy_bounds);
+  return allocate_transport_state(exec, sizes, params.tally_energy_bounds, params.cmfd_groups);
 }
 
 }  // namespace
@@ -111,9 +113,9 @@ Transporter::Transporter(const DeviceExec& exec, const model::Problem& problem, 
 
 template <class Physics>
 BatchCounters Transporter::transport_with(const Physics& physics, const BatchControl& control,
-                                          const BatchSource& source) {
-  const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics,   state_.bank,
-                                                 state_.mesh,      state_.lost, control};
+                                          const CmfdTally<DeviceMem>& cmfd, const BatchSource& source) {
+  const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics,    state_.bank, state_.mesh,
+                                                 cmfd,             state_.lost, control};
   SourceFeed& feed = *source.feed;
   feed.reset(source.count);
   if (event_slots_ > 0) {
@@ -137,13 +139,17 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
                               split_.part(comm_.rank())},
                              k_prev,
                              problem_.settings.max_events};
+  // CMFD tallies from its first batch on ([cmfd] begin); before it, and without CMFD, nothing is scored.
+  CmfdTally<DeviceMem> cmfd = state_.cmfd;
+  cmfd.active = scores_cmfd(batch);
   TransportedBatch out;
   for (;;) {
     Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
     Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
     Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));
     Kokkos::deep_copy(exec_, state_.mesh.outside_window, std::int64_t(0));
-    out.sums = with_physics(params_, [&](const auto& physics) { return transport_with(physics, control, source); });
+    if (cmfd.active) reset_cmfd_tally(exec_, cmfd);
+    out.sums = with_physics(params_, [&](const auto& physics) { return transport_with(physics, control, cmfd, source); });
     exec_.fence();
     out.exchange_wait += source.feed->wait_seconds();
     out.banked = read_bank_count();

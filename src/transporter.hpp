@@ -46,9 +46,12 @@ class Transporter {
   // (the overflow decision); allocates nothing unless the bank overflows.
   TransportedBatch transport(int batch, Real k_prev, const BatchSource& source);
 
-  // After transport: the banked sites and the batch's mesh-tally scores.
+  // After transport: the banked sites, the batch's mesh-tally scores and, in batches CMFD tallies, its scores.
   Kokkos::View<const Site*, DeviceMem> bank() const { return state_.bank.sites; }
   const MeshTally<DeviceMem>& mesh_scores() const { return state_.mesh; }
+  const CmfdTally<DeviceMem>& cmfd_scores() const { return state_.cmfd; }
+  // Whether CMFD tallies batch `batch`: [cmfd] is on and the batch is at or past its begin.
+  bool scores_cmfd(int batch) const { return problem_.cmfd_on() && batch >= problem_.cmfd->begin; }
 
   // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
   // under domain decomposition every particle sent arrives and no collision scores outside its rank's
@@ -65,7 +68,8 @@ class Transporter {
 
  private:
   template <class Physics>
-  BatchCounters transport_with(const Physics& physics, const BatchControl& control, const BatchSource& source);
+  BatchCounters transport_with(const Physics& physics, const BatchControl& control, const CmfdTally<DeviceMem>& cmfd,
+                               const BatchSource& source);
   std::int64_t read_bank_count() const;
   void grow_bank(std::int64_t needed);
 

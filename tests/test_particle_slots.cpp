@@ -28,6 +28,7 @@ Particle distinct_particle(int base, Fate fate) {
   Particle p;
   p.r = {real(), real(), real()};
   p.u = {real(), real(), real()};
+  p.cmfd_cell = next();
   p.energy = real();
   p.group = next();
   p.weight = real();
@@ -67,6 +68,7 @@ void expect_groups(const Particle& got, const Particle& want, unsigned groups, c
       EXPECT_EQ(got.r[d], want.r[d]) << "r " << d;
       EXPECT_EQ(got.u[d], want.u[d]) << "u " << d;
     }
+    EXPECT_EQ(got.cmfd_cell, want.cmfd_cell);
   }
   if (groups & state) {
     EXPECT_EQ(got.energy, want.energy);

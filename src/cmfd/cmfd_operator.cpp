@@ -113,15 +113,27 @@ void compute_cmfd_coefficients(const DeviceExec& exec, const CmfdMesh& mesh, con
           const Real phi_upper = t.flux(g, upper) / volume;
           // 2 D_l D_u / (h D_l + h D_u) with D = 1 / (3 sigma_t)
           dt = 2 / (3 * h * (st_lower + st_upper));
-          if (use_dhat) dh = ((j_up - j_down) + dt * (phi_upper - phi_lower)) / (phi_upper + phi_lower);
+          if (use_dhat) {
+            const Real j = j_up - j_down;
+            dh = (j + dt * (phi_upper - phi_lower)) / (phi_upper + phi_lower);
+            // |dhat| > dtilde gives a neighbour coupling of the wrong sign, a source in the loss operator,
+            // and from noisy tallies negative fluxes. The same net current at the tallied flux, carried by
+            // the upwind cell alone, keeps both couplings non-negative (M an M-matrix).
+            if (Kokkos::fabs(dh) > dt) {
+              dt = Kokkos::fabs(j) / (2 * (j >= 0 ? phi_lower : phi_upper));
+              dh = j >= 0 ? dt : -dt;
+            }
+          }
         } else if (lower_on || upper_on) {
           const int c = lower_on ? lower : upper;
           const Real j_out = lower_on ? j_up : j_down;
           const Real j_in = lower_on ? j_down : j_up;
-          // Beyond the mesh the given albedo; beyond a left-out cell the one the tallies measured.
+          // Beyond the mesh the given albedo; beyond a left-out cell, or a mesh edge whose albedo is
+          // cmfd_measured_albedo, the one the tallies measured.
           const bool mesh_edge = lower_on ? !has_upper : !has_lower;
+          const Real given = mesh_edge ? mesh.albedo[2 * axis + (lower_on ? 1 : 0)] : Real(cmfd_measured_albedo);
           const Real measured = j_out > 0 ? Kokkos::fmin(j_in / j_out, Real(1)) : Real(0);
-          const Real alpha = mesh_edge ? mesh.albedo[2 * axis + (lower_on ? 1 : 0)] : measured;
+          const Real alpha = given >= 0 ? given : measured;
           const Real phi = t.flux(g, c) / volume;
           dt = albedo_dtilde(t.total(g, c) / t.flux(g, c), h, alpha);
           if (use_dhat) dh = (j_out - j_in) / phi - dt;

@@ -17,7 +17,7 @@
 // Kokkos Kernels stays out of this header (it costs ~20 s of compile time per translation unit that
 // includes GMRES); callers see only Views.
 #include "kernels/cmfd_data.hpp"
-#include "src/cmfd/cmfd_options.hpp"
+#include "kernels/vocabulary/cmfd_options.hpp"
 #include "kernels/device.hpp"
 
 #include <memory>

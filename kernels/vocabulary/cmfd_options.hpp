@@ -1,9 +1,15 @@
 #pragma once
-// What the CMFD eigenvalue solve is asked to do and what it reports. Plain data, no Kokkos: the input
-// reader and the results writers fill and read it on the host.
+// What the CMFD eigenvalue solve is asked to do and what it reports. Plain data, no Kokkos, in the
+// vocabulary because the input reader fills CmfdOptions ([cmfd.solver], io/) and the results record
+// CmfdResult per batch (io/run_results.hpp), both below the solver in src/cmfd/: one struct, one set of
+// defaults.
 #include <string>
 
 namespace keff {
+
+// An outer face of the CMFD mesh with this albedo takes the one the tallies measure, partial current in
+// per partial current out (kernels/cmfd_data.hpp): for a mesh edge inside the geometry.
+inline constexpr double cmfd_measured_albedo = -1;
 
 struct CmfdOptions {
   // Nonlinear diffusion: dhat makes the operator reproduce the tallied currents exactly, so that the

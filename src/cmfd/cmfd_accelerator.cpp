@@ -1,0 +1,161 @@
+// CMFD over a run: the batch's scores to the host and summed over ranks (one MPI call of integers), the
+// tally window kept as integer sums, the sums as the solver's tallies on the device, and the solve.
+#include "src/cmfd/cmfd_accelerator.hpp"
+
+#include "src/cmfd/cmfd_solver.hpp"
+#include "src/run.hpp"
+
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace keff {
+namespace {
+
+// Batches in the window after the n-th batch since begin (OpenMC's window types, model::CmfdWindow);
+// 0: every batch, kept as the sum alone.
+std::size_t window_length(const model::Cmfd& c, int n) {
+  switch (c.window) {
+    case model::CmfdWindow::none: break;
+    case model::CmfdWindow::expanding: return std::bit_floor(static_cast<unsigned>(n));
+    case model::CmfdWindow::rolling: return static_cast<std::size_t>(c.window_size);
+  }
+  return 0;
+}
+
+std::string box_text(const CmfdMesh& m) {
+  std::string out = "[";
+  for (int d = 0; d < 3; ++d) out += (d > 0 ? ", " : "") + std::to_string(m.grid.edge(d, 0));
+  out += "] to [";
+  for (int d = 0; d < 3; ++d) out += (d > 0 ? ", " : "") + std::to_string(m.grid.edge(d, m.grid.shape[d]));
+  return out + "]";
+}
+
+}  // namespace
+
+struct CmfdAccelerator::Impl {
+  model::Cmfd input;
+  const Communicator& comm;
+  CmfdSolver solver;
+  // The window's sums as the solver reads them, and their host mirror.
+  CmfdTallies<DeviceMem> tallies;
+  CmfdTallies<Kokkos::HostSpace> tallies_host;
+  std::size_t values = 0;        // in CmfdTallies' arrays, in their for_each_view order
+  std::vector<Fixed> batch;      // [values + 1]: one batch's scores, then its fission sites outside the mesh
+  std::vector<Fixed> sum;        // [values]: over the window
+  std::deque<std::pair<int, std::vector<Fixed>>> kept;  // a sliding window's batches, oldest first
+
+  Impl(const DeviceExec& exec, const model::Cmfd& c, const CmfdMesh& mesh, int groups, const Communicator& world)
+      : input(c), comm(world), solver(exec, mesh, groups, c.solver),
+        tallies(allocate_cmfd_tallies(exec, mesh, groups, "window_")),
+        tallies_host(allocate_cmfd_tallies(Kokkos::DefaultHostExecutionSpace(), mesh, groups, "window_host_")),
+        values(tallies.size()), batch(values + 1), sum(values) {}
+
+  void gather_batch(const DeviceExec& exec, const CmfdTally<DeviceMem>& scores);
+  void add_to_sum(int batch_number, const std::vector<Fixed>& scores, int sign);
+  void upload_sum(const DeviceExec& exec);
+};
+
+// This rank's scores into `batch`, array by array, then summed over ranks.
+void CmfdAccelerator::Impl::gather_batch(const DeviceExec& exec, const CmfdTally<DeviceMem>& scores) {
+  Fixed* at = batch.data();
+  for_each_cmfd_array([&](const auto& v) {
+    using View = std::decay_t<decltype(v)>;
+    const Kokkos::View<typename View::data_type, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+        at, v.layout());
+    Kokkos::deep_copy(exec, host, v);
+    at += v.size();
+  }, scores.scores);
+  Kokkos::deep_copy(exec, Kokkos::View<Fixed, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(at), scores.sites_outside);
+  exec.fence("keff::cmfd::gather_batch");
+  comm.sum(batch.data(), static_cast<int>(batch.size()));
+}
+
+// sum += sign * scores, exactly, or RunError when a sum leaves the fixed point's range.
+void CmfdAccelerator::Impl::add_to_sum(int batch_number, const std::vector<Fixed>& scores, int sign) {
+  for (std::size_t i = 0; i < values; ++i) {
+    if (sign > 0 ? __builtin_add_overflow(sum[i], scores[i], &sum[i]) : __builtin_sub_overflow(sum[i], scores[i], &sum[i])) {
+      throw RunError("batch " + std::to_string(batch_number) + ": a sum of CMFD's tally window passed " +
+                     std::to_string(from_fixed<cmfd_fraction_bits>(std::numeric_limits<Fixed>::max())) +
+                     ", the range of its fixed point (allowed: fewer particles per batch, or [cmfd] window = "
+                     "\"rolling\" or \"expanding\", which sum fewer batches)");
+    }
+  }
+}
+
+// The window's sums, converted from fixed point, as the solver's tallies on the device.
+void CmfdAccelerator::Impl::upload_sum(const DeviceExec& exec) {
+  const Fixed* at = sum.data();
+  for_each_cmfd_array(
+      [&](const auto& device, const auto& host) {
+        Real* out = host.data();
+        for (std::size_t i = 0; i < host.size(); ++i) out[i] = from_fixed<cmfd_fraction_bits>(at[i]);
+        at += host.size();
+        Kokkos::deep_copy(exec, device, host);
+      },
+      tallies, tallies_host);
+}
+
+CmfdAccelerator::CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
+                                 const Communicator& comm)
+    : impl_(std::make_unique<Impl>(exec, input, mesh, groups, comm)) {}
+
+CmfdAccelerator::~CmfdAccelerator() = default;
+
+CmfdResult CmfdAccelerator::add_batch(const DeviceExec& exec, int batch, const CmfdTally<DeviceMem>& scores) {
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::add_batch");
+  Impl& s = *impl_;
+  s.gather_batch(exec, scores);
+  if (const Fixed outside = s.batch[s.values]; outside > 0) {
+    throw RunError("batch " + std::to_string(batch) + ": " + std::to_string(outside) +
+                   " fission site(s) were banked outside the CMFD mesh, " + box_text(s.solver.mesh()) + " ([cmfd] at " +
+                   s.input.where.str() + "), which must hold every fission for its balance (allowed: a mesh that "
+                   "covers every fissionable region)");
+  }
+  s.add_to_sum(batch, s.batch, +1);
+  if (const std::size_t length = window_length(s.input, batch - s.input.begin + 1); length > 0) {
+    s.kept.emplace_back(batch, std::vector<Fixed>(s.batch.begin(), s.batch.begin() + static_cast<std::ptrdiff_t>(s.values)));
+    while (s.kept.size() > length) {
+      s.add_to_sum(batch, s.kept.front().second, -1);
+      s.kept.pop_front();
+    }
+  }
+  s.upload_sum(exec);
+  return s.solver.solve(exec, s.tallies);
+}
+
+Kokkos::View<const Real*, DeviceMem> CmfdAccelerator::source() const { return impl_->solver.source(); }
+
+CmfdWindowData CmfdAccelerator::window() const {
+  const Impl& s = *impl_;
+  CmfdWindowData w;
+  w.sum = s.sum;
+  for (const auto& [batch, scores] : s.kept) {
+    w.batches.push_back(batch);
+    w.scores.insert(w.scores.end(), scores.begin(), scores.end());
+  }
+  return w;
+}
+
+void CmfdAccelerator::restore(const CmfdWindowData& w) {
+  Impl& s = *impl_;
+  if (w.sum.size() != s.values || w.scores.size() != w.batches.size() * s.values) {
+    throw RunError("the statepoint's CMFD tally window holds " + std::to_string(w.sum.size()) + " values per batch where "
+                   "this problem's [cmfd] mesh and groups have " + std::to_string(s.values));
+  }
+  s.sum = w.sum;
+  s.kept.clear();
+  for (std::size_t b = 0; b < w.batches.size(); ++b) {
+    const auto first = w.scores.begin() + static_cast<std::ptrdiff_t>(b * s.values);
+    s.kept.emplace_back(static_cast<int>(w.batches[b]), std::vector<Fixed>(first, first + static_cast<std::ptrdiff_t>(s.values)));
+  }
+}
+
+}  // namespace keff
