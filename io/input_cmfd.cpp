@@ -200,7 +200,7 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
   if (!t) return std::nullopt;
   const Section& c = *t;
   c.allow_only({"enabled", "lower_left", "upper_right", "shape", "lattice", "albedo", "energy_bounds", "collapse",
-                "begin", "feedback", "window", "window_size", "solver"});
+                "begin", "feedback", "window", "window_size", "min_collisions", "solver"});
   model::Cmfd out;
   out.where = c.loc();
   out.enabled = c.boolean("enabled").value_or(true);
@@ -241,6 +241,8 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
     c.fail("window_size", "a window size without window = \"rolling\"", "window_size only with window = \"rolling\"");
   }
   out.window_size = static_cast<int>(c.integer("window_size", out.window_size, 1, limits::max_batches));
+  out.min_collisions = c.number("min_collisions", out.min_collisions, [](double v) { return v >= 0 && v <= 1e15; },
+                                "a number of collisions (weight) in [0, 1e15]");
   out.solver = read_cmfd_solver(c);
   return out;
 }

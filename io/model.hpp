@@ -170,6 +170,9 @@ struct Cmfd {
   bool feedback = false;              // reweight the fission source to CMFD's, or only report k_cmfd
   CmfdWindow window = CmfdWindow::none;
   int window_size = 10;               // rolling
+  // A (coarse group, cell) with less collision weight than this in the window is left out of the solve
+  // (src/cmfd/cmfd_accelerator.cpp): too few events for its cross sections and currents.
+  double min_collisions = 1000;
   CmfdOptions solver;
   SourceLoc where;                    // of the [cmfd] table
 

@@ -3,14 +3,16 @@
 // coarse cell and group is moved to the CMFD source's shape by one factor per (group, cell).
 //
 //   score_cmfd_source   site weights per (group, cell), fixed point (exact sums, any order)
-//   cmfd_weight_factors f(g, c) = (S_cmfd(g, c) / sum' S_cmfd) / (S_mc(g, c) / sum S_mc), where sum' runs
-//                       over the (g, c) that hold Monte Carlo sites; 1 where S_mc(g, c) = 0
+//   cmfd_weight_factors f(g, c) = (S_cmfd(g, c) / sum' S_cmfd) / (S_mc(g, c) / sum' S_mc), where sum' runs
+//                       over the (g, c) that hold Monte Carlo sites and a CMFD source; 1 elsewhere
 //   cmfd_reweight_sites w <- w f(g, c) of the site's coarse cell and group; sites outside the mesh or
 //                       the groups keep their weight
 //
 // Conserved: the total weight of the sites (to rounding), because the CMFD source is renormalised over
-// the bins that hold sites. The weight per bin becomes sum S_mc times the renormalised CMFD source.
-// A bin with sites where the CMFD source is zero gets factor 0: its sites keep their place with no weight.
+// the bins that hold sites. The weight per bin becomes sum' S_mc times the renormalised CMFD source.
+// A bin with sites where the CMFD source is zero keeps its weight (factor 1): CMFD left it out of the
+// solve (too few collisions yet, src/cmfd/cmfd_accelerator.cpp), which says nothing about its source. A
+// factor 0 there would stop the fission source from ever spreading into the cells it is just reaching.
 #include "kernels/cmfd_data.hpp"
 #include "kernels/fixed_point.hpp"
 #include "kernels/vocabulary/site.hpp"
@@ -48,7 +50,7 @@ void cmfd_weight_factors(const Exec& exec, Kokkos::View<const Real*, Mem> cmfd_s
   Kokkos::parallel_reduce(
       "keff::cmfd::weight_totals", Policy(exec, 0, n),
       KOKKOS_LAMBDA(int i, Fixed& mc, Real& cmfd) {
-        if (mc_counts(i) > 0) {
+        if (mc_counts(i) > 0 && cmfd_source(i) > 0) {
           mc += mc_counts(i);
           cmfd += cmfd_source(i);
         }
@@ -59,7 +61,7 @@ void cmfd_weight_factors(const Exec& exec, Kokkos::View<const Real*, Mem> cmfd_s
   Kokkos::parallel_for(
       "keff::cmfd::weight_factors", Policy(exec, 0, n), KOKKOS_LAMBDA(int i) {
         const Fixed mc = mc_counts(i);
-        factors(i) = reweight && mc > 0 ? scale * cmfd_source(i) / static_cast<Real>(mc) : Real(1);
+        factors(i) = reweight && mc > 0 && cmfd_source(i) > 0 ? scale * cmfd_source(i) / static_cast<Real>(mc) : Real(1);
       });
 }
 

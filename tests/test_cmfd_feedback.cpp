@@ -83,6 +83,17 @@ TEST(CmfdReweight, CellsWithoutSitesKeepFactorOne) {
   EXPECT_NEAR(r.weights[0] + r.weights[1] + r.weights[2], 3.0, 1e-14);
 }
 
+// A cell with sites that CMFD left out of its solve (no CMFD source there: too few collisions yet) keeps
+// its sites' weight; the rest moves to the CMFD source's shape, the total conserved.
+TEST(CmfdReweight, CellsLeftOutOfTheSolveKeepTheirWeight) {
+  const auto r = reweight(3, {0.5, 1.5, 2.5, 2.6}, {0.25, 0.75, 0.0});
+  EXPECT_EQ(r.factors[2], 1.0);
+  // Over cells 0 and 1 the sites are 1 : 1 and the CMFD source 1 : 3.
+  EXPECT_NEAR(r.factors[0], 0.5, 1e-15);
+  EXPECT_NEAR(r.factors[1], 1.5, 1e-15);
+  EXPECT_NEAR(r.weights[0] + r.weights[1] + r.weights[2] + r.weights[3], 4.0, 1e-14);
+}
+
 TEST(CmfdReweight, NoSitesAnywhereLeavesEveryFactorOne) {
   const auto r = reweight(2, {-1.0, 5.0}, {0.5, 0.5});
   for (const Real f : r.factors) EXPECT_EQ(f, 1.0);

@@ -8,6 +8,7 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <bit>
+#include <cstdio>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -31,11 +32,11 @@ std::size_t window_length(const model::Cmfd& c, int n) {
 }
 
 std::string box_text(const CmfdMesh& m) {
-  std::string out = "[";
-  for (int d = 0; d < 3; ++d) out += (d > 0 ? ", " : "") + std::to_string(m.grid.edge(d, 0));
-  out += "] to [";
-  for (int d = 0; d < 3; ++d) out += (d > 0 ? ", " : "") + std::to_string(m.grid.edge(d, m.grid.shape[d]));
-  return out + "]";
+  char text[160];
+  const RegularMesh& g = m.grid;
+  std::snprintf(text, sizeof text, "[%g, %g, %g] to [%g, %g, %g]", g.edge(0, 0), g.edge(1, 0), g.edge(2, 0),
+                g.edge(0, g.shape[0]), g.edge(1, g.shape[1]), g.edge(2, g.shape[2]));
+  return text;
 }
 
 }  // namespace
@@ -90,17 +91,27 @@ void CmfdAccelerator::Impl::add_to_sum(int batch_number, const std::vector<Fixed
   }
 }
 
-// The window's sums, converted from fixed point, as the solver's tallies on the device.
+// The window's sums, converted from fixed point, as the solver's tallies on the device. A (group, cell)
+// with less collision weight than [cmfd] min_collisions is left out of the eigenproblem (its flux set to
+// 0: cmfd_operator.cpp), as a cell without any is: a cell that a few neutrons reached, early on, has a
+// local multiplication and currents from a handful of events, and with D-hat such a cell can hold an
+// eigenmode of its own, far above the core's (k_cmfd 2.4 on the 200 cm slab, with its source in one
+// cell). Its neighbours see the albedo the tallies measured on the face between them.
 void CmfdAccelerator::Impl::upload_sum(const DeviceExec& exec) {
   const Fixed* at = sum.data();
-  for_each_cmfd_array(
-      [&](const auto& device, const auto& host) {
-        Real* out = host.data();
-        for (std::size_t i = 0; i < host.size(); ++i) out[i] = from_fixed<cmfd_fraction_bits>(at[i]);
-        at += host.size();
-        Kokkos::deep_copy(exec, device, host);
-      },
-      tallies, tallies_host);
+  for_each_cmfd_array([&](const auto& host) {
+    Real* out = host.data();
+    for (std::size_t i = 0; i < host.size(); ++i) out[i] = from_fixed<cmfd_fraction_bits>(at[i]);
+    at += host.size();
+  }, tallies_host);
+  const int groups = tallies_host.n_groups(), cells = tallies_host.n_cells();
+  for (int g = 0; g < groups; ++g) {
+    for (int c = 0; c < cells; ++c) {
+      if (tallies_host.total(g, c) < input.min_collisions) tallies_host.flux(g, c) = 0;
+    }
+  }
+  for_each_cmfd_array([&](const auto& device, const auto& host) { Kokkos::deep_copy(exec, device, host); }, tallies,
+                      tallies_host);
 }
 
 CmfdAccelerator::CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
