@@ -33,6 +33,25 @@ add_test(NAME determinism_ranks_blocking_exchange
                  "-DARGS=run;--particles;2000;--batches;6;--inactive;2"
                  "-DEXTRA=--exchange;blocking;--sync-timers" "-DRANKS=1;4" -DOUT=${_out}/ranks_blocking
                  -P ${_cmake_dir}/compare_ranks.cmake)
+# CMFD with feedback: the same bits at 1, 2 and 4 ranks, in history and event modes and with domain
+# decomposition (one build, one thread per rank; src/cmfd/README.md says what holds across thread
+# counts); and a restart continues the CMFD window bit for bit, at 1 and 2 ranks.
+if(KEFF_HAVE_CMFD)
+  add_test(NAME determinism_cmfd
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                   "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml;--particles;2000;--batches;8;--inactive;3"
+                   "-DVARIANTS=1:--mode,history;1:--mode,event;2:--mode,history;4:--mode,event;2:--domains,2,1,1;4:--domains,4,1,1"
+                   -DOUT=${_out}/determinism_cmfd -P ${_cmake_dir}/compare_variants.cmake)
+  foreach(_np 1 2)
+    add_test(NAME restart_cmfd_np${_np}
+             COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=${_np}
+                     "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml;--particles;1500;--inactive;3"
+                     -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_cmfd_np${_np} -P ${_cmake_dir}/restart.cmake)
+  endforeach()
+  set_tests_properties(determinism_cmfd restart_cmfd_np1 restart_cmfd_np2
+                       PROPERTIES LABELS "determinism;mpi" TIMEOUT 600
+                                  ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+endif()
 foreach(_np 1 2)
   add_test(NAME restart_np${_np}
            COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=${_np}
@@ -135,8 +154,16 @@ foreach(_file IN LISTS _bad_inputs)
   if(NOT _exit)
     set(_exit 2)
   endif()
+  if(_name MATCHES "^cmfd_" AND NOT KEFF_HAVE_CMFD)
+    # Without Kokkos Kernels every [cmfd] is refused first (below).
+    set(_expect "CMFD|cmfd")
+  endif()
   keff_expect_failure(bad_input_${_name} "${_expect}" ${_exit} run ${_file})
 endforeach()
+if(NOT KEFF_HAVE_CMFD)
+  keff_expect_failure(cli_cmfd_unavailable "built without Kokkos Kernels.*-DKokkosKernels_ROOT=.*\\(asked for by \\[cmfd\\] at .*cmfd_slab_2g.toml:[0-9]+\\)" 2
+                      run ${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml)
+endif()
 # keff check-geometry lists each overlap or gap with its cells, universe and a point, and says by its exit
 # status whether it found any: 1 faults, 0 none (the expected "failure" of the last test), 2 bad usage.
 keff_expect_failure(check_geometry_overlap

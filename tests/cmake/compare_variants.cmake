@@ -1,0 +1,35 @@
+# Runs keff in several ways that must give the same bits (rank counts, transport modes, domain
+# decomposition) and requires every run's results to equal the first's: every batch's k estimators,
+# entropy and, with CMFD, k_cmfd and the CMFD entropy; the combined k and the mesh tally.
+# Each variant is "NP:ARG,ARG,...": the rank count, then the arguments (commas for spaces) added to ARGS.
+#   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." "-DARGS=run;input.toml;..."
+#         "-DVARIANTS=1:--mode,history;2:--mode,event;2:--domains,2,1,1" -DOUT=dir -P compare_variants.cmake
+file(MAKE_DIRECTORY "${OUT}")
+set(i 0)
+foreach(variant IN LISTS VARIANTS)
+  string(REGEX MATCH "^([0-9]+):(.*)$" _ "${variant}")
+  set(np ${CMAKE_MATCH_1})
+  string(REPLACE "," ";" extra "${CMAKE_MATCH_2}")
+  # --domains NX,NY,NZ keeps its commas: the value after --domains is joined back.
+  string(REPLACE "--domains;" "--domains=" extra "${extra}")
+  string(REGEX REPLACE "--domains=([0-9]+);([0-9]+);([0-9]+)" "--domains;\\1,\\2,\\3" extra "${extra}")
+  execute_process(COMMAND ${MPIEXEC} -n ${np} ${MPIFLAGS} ${KEFF} ${ARGS} ${extra} --quiet --statepoint ""
+                          --json "${OUT}/variant${i}.json"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "keff at ${np} rank(s) with '${extra}' failed (${rc}):\n${err}")
+  endif()
+  file(READ "${OUT}/variant${i}.json" json_${i})
+  foreach(key IN ITEMS batches mesh k)
+    string(JSON a GET "${json_0}" ${key})
+    string(JSON b GET "${json_${i}}" ${key})
+    if(NOT a STREQUAL b)
+      list(GET VARIANTS 0 first)
+      message(FATAL_ERROR "'${key}' differs between '${first}' and '${variant}':\n${a}\n---\n${b}")
+    endif()
+  endforeach()
+  math(EXPR i "${i} + 1")
+endforeach()
+string(JSON n LENGTH "${json_0}" batches)
+string(JSON k GET "${json_0}" k mean)
+message("identical over ${n} batches in ${i} variants: ${VARIANTS} (k = ${k})")
