@@ -62,7 +62,8 @@ void Simulation::sample_initial_source() {
 TransportedBatch Simulation::transport(int batch) {
   if (options_.sync_timers) comm_.barrier();
   const auto start = std::chrono::steady_clock::now();
-  const TransportedBatch t = transporter_.transport(batch, tally_.k_prev(), source_.batch_source());
+  const TransportedBatch t =
+      transporter_.transport(batch, tally_.k_prev(), source_.batch_source(), problem_.settings.max_lost - tally_.lost());
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   timers_.add(batch > problem_.settings.inactive ? "transport active" : "transport inactive", elapsed - t.exchange_wait);
   timers_.add("bank exchange wait", t.exchange_wait);
@@ -72,6 +73,7 @@ TransportedBatch Simulation::transport(int batch) {
 
 BatchResult Simulation::run_batch(int batch) {
   const TransportedBatch transported = transport(batch);
+  if (transported.abandoned) stop_inside(batch, transported);
   {
     const auto t = timed("bank sort");
     source_.order_bank(transporter_.bank(), transported.banked);
@@ -100,6 +102,21 @@ BatchResult Simulation::run_batch(int batch) {
   transporter_.check_conservation(batch, global);
   if (tally_.count_lost(global.lost)) throw RunError(transporter_.lost_report(batch, tally_.lost()));
   return tally_.record(batch, global, entropy, sites);
+}
+
+// Every rank abandoned `batch` part-way. After a signal the run stops as it would have after the batch
+// before: the source this batch started from is still the source buffer's, untouched by transport, so
+// its statepoint is that of the previous batch and a restart runs this batch again, bit for bit. Without
+// one, some rank lost more particles than the run allows.
+void Simulation::stop_inside(int batch, const TransportedBatch& abandoned) {
+  const auto& s = problem_.settings;
+  if (const int sig = agreed_interrupt(comm_)) {
+    const bool resumable = batch > 1 && !s.statepoint.empty();
+    if (resumable) write_statepoint_now();
+    source_.finish_exchange();  // no message may be left in flight when MPI finalizes
+    throw Interrupted(sig, batch - 1, s.batches, resumable ? s.statepoint : "", batch);
+  }
+  throw RunError(transporter_.lost_report(batch, tally_.lost() + comm_.sum(abandoned.lost)));
 }
 
 RunResults Simulation::run() {
