@@ -2,6 +2,8 @@
 // and, on failure, turns the innermost message of HDF5's error stack into the OutputError's reason.
 #include "io/hdf5_file.hpp"
 
+#include "io/input_file.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <utility>
@@ -375,6 +377,13 @@ H5File H5File::create(const std::string& path) {
 }
 
 H5File H5File::open(const std::string& path) {
+  // HDF5 opens the path itself: only a regular file gets that far (io/input_file.hpp), since a FIFO
+  // would block the open for ever and a device be read without end.
+  try {
+    require_regular_file(path);
+  } catch (const InputFileError& e) {
+    throw OutputError(std::string("HDF5: cannot open file ") + e.what());
+  }
   QuietErrors quiet;
   const auto fapl = semi_close_access();
   const hid_t id = fapl.valid() ? H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()) : H5I_INVALID_HID;

@@ -3,11 +3,9 @@
 // documented in io/README.md; messages have one shape:
 //   <file>:<line>: <table>[<name>].<key>: <what is wrong> (allowed: <what is allowed>)
 #include "io/geometry_bounds.hpp"
+#include "io/input_file.hpp"
 #include "io/input_parts.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace keff {
 namespace detail {
@@ -235,15 +233,11 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
 model::Problem read_problem_file(const std::string& path) { return read_problem_string(read_input_file(path), path); }
 
 std::string read_input_file(const std::string& path) {
-  std::error_code ec;
-  const std::string shown = printable(path);
-  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot open input file '" + shown + "': it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open input file '" + shown + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError("cannot read input file '" + shown + "'");
-  return std::move(text).str();
+  try {
+    return read_regular_file(path, limits::max_input_bytes);
+  } catch (const InputFileError& e) {
+    throw InputError(std::string("cannot open input file ") + e.what());
+  }
 }
 
 }  // namespace keff

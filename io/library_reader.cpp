@@ -2,30 +2,70 @@
 
 #include "io/data_error.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/printable.hpp"
 #include "io/text_library.hpp"
 
-#include <filesystem>
+#include <unordered_map>
 
 namespace keff {
 
 std::unique_ptr<LibraryReader> open_library(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (!fs::exists(status)) throw DataError(path + ": nuclear-data library does not exist");
-  if (fs::is_directory(status)) return open_text_library(path);
-  if (fs::is_regular_file(status)) return open_hdf5_library(path);
-  throw DataError(path + ": not a nuclear-data library (allowed: an HDF5 file or a text-library directory)");
+  // By kind, before anything is opened: a FIFO or a device would block or be read without end
+  // (io/input_file.hpp).
+  switch (file_kind(path)) {
+    case FileKind::missing: throw DataError(path + ": nuclear-data library does not exist");
+    case FileKind::regular: return open_hdf5_library(path);
+    case FileKind::directory: return open_text_library(path);
+    case FileKind::other: break;
+  }
+  throw DataError(path + ": not a nuclear-data library: " + file_kind_problem(path) +
+                  " (allowed: an HDF5 file or a text-library directory; symbolic links are followed)");
 }
 
-void check_index_sizes(const std::vector<LibraryIndexEntry>& index, const std::string& path) {
+std::vector<InputFile> LibraryReader::input_files() const {
+  const std::string library = "the nuclear-data library '" + printable(path_) + "'";
+  std::vector<InputFile> out;
+  for (const std::string& file : files()) {
+    out.push_back({file, file == path_ ? library : "the file '" + printable(file) + "' of " + library});
+  }
+  return out;
+}
+
+std::vector<InputFile> library_input_files(const std::string& path) {
+  try {
+    return open_library(path)->input_files();
+  } catch (const std::exception&) {
+    return {{path, "the nuclear-data library '" + printable(path) + "'"}};
+  }
+}
+
+void check_index(const std::vector<LibraryIndexEntry>& index, const std::string& path) {
   if (index.empty() || static_cast<std::int64_t>(index.size()) > limits::max_nuclides) {
     throw DataError(path + ": the index lists " + std::to_string(index.size()) + " nuclides (allowed: " +
                     limits::integer_range(1, limits::max_nuclides) + ")");
   }
   std::int64_t total = 0;
-  for (const auto& e : index) {
+  std::unordered_map<std::string, std::size_t> names;
+  std::unordered_map<std::int32_t, std::size_t> ids;
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    const auto& e = index[i];
+    if (!valid_nuclide_name(e.name)) {
+      throw DataError(path + ": index entry " + std::to_string(i + 1) + ": invalid nuclide name '" + printable(e.name) +
+                      "' (allowed: " + nuclide_name_rule + ")");
+    }
+    // A name read twice would shadow the first (the HDF5 format stores a group per name); an id twice
+    // would make the sorted id index ambiguous. The writers refuse both (check_library).
+    if (const auto [at, fresh] = names.emplace(e.name, i); !fresh) {
+      throw DataError(path + ": nuclide '" + e.name + "' appears twice in the index (entries " +
+                      std::to_string(at->second + 1) + " and " + std::to_string(i + 1) +
+                      "; allowed: each name once)");
+    }
+    if (const auto [at, fresh] = ids.emplace(e.id, i); !fresh) {
+      throw DataError(path + ": nuclide '" + e.name + "': id " + std::to_string(e.id) + " is used twice (also by '" +
+                      index[at->second].name + "'; allowed: each id once)");
+    }
     if (e.points < 2 || e.points > limits::max_gridpoints) {
       throw DataError(path + ": nuclide '" + e.name + "' has " + std::to_string(e.points) + " energy points (allowed: " +
                       limits::integer_range(2, limits::max_gridpoints) + ")");

@@ -50,6 +50,20 @@ inline constexpr std::int64_t max_gridpoints = std::int64_t{1} << 24;
 inline constexpr std::int64_t max_total_gridpoints = int_max;
 // Multigroup energy groups (sigma_s is groups x groups per material).
 inline constexpr std::int64_t max_groups = 10000;
+// Bytes of a TOML input file. The parsed document takes about ten times its text; the largest real
+// inputs (full cores pin by pin, with lattices) are far below 1 MiB.
+inline constexpr std::int64_t max_input_bytes = std::int64_t{1} << 26;
+// Bytes of a text library's index.txt: max_nuclides lines of up to 1 KiB (a name, an id, a count and a
+// relative path; keff writes about 40 bytes a line).
+inline constexpr std::int64_t max_text_index_bytes = max_nuclides * 1024;
+// Bytes of one text nuclide file, whose point count the index announces: its header and comments, and
+// per point a data line (four doubles at 17 digits: about 100 bytes as keff writes them) with room for
+// wider spacing and a comment line beside each.
+inline constexpr std::int64_t max_text_header_bytes = 65536;
+inline constexpr std::int64_t max_text_bytes_per_point = 256;
+inline constexpr std::int64_t max_text_nuclide_bytes(std::int64_t points) {
+  return max_text_header_bytes + max_text_bytes_per_point * points;
+}
 // Kokkos threads per rank (--kokkos-num-threads): beyond any node's hardware threads.
 inline constexpr std::int64_t max_threads = 4096;
 // Kokkos device ids (--kokkos-device-id).

@@ -2,6 +2,8 @@
 
 #include "io/data_error.hpp"
 #include "io/input.hpp"
+#include "io/input_file.hpp"
+#include "io/library_reader.hpp"
 #include "io/output.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
@@ -91,8 +93,8 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << format_bytes(run.scratch_bytes) << "\n\n";
 }
 
-// Whether two paths name one file (both existing), or would after following links (either missing).
-bool same_file(const std::string& a, const std::string& b) {
+// Whether two outputs name one file: the same existing file, or the same target after following links.
+bool same_output(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::equivalent(a, b, ec)) return true;
   const auto ca = std::filesystem::weakly_canonical(a, ec);
@@ -102,33 +104,36 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 // The outputs rank 0 will write, checked before anything runs (io/output_path.hpp): each can be created
-// or replaced as a regular file, and none is the input, the restart file or the other output.
+// or replaced as a regular file, none is one of the run's inputs (the input file, the restart file, any
+// file of the nuclear-data library), and the two are not one file. The statepoint may replace the
+// restart file it continues from, which is read whole before anything is written.
 void check_outputs(const RunOptions& o, const model::Problem& p) {
   const std::string statepoint_what = o.statepoint ? "--statepoint" : "settings.statepoint";
-  const auto refuse = [](const std::string& what, const std::string& path, const std::string& other) {
-    throw UsageError(what + " '" + printable(path) + "' is " + other + " (allowed: another file)");
-  };
-  std::vector<std::pair<std::string, std::string>> outputs;  // (what, path)
-  if (o.json) outputs.emplace_back("--json", *o.json);
-  if (!p.settings.statepoint.empty()) outputs.emplace_back(statepoint_what, p.settings.statepoint);
-  for (const auto& [what, path] : outputs) {
-    check_output_path(path, what);
-    if (o.input && same_file(path, *o.input)) refuse(what, path, "the input file");
-    if (!p.nuclear_data.library.empty() && same_file(path, p.nuclear_data.library)) refuse(what, path, "the nuclear-data library");
+  std::vector<InputFile> inputs;
+  if (o.input) inputs.push_back({*o.input, "the input file"});
+  if (!p.nuclear_data.library.empty()) {
+    for (auto& f : library_input_files(p.nuclear_data.library)) inputs.push_back(std::move(f));
   }
-  if (o.json && o.restart && same_file(*o.json, *o.restart)) refuse("--json", *o.json, "the restart file");
-  if (outputs.size() == 2 && same_file(outputs[0].second, outputs[1].second)) {
-    refuse("--json", *o.json, "also the statepoint");
+  if (o.json) {
+    check_output_path(*o.json, "--json");
+    check_not_an_input(*o.json, "--json", inputs);
+    if (o.restart) check_not_an_input(*o.json, "--json", {{*o.restart, "the restart file"}});
+  }
+  if (!p.settings.statepoint.empty()) {
+    check_output_path(p.settings.statepoint, statepoint_what);
+    check_not_an_input(p.settings.statepoint, statepoint_what, inputs);
+    if (o.json && same_output(*o.json, p.settings.statepoint)) {
+      throw UsageError("--json '" + printable(*o.json) + "' is also the statepoint (allowed: another file)");
+    }
   }
 }
 
 // A restart file is read by every rank with HDF5: a FIFO or a device would block or be read as garbage.
 void check_restart_file(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw InputError("cannot restart: '" + printable(path) + "' does not exist");
-  if (!std::filesystem::is_regular_file(status)) {
-    throw InputError("cannot restart: '" + printable(path) + "' is not a regular file (allowed: a statepoint file)");
+  try {
+    require_regular_file(path);
+  } catch (const InputFileError& e) {
+    throw InputError(std::string("cannot restart from ") + e.what());
   }
 }
 

@@ -5,6 +5,7 @@
 #include "io/data_error.hpp"
 #include "io/hdf5_library.hpp"
 #include "io/limits.hpp"
+#include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "io/library_reader.hpp"
 #include "io/packed_library.hpp"
@@ -113,6 +114,9 @@ int convert(const std::vector<std::string_view>& args, const Communicator& comm)
     std::error_code ec;
     if (!std::filesystem::is_directory(in, ec)) throw DataError(in + ": not a text-library directory");
     const auto reader = open_text_library(in);
+    // Every file of the library is read before the output is written, but replacing one would still
+    // destroy the library the user converts.
+    check_not_an_input(out, "data convert: OUT.h5", reader->input_files());
     const NuclideLibrary lib = reader->read_all();
     write_hdf5_library(out, lib);
     std::printf("converted text library '%s' to '%s': %zu nuclides in %.2f s (checksum %016llx)\n", in.c_str(),

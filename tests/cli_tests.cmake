@@ -55,6 +55,13 @@ add_test(NAME cli_output_paths
 set_tests_properties(cli_output_paths PROPERTIES LABELS "bad-input" TIMEOUT 300
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
+# Inputs that are not regular files (FIFOs, devices) or past their size, outputs over inputs (the input
+# file, a library's files, by identity), duplicate nuclides: refused by every command that reads them.
+add_test(NAME cli_input_files
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/input_files -P ${_cmake_dir}/input_files.cmake)
+set_tests_properties(cli_input_files PROPERTIES LABELS "bad-input" TIMEOUT 600
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
 # SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
 # kill -9 leaves the previous complete statepoint or none, and no temporary file the next run trips over.
 add_test(NAME cli_interrupt
