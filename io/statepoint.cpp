@@ -121,6 +121,9 @@ void write_estimators(const H5Group& g, const RunResults& r) {
     const std::vector<double> v{ms->mean, ms->std};
     g.write(name, v);
   }
+  // How k (combined) was formed, and why not by the combination when it was not (src/statistics.hpp).
+  g.set_attribute("combined_estimate", name_of(r.k_combined.kind));
+  g.set_attribute("combined_reason", r.k_combined.reason);
 }
 
 void write_timing(const H5Group& g, const RunResults& r) {
@@ -234,7 +237,10 @@ RunResults read_statepoint(const std::string& path) {
       b.k_absorption = ka.at(i);
       b.k_tracklength = kt.at(i);
       b.entropy = entropy.at(i);
-      b.k_running = {k_mean.at(i), k_std.at(i)};
+      b.k_running.mean = k_mean.at(i);
+      b.k_running.std = k_std.at(i);
+      // How each running k was formed is not stored: only the last one is reported again, and the
+      // estimators' values rebuild it.
       b.fission_sites = sites.at(i);
       r.batch.push_back(b);
     }

@@ -9,6 +9,7 @@
 #include "io/printable.hpp"
 #include "io/restart_check.hpp"
 #include "mpi/communicator.hpp"
+#include "src/batch_table.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
 #include "src/interrupt.hpp"
@@ -165,11 +166,16 @@ void check_restartable(const std::string& path, const RunResults& sp, const mode
 void print_summary(std::ostream& os, const RunResults& r) {
   char line[200];
   os << "\n Results over " << (r.batches - r.inactive) << " active batches\n";
-  const auto row = [&](const char* name, const MeanStd& m) {
-    std::snprintf(line, sizeof line, "   %-16s %.5f +/- %.5f\n", name, m.mean, m.std);
+  const auto row = [&](const std::string& name, const MeanStd& m) {
+    std::snprintf(line, sizeof line, "   %-16s %s\n", name.c_str(), format_k(m).c_str());
     os << line;
   };
-  row("k (combined)", r.k_combined);
+  // The run's k: the combination, or the fallback it names with the reason (src/statistics.hpp).
+  const auto& k = r.k_combined;
+  row(k.combined() ? std::string("k (combined)")
+                   : "k (" + std::string(k.kind == KEstimateKind::mean_of_estimators ? "mean" : name_of(k.kind)) + ")",
+      k);
+  if (!k.reason.empty()) os << "     " << (k.combined() ? "" : "not combined: ") << k.reason << "\n";
   row("k (collision)", r.k_collision);
   row("k (absorption)", r.k_absorption);
   row("k (track-length)", r.k_tracklength);
