@@ -205,46 +205,44 @@ void write_hdf5_library(const std::string& path, const NuclideLibrary& library) 
   std::vector<std::int64_t> sorted_ids(n);
   for (std::size_t k = 0; k < n; ++k) sorted_ids[k] = ids[static_cast<std::size_t>(order[k])];
 
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    H5File f = H5File::create(tmp);
-    f.set_attribute("filetype", std::string_view(hdf5_library_filetype));
-    f.set_attribute("format_version", hdf5_library_version);
-    f.set_attribute("nuclides", static_cast<std::int64_t>(n));
-    f.set_attribute("total_points", std::accumulate(points.begin(), points.end(), std::int64_t{0}));
-    f.set_attribute("checksum_algorithm", std::string_view("fnv1a64-words-x4"));
-    f.set_attribute("index_checksum", as_int64(index_checksum(names, ids, points)));
-    {
-      const H5Group idx = f.create_group("index");
-      idx.write("name", std::span<const std::string>(names));
-      idx.write("id", std::span<const std::int64_t>(ids));
-      idx.write("points", std::span<const std::int64_t>(points));
-      idx.write("sorted_id", std::span<const std::int64_t>(sorted_ids));
-      idx.write("sorted_position", std::span<const std::int64_t>(order));
-    }
-    {
-      const H5Group nuclides = f.create_group("nuclides");
-      for (std::size_t i = 0; i < n; ++i) {
-        const NuclideData& d = library.nuclides[i];
-        const H5Group g = nuclides.create_group(d.name);
-        const double reals[5] = {d.awr, d.nu0, d.nu1, d.watt_a, d.watt_b};
-        g.set_attribute("id", ids[i]);
-        g.set_attribute("fissile", std::int64_t{d.fissile ? 1 : 0});
-        g.set_attribute("points", points[i]);
-        g.set_attribute("awr", d.awr);
-        g.set_attribute("nu0", d.nu0);
-        g.set_attribute("nu1", d.nu1);
-        g.set_attribute("watt_a", d.watt_a);
-        g.set_attribute("watt_b", d.watt_b);
-        g.set_attribute("scalars_checksum", as_int64(scalars_checksum(ids[i], d.fissile ? 1 : 0, points[i], reals)));
-        const std::vector<double>* data[4] = {&d.energy, &d.elastic, &d.capture, &d.fission};
-        for (int c = 0; c < 4; ++c) {
-          g.write(columns[c], std::span<const double>(*data[c]));
-          g.set_attribute(std::string(columns[c]) + "_checksum", as_int64(checksum64(std::span<const double>(*data[c]))));
-        }
+  H5File f = H5File::create(path);  // in memory; written whole below (io/hdf5_file.hpp)
+  f.set_attribute("filetype", std::string_view(hdf5_library_filetype));
+  f.set_attribute("format_version", hdf5_library_version);
+  f.set_attribute("nuclides", static_cast<std::int64_t>(n));
+  f.set_attribute("total_points", std::accumulate(points.begin(), points.end(), std::int64_t{0}));
+  f.set_attribute("checksum_algorithm", std::string_view("fnv1a64-words-x4"));
+  f.set_attribute("index_checksum", as_int64(index_checksum(names, ids, points)));
+  {
+    const H5Group idx = f.create_group("index");
+    idx.write("name", std::span<const std::string>(names));
+    idx.write("id", std::span<const std::int64_t>(ids));
+    idx.write("points", std::span<const std::int64_t>(points));
+    idx.write("sorted_id", std::span<const std::int64_t>(sorted_ids));
+    idx.write("sorted_position", std::span<const std::int64_t>(order));
+  }
+  {
+    const H5Group nuclides = f.create_group("nuclides");
+    for (std::size_t i = 0; i < n; ++i) {
+      const NuclideData& d = library.nuclides[i];
+      const H5Group g = nuclides.create_group(d.name);
+      const double reals[5] = {d.awr, d.nu0, d.nu1, d.watt_a, d.watt_b};
+      g.set_attribute("id", ids[i]);
+      g.set_attribute("fissile", std::int64_t{d.fissile ? 1 : 0});
+      g.set_attribute("points", points[i]);
+      g.set_attribute("awr", d.awr);
+      g.set_attribute("nu0", d.nu0);
+      g.set_attribute("nu1", d.nu1);
+      g.set_attribute("watt_a", d.watt_a);
+      g.set_attribute("watt_b", d.watt_b);
+      g.set_attribute("scalars_checksum", as_int64(scalars_checksum(ids[i], d.fissile ? 1 : 0, points[i], reals)));
+      const std::vector<double>* data[4] = {&d.energy, &d.elastic, &d.capture, &d.fission};
+      for (int c = 0; c < 4; ++c) {
+        g.write(columns[c], std::span<const double>(*data[c]));
+        g.set_attribute(std::string(columns[c]) + "_checksum", as_int64(checksum64(std::span<const double>(*data[c]))));
       }
     }
-    f.close();
-  });
+  }
+  detail::write_file_atomically(path, f.close_to_image(), "the nuclear-data library");
 }
 
 }  // namespace keff

@@ -185,19 +185,19 @@ void write_bank(const H5Group& g, const std::vector<Site>& bank) {
 }  // namespace
 
 void write_statepoint(const std::string& path, const RunResults& results) {
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    H5File file = H5File::create(tmp);
-    write_metadata(file, results);
-    // Each group is closed at the end of its statement, before the file is.
-    write_batches(file.create_group("batches"), results.batch);
-    write_estimators(file.create_group("estimators"), results);
-    write_timing(file.create_group("timing"), results);
-    write_mesh(file.create_group("mesh"), results.mesh);
-    write_bank(file.create_group("source_bank"), results.source_bank);
-    write_restart(file.create_group("restart"), results.restart);
-    file.set_attribute("checksum", content_checksum(results));
-    file.close();
-  });
+  // Built in memory, written by write_file_atomically: a full disk is then one clear error, never a
+  // failure inside HDF5's own flush (io/hdf5_file.hpp).
+  H5File file = H5File::create(path);
+  write_metadata(file, results);
+  // Each group is closed at the end of its statement, before the file is.
+  write_batches(file.create_group("batches"), results.batch);
+  write_estimators(file.create_group("estimators"), results);
+  write_timing(file.create_group("timing"), results);
+  write_mesh(file.create_group("mesh"), results.mesh);
+  write_bank(file.create_group("source_bank"), results.source_bank);
+  write_restart(file.create_group("restart"), results.restart);
+  file.set_attribute("checksum", content_checksum(results));
+  detail::write_file_atomically(path, file.close_to_image(), "the statepoint");
 }
 
 RunResults read_statepoint(const std::string& path) {

@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 
 namespace keff {
 namespace {
@@ -133,13 +132,7 @@ void write_summary_json(const std::string& path, const RunResults& results) {
   // Built before the temporary file exists, so a failure here leaves nothing behind.
   // Invalid UTF-8 (an odd input path) is replaced rather than thrown.
   const std::string text = summary(results).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw OutputError("cannot create '" + tmp + "' for the JSON summary '" + path + "'");
-    out << text;
-    out.close();
-    if (!out) throw OutputError("cannot write the JSON summary '" + tmp + "'");
-  });
+  detail::write_file_atomically(path, text, "the JSON summary");
 }
 
 }  // namespace keff

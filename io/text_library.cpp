@@ -5,6 +5,7 @@
 #include "io/data_error.hpp"
 #include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/output.hpp"
 
 #include <charconv>
 #include <cstdio>
@@ -34,15 +35,6 @@ void append_double(std::string& out, double v) {
   char buf[40];
   const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 16);
   out.append(buf, res.ptr);
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) throw OutputError("cannot write '" + tmp + "'");
-  });
 }
 
 // ---- parsing ---------------------------------------------------------------------------------------
@@ -301,10 +293,10 @@ void write_text_library(const std::string& dir, const NuclideLibrary& library) {
       }
       text += '\n';
     }
-    write_file(file.string(), text);
+    detail::write_file_atomically(file.string(), text, "the nuclear-data file");
     index += n.name + " " + std::to_string(n.id) + " " + std::to_string(n.energy.size()) + " " + rel + "\n";
   }
-  write_file((fs::path(dir) / "index.txt").string(), index);
+  detail::write_file_atomically((fs::path(dir) / "index.txt").string(), index, "the nuclear-data library index");
 }
 
 }  // namespace keff

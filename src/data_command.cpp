@@ -4,7 +4,9 @@
 
 #include "io/data_error.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/output.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "io/library_reader.hpp"
@@ -39,17 +41,33 @@ constexpr const char* data_usage =
     "  keff data info PATH\n"
     "      read and verify a library (HDF5 file or text directory) and describe it\n";
 
-// Runs `work` on rank 0 and makes its failure every rank's DataError.
+// Runs `work` on rank 0 and makes its failure every rank's: an output that could not be written (a full
+// disk) is an OutputError (status 1, as for a run), anything else a DataError (status 2).
 void on_root(const Communicator& comm, const std::function<void()>& work) {
   std::optional<std::string> error;
+  bool output_failed = false;
   if (comm.is_root()) {
     try {
       work();
+    } catch (const OutputError& e) {
+      error = e.what();
+      output_failed = true;
     } catch (const std::exception& e) {
       error = e.what();
     }
   }
-  if (const auto first = first_error(error, comm.get())) throw DataError(*first);
+  const auto first = first_error(error, comm.get());
+  if (comm.any(output_failed)) throw OutputError(*first);
+  if (first) throw DataError(*first);
+}
+
+// An output path refused before anything is generated or read: a usage error (status 2).
+void check_out(const std::string& path, const std::string& what) {
+  try {
+    check_output_path(path, what);
+  } catch (const OutputError& e) {
+    throw DataError(e.what());
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -92,6 +110,11 @@ int generate(const std::vector<std::string_view>& args, const Communicator& comm
                      limits::number_text(limits::max_total_gridpoints) + ")");
   }
   on_root(comm, [&] {
+    if (*format == "h5") check_out(*out, "data generate: --out");
+    if (*format == "text" && file_kind(*out) != FileKind::missing && file_kind(*out) != FileKind::directory) {
+      throw DataError("data generate: --out '" + printable(*out) + "': " + file_kind_problem(*out) +
+                      " (allowed: a directory for a text library, new or existing)");
+    }
     const auto start = std::chrono::steady_clock::now();
     const NuclideLibrary lib = generate_synthetic_library(spec);
     if (*format == "h5") {
@@ -116,7 +139,12 @@ int convert(const std::vector<std::string_view>& args, const Communicator& comm)
     const auto reader = open_text_library(in);
     // Every file of the library is read before the output is written, but replacing one would still
     // destroy the library the user converts.
-    check_not_an_input(out, "data convert: OUT.h5", reader->input_files());
+    check_out(out, "data convert: OUT.h5");
+    try {
+      check_not_an_input(out, "data convert: OUT.h5", reader->input_files());
+    } catch (const OutputError& e) {
+      throw DataError(e.what());
+    }
     const NuclideLibrary lib = reader->read_all();
     write_hdf5_library(out, lib);
     std::printf("converted text library '%s' to '%s': %zu nuclides in %.2f s (checksum %016llx)\n", in.c_str(),
@@ -169,6 +197,8 @@ int info(const std::vector<std::string_view>& args, const Communicator& comm) {
 }
 
 }  // namespace
+
+const char* data_usage_text() { return data_usage; }
 
 int data_command(const std::vector<std::string_view>& args, const Communicator& comm) {
   if (args.empty()) throw UsageError("'keff data' needs a command (allowed: generate, convert, info)");

@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "io/hdf5_file.hpp"
 #include "src/cli.hpp"
 #include "src/interrupt.hpp"
 #include "src/run_options.hpp"
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
     Kokkos::ScopeGuard kokkos(argc, argv);
     status = keff::cli_main(argc, argv);
   }
+  // HDF5 may still hold a file a failed write could not close (a full disk); its own clean-up at exit
+  // would run after MPI_Finalize and crash there.
+  keff::close_hdf5();
   MPI_Finalize();
   return status;
 }

@@ -62,6 +62,15 @@ add_test(NAME cli_input_files
 set_tests_properties(cli_input_files PROPERTIES LABELS "bad-input" TIMEOUT 600
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
+# Outputs onto a full disk (a tiny tmpfs; root only, else skipped): status 1, the path and the reason,
+# no crash at MPI_Finalize, no temporary left.
+add_test(NAME cli_full_disk
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS}"
+                 -DOUT=${_out}/full_disk -P ${_cmake_dir}/full_disk.cmake)
+set_tests_properties(cli_full_disk PROPERTIES LABELS "bad-input;mpi" TIMEOUT 600 PROCESSORS 2
+                     SKIP_REGULAR_EXPRESSION "SKIPPED:"
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+
 # SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
 # kill -9 leaves the previous complete statepoint or none, and no temporary file the next run trips over.
 add_test(NAME cli_interrupt
