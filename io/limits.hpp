@@ -64,8 +64,12 @@ inline constexpr std::int64_t max_text_bytes_per_point = 256;
 inline constexpr std::int64_t max_text_nuclide_bytes(std::int64_t points) {
   return max_text_header_bytes + max_text_bytes_per_point * points;
 }
-// Kokkos threads per rank (--kokkos-num-threads): beyond any node's hardware threads.
-inline constexpr std::int64_t max_threads = 4096;
+// Kokkos threads per rank (--kokkos-num-threads, KOKKOS_NUM_THREADS, OMP_NUM_THREADS): Kokkos' OpenMP
+// backend keeps its thread pool in a fixed array of 512 (OpenMPTraits::MAX_THREAD_COUNT; 513 threads
+// hung Kokkos::initialize, more crashed it; src/main.cpp checks the two agree). And per hardware thread
+// of the machine at most 4: more only time-slice the same cores, each with its own scratch.
+inline constexpr std::int64_t max_threads = 512;
+inline constexpr std::int64_t max_threads_per_hardware_thread = 4;
 // Kokkos device ids (--kokkos-device-id).
 inline constexpr std::int64_t max_device_id = 1023;
 

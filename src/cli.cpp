@@ -1,5 +1,6 @@
 #include "src/cli.hpp"
 
+#include "io/checksum.hpp"
 #include "io/data_error.hpp"
 #include "io/input.hpp"
 #include "io/input_file.hpp"
@@ -8,6 +9,7 @@
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "io/restart_check.hpp"
+#include "mpi/bulk_transfer.hpp"
 #include "mpi/communicator.hpp"
 #include "src/batch_table.hpp"
 #include "src/data_command.hpp"
@@ -16,6 +18,7 @@
 #include "src/run.hpp"
 #include "src/run_options.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -303,6 +306,57 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
 
 }  // namespace
 
+std::string command_name(const std::vector<std::string_view>& args) {
+  if (args.empty()) return "";
+  std::string name = printable(args[0].substr(0, 64));
+  if (args[0] == "data" && args.size() > 1) name += " " + printable(args[1].substr(0, 64));
+  return name;
+}
+
+int agree_on_start(const std::vector<std::string_view>& args, const std::string& kokkos_problem) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::string command = command_name(args);
+  const std::uint64_t id = checksum64(command.data(), command.size());
+  // One reduction: the lowest rank with a bad Kokkos argument (as size - rank, so the maximum), and the
+  // command's hash and its complement (their maxima are complements only if every rank has the same).
+  std::uint64_t v[3] = {kokkos_problem.empty() ? 0 : static_cast<std::uint64_t>(size - rank), id, ~id};
+  MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (v[1] != ~v[2]) {  // every rank is here: the messages below are collectives of their own
+    const auto shown = [](const std::string& c) { return "'keff" + (c.empty() ? std::string() : " " + c) + "'"; };
+    const std::string first = broadcast(command, 0, MPI_COMM_WORLD);
+    const std::optional<std::string> mine =
+        command == first ? std::nullopt : std::optional<std::string>("rank " + std::to_string(rank) + " runs " + shown(command));
+    const std::optional<std::string> other = first_error(mine, MPI_COMM_WORLD);
+    if (rank == 0) {
+      std::cerr << "keff: error: the " << size << " ranks were not started with the same command: rank 0 runs "
+                << shown(first) << " but " << other.value_or("another rank another")
+                << " (allowed: one keff command on every rank; each part of an MPMD launch 'A : B' must start it)"
+                << std::endl;
+    }
+    return 2;
+  }
+  if (v[0] > 0) {
+    if (rank == size - static_cast<int>(v[0])) {
+      std::cerr << "keff: error: " << kokkos_problem << "\nrun 'keff --help' for usage" << std::endl;
+    }
+    return 2;
+  }
+  return 0;
+}
+
+std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& args) {
+  if (args.empty()) return ImmediateAnswer{usage_text, 2};
+  const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
+  if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{usage_text, 0};
+  if (args[0] == "--version") return ImmediateAnswer{"keff 0.1.0 (" + backend_description() + ")\n", 0};
+  const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
+  if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
+  if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};
+  return std::nullopt;
+}
+
 int cli_main(int argc, char** argv) {
   const Communicator comm;
   const auto error = [&](const std::string& what) {
@@ -310,13 +364,9 @@ int cli_main(int argc, char** argv) {
   };
   std::vector<std::string_view> args(argv + 1, argv + argc);
   try {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      if (comm.is_root()) std::cout << usage_text;
-      return args.empty() ? 2 : 0;
-    }
-    if (args[0] == "--version") {
-      if (comm.is_root()) std::cout << "keff 0.1.0 (" << backend_description() << ")\n";
-      return 0;
+    if (const auto answer = immediate_answer(args)) {
+      if (comm.is_root()) std::cout << answer->text;
+      return answer->status;
     }
     if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
