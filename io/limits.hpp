@@ -50,6 +50,16 @@ inline constexpr std::int64_t max_gridpoints = std::int64_t{1} << 24;
 inline constexpr std::int64_t max_total_gridpoints = int_max;
 // Multigroup energy groups (sigma_s is groups x groups per material).
 inline constexpr std::int64_t max_groups = 10000;
+// The largest k a batch can report, per event a history may take (settings.max_events), for the checks
+// of a restart: every source neutron has weight 1; a collision scores nu Sigma_f / Sigma_t <= max_nu (10:
+// physical_limits in io/nuclear_data.hpp; the multigroup input keeps nu_sigma_f <= 10 sigma_a), an
+// absorption at most max_nu, a flight at most max_nu times its optical length, which -log(1 - xi) keeps
+// below 40 for a double xi < 1. A batch k past max_events x this no run reports: an edited statepoint
+// (k = 1e308 overflowed the running statistics).
+inline constexpr double max_k_per_event = 400.0;
+// How far a restarted source site's weight may be from 1, the weight the comb gives every site
+// (kernels/source_select.hpp): none, but for the rounding of a weight another writer of the format stored.
+inline constexpr double site_weight_tolerance = 1e-12;
 // Bytes of a TOML input file. The parsed document takes about ten times its text; the largest real
 // inputs (full cores pin by pin, with lattices) are far below 1 MiB.
 inline constexpr std::int64_t max_input_bytes = std::int64_t{1} << 26;
