@@ -178,6 +178,24 @@ std::optional<model::Domains> read_domains(const Section& root, const model::Pro
   return out;
 }
 
+// The hash grid's table is (hash_bins + 1) x nuclides entries, indexed with int in kernels
+// (limits::max_xs_table_entries). Synthetic data's nuclide count is known here; a library's is checked
+// when the library is read (src/build_nuclear_data.cpp).
+void check_hash_grid_size(const Section& root, const model::Problem& p) {
+  const auto& s = p.settings;
+  if (s.mode != model::PhysicsMode::continuous_energy || s.energy_grid != EnergyGridKind::hash) return;
+  if (!p.nuclear_data.library.empty()) return;
+  const std::int64_t nuclides = p.nuclear_data.nuclides;
+  if (limits::checked_product(limits::max_xs_table_entries, std::int64_t{s.hash_bins} + 1, nuclides)) return;
+  const std::string what = "(hash_bins + 1) x nuclear_data.nuclides = (" + std::to_string(s.hash_bins) + " + 1) x " +
+                           std::to_string(nuclides) + " hash-grid entries are too many";
+  const std::string allowed = "(hash_bins + 1) x nuclides <= " + limits::number_text(limits::max_xs_table_entries) +
+                              ": fewer hash_bins or nuclides, or energy_grid = \"nuclide\"";
+  const auto settings = root.table("settings");
+  if (settings->has("hash_bins")) settings->fail("hash_bins", what, allowed);
+  root.table("nuclear_data")->fail("nuclides", what, allowed);
+}
+
 // The mesh tally holds (energy groups x bins) values per score; checked once the groups are known.
 void check_tally_size(const Section& root, const model::Problem& p) {
   const auto& s = p.settings;
@@ -219,6 +237,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   p.source_name = source_name;
   p.settings = read_settings(root);
   p.nuclear_data = read_nuclear_data(root, p.settings.mode);
+  check_hash_grid_size(root, p);
   p.groups = read_groups(root, p.settings.mode);
   check_tally_size(root, p);
   std::map<int, int> surface_index;

@@ -42,6 +42,11 @@ inline constexpr double min_initial_k = 0.01;
 inline constexpr double max_initial_k = 100.0;
 // Hash-grid bins: the table is (bins + 1) x nuclides ints.
 inline constexpr std::int64_t max_hash_bins = std::int64_t{1} << 24;
+// Entries of a two-dimensional cross-section index table: the hash grid's (hash_bins + 1) x nuclides and
+// the unionized grid's union points x nuclides. Kernels index them with int, and Kokkos computes a View's
+// offset in its index arguments' type: hash_bins = 2^24 with 129 nuclides ((2^24 + 1) x 129 > 2^31)
+// overflowed into a crash.
+inline constexpr std::int64_t max_xs_table_entries = int_max;
 // Nuclides in a library (generated or read): real evaluated libraries have about 560.
 inline constexpr std::int64_t max_nuclides = std::int64_t{1} << 16;
 // Energy points of one nuclide (real libraries: up to a few hundred thousand).

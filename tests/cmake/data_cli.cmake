@@ -112,3 +112,11 @@ foreach(case "nu;nu -1 0;nu\\(1e-05 eV\\) = -1 \\+ 0 \\* E\\[MeV\\] = -1 \\(allo
   run_fails("U235.txt: nuclide 'U235': ${regex}" ${KEFF} data convert ${OUT}/bad_${name} ${OUT}/never.h5)
   run_fails("U235.txt: nuclide 'U235': ${regex}" ${MPIEXEC} ${KEFF} run ${OUT}/bad_${name}.toml)
 endforeach()
+
+# The hash grid of a library's nuclides: (hash_bins + 1) x 129 entries are past the int kernels index the
+# table with (it crashed); refused when the library is read, naming the input, the key and the library.
+run_ok(${KEFF} data generate --format h5 --nuclides 129 --gridpoints 50 --out ${OUT}/many.h5)
+string(REPLACE "[settings]\n" "[settings]\nhash_bins = 16777216\n" hashed "${settings}")
+file(WRITE ${OUT}/hash_grid.toml "${hashed}[nuclear_data]\nlibrary = \"many.h5\"\n${geometry}")
+run_fails("hash_grid.toml: settings.hash_bins = 16777216 with the 129 nuclides of the library '.*many.h5': \\(hash_bins \\+ 1\\) x nuclides hash-grid entries are too many \\(allowed: at most 2\\^31 - 1"
+          ${MPIEXEC} ${KEFF} run ${OUT}/hash_grid.toml)
