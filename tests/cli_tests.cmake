@@ -213,6 +213,9 @@ add_test(NAME data_cli_libraries
                  "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};2;${KEFF_MPIEXEC_PREFLAGS}"
                  -DOUT=${_out}/data -P ${_cmake_dir}/data_cli.cmake)
 set_tests_properties(data_cli_libraries PROPERTIES LABELS "data" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+add_test(NAME data_cli_generate_memory
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/data_memory -P ${_cmake_dir}/data_memory.cmake)
+set_tests_properties(data_cli_generate_memory PROPERTIES LABELS "data;bad-input" TIMEOUT 150 SKIP_REGULAR_EXPRESSION "SKIPPED:")
 keff_expect_failure(data_cli_no_command "'keff data' needs a command" 2 data)
 keff_expect_failure(data_cli_bad_format "--format 'xml' is not allowed \\(allowed: h5, text\\)" 2
                     data generate --format xml --out ${_out}/never)
