@@ -39,34 +39,8 @@ if(NOT sum_lib.h5 STREQUAL sum_text OR NOT sum_lib.h5 STREQUAL sum_converted.h5)
   message(FATAL_ERROR "libraries differ: h5 ${sum_lib.h5}, text ${sum_text}, converted ${sum_converted.h5}")
 endif()
 
-# One pin in a reflected box; [nuclear_data] differs between the inputs.
-set(geometry [=[
-[[surface]]
-id = 1
-type = "sphere"
-coeffs = [0.0, 0.0, 0.0, 5.0]
-boundary = "reflective"
-[[surface]]
-id = 2
-type = "sphere"
-coeffs = [0.0, 0.0, 0.0, 2.0]
-[[cell]]
-name = "fuel"
-region = "-2"
-material = "fuel"
-[[cell]]
-name = "water"
-region = "+2 -1"
-material = "water"
-[[material]]
-name = "fuel"
-nuclides = { U235 = 1.0e-3, U238 = 2.2e-2, O16 = 4.6e-2 }
-trace_nuclides = 4
-[[material]]
-name = "water"
-nuclides = { H1 = 6.7e-2, O16 = 3.3e-2 }
-]=])
-set(settings "[settings]\nparticles = 500\nbatches = 5\ninactive = 1\nstatepoint = \"\"\n[settings.source]\nlower_left = [-2.0, -2.0, -2.0]\nupper_right = [2.0, 2.0, 2.0]\n")
+# One pin in a reflected box (`settings` and `geometry`); [nuclear_data] differs between the inputs.
+include(${CMAKE_CURRENT_LIST_DIR}/pin_problem.cmake)
 file(WRITE ${OUT}/memory.toml "${settings}[nuclear_data]\nnuclides = 14\ngridpoints = 900\nseed = 77\n${geometry}")
 file(WRITE ${OUT}/h5.toml "${settings}[nuclear_data]\nlibrary = \"lib.h5\"\nload = \"root\"\n${geometry}")
 file(WRITE ${OUT}/text.toml "${settings}[nuclear_data]\nlibrary = \"text\"\nload = \"all\"\n${geometry}")

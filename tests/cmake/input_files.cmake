@@ -87,41 +87,9 @@ refused("U235.txt': it holds 200000 bytes \\(allowed: a regular file of at most 
         data info "${OUT}/nuclide_big")
 
 # A run whose library is one of them: the same messages.
-set(problem [=[
-[settings]
-particles = 200
-batches = 3
-inactive = 1
-statepoint = ""
-[settings.source]
-lower_left = [-2.0, -2.0, -2.0]
-upper_right = [2.0, 2.0, 2.0]
-[[surface]]
-id = 1
-type = "sphere"
-coeffs = [0.0, 0.0, 0.0, 5.0]
-boundary = "reflective"
-[[surface]]
-id = 2
-type = "sphere"
-coeffs = [0.0, 0.0, 0.0, 2.0]
-[[cell]]
-name = "fuel"
-region = "-2"
-material = "fuel"
-[[cell]]
-name = "water"
-region = "+2 -1"
-material = "water"
-[[material]]
-name = "fuel"
-nuclides = { U235 = 1.0e-3, U238 = 2.2e-2, O16 = 4.6e-2 }
-[[material]]
-name = "water"
-nuclides = { H1 = 6.7e-2, O16 = 3.3e-2 }
-]=])
+include(${CMAKE_CURRENT_LIST_DIR}/pin_problem.cmake)
 foreach(lib fifo zero nuclide_fifo text lib.h5)
-  file(WRITE "${OUT}/${lib}.toml" "[nuclear_data]\nlibrary = \"${lib}\"\n${problem}")
+  file(WRITE "${OUT}/${lib}.toml" "${settings}[nuclear_data]\nlibrary = \"${lib}\"\n${geometry}")
 endforeach()
 refused("fifo: not a nuclear-data library: it is a FIFO" run "${OUT}/fifo.toml")
 refused("zero: not a nuclear-data library: it is a character device" run "${OUT}/zero.toml")
@@ -160,7 +128,7 @@ file(COPY "${OUT}/text/" DESTINATION "${OUT}/duplicate")
 file(READ "${OUT}/duplicate/index.txt" index)
 string(REGEX REPLACE "\nO16 8016 " "\nH1 8016 " index "${index}")
 file(WRITE "${OUT}/duplicate/index.txt" "${index}")
-file(WRITE "${OUT}/duplicate.toml" "[nuclear_data]\nlibrary = \"duplicate\"\n${problem}")
+file(WRITE "${OUT}/duplicate.toml" "${settings}[nuclear_data]\nlibrary = \"duplicate\"\n${geometry}")
 set(twice "duplicate/index.txt: nuclide 'H1' appears twice in the index \\(entries 1 and 2; allowed: each name once\\)")
 refused("${twice}" data info "${OUT}/duplicate")
 refused("${twice}" run "${OUT}/duplicate.toml")
