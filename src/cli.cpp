@@ -306,7 +306,22 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
 
 }  // namespace
 
-std::string command_name(const std::vector<std::string_view>& args) {
+namespace {
+
+// The arguments without Kokkos' own (--kokkos-*, which Kokkos takes out of argv when it starts and which
+// may sit anywhere, even before the command): what the command is, as cli_main will see it.
+std::vector<std::string_view> keff_arguments(const std::vector<std::string_view>& all) {
+  std::vector<std::string_view> args;
+  for (const auto a : all) {
+    if (!a.starts_with("--kokkos-")) args.push_back(a);
+  }
+  return args;
+}
+
+}  // namespace
+
+std::string command_name(const std::vector<std::string_view>& all) {
+  const auto args = keff_arguments(all);
   if (args.empty()) return "";
   std::string name = printable(args[0].substr(0, 64));
   if (args[0] == "data" && args.size() > 1) name += " " + printable(args[1].substr(0, 64));
@@ -346,7 +361,8 @@ int agree_on_start(const std::vector<std::string_view>& args, const std::string&
   return 0;
 }
 
-std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& args) {
+std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& all) {
+  const auto args = keff_arguments(all);
   if (args.empty()) return ImmediateAnswer{usage_text, 2};
   const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
   if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{usage_text, 0};

@@ -12,8 +12,9 @@ namespace keff {
 // Returns the process exit status: 0 success, 1 the run failed, 2 bad usage or input.
 int cli_main(int argc, char** argv);
 
-// The command the arguments (after the program's name) ask for, as the ranks compare it before anything
-// else: "run", "data info", "--version", "--help", "" (none), ... (at most two words, printable). An MPMD
+// The command the arguments (after the program's name; Kokkos' --kokkos-* ones, wherever they are, left
+// out) ask for, as the ranks compare it before anything else: "run", "data info", "--version", "--help",
+// "" (none), ... (at most two words, printable). An MPMD
 // launch (`mpiexec -n 1 keff run : -n 1 keff --version`) can start different commands on different
 // ranks, which then wait for each other for ever in different collectives.
 std::string command_name(const std::vector<std::string_view>& args);
