@@ -5,10 +5,13 @@
 #include "io/atomic_write.hpp"
 #include "io/checksum.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/limits.hpp"
 #include "io/output.hpp"
 
 #include <bit>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -121,6 +124,9 @@ void write_estimators(const H5Group& g, const RunResults& r) {
     const std::vector<double> v{ms->mean, ms->std};
     g.write(name, v);
   }
+  // How k (combined) was formed, and why not by the combination when it was not (src/statistics.hpp).
+  g.set_attribute("combined_estimate", name_of(r.k_combined.kind));
+  g.set_attribute("combined_reason", r.k_combined.reason);
 }
 
 void write_timing(const H5Group& g, const RunResults& r) {
@@ -182,20 +188,44 @@ void write_bank(const H5Group& g, const std::vector<Site>& bank) {
 }  // namespace
 
 void write_statepoint(const std::string& path, const RunResults& results) {
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    H5File file = H5File::create(tmp);
-    write_metadata(file, results);
-    // Each group is closed at the end of its statement, before the file is.
-    write_batches(file.create_group("batches"), results.batch);
-    write_estimators(file.create_group("estimators"), results);
-    write_timing(file.create_group("timing"), results);
-    write_mesh(file.create_group("mesh"), results.mesh);
-    write_bank(file.create_group("source_bank"), results.source_bank);
-    write_restart(file.create_group("restart"), results.restart);
-    file.set_attribute("checksum", content_checksum(results));
-    file.close();
-  });
+  // Built in memory, written by write_file_atomically: a full disk is then one clear error, never a
+  // failure inside HDF5's own flush (io/hdf5_file.hpp).
+  H5File file = H5File::create(path);
+  write_metadata(file, results);
+  // Each group is closed at the end of its statement, before the file is.
+  write_batches(file.create_group("batches"), results.batch);
+  write_estimators(file.create_group("estimators"), results);
+  write_timing(file.create_group("timing"), results);
+  write_mesh(file.create_group("mesh"), results.mesh);
+  write_bank(file.create_group("source_bank"), results.source_bank);
+  write_restart(file.create_group("restart"), results.restart);
+  file.set_attribute("checksum", content_checksum(results));
+  detail::write_file_atomically(path, file.close_to_image(), "the statepoint");
 }
+
+namespace {
+
+// The length of dataset `name` in `g` (its values over `width`, a row's size), checked before anything is
+// allocated for it: at most `max` rows, and `expected` rows when given. A crafted file can announce any
+// shape; the checksum is only compared once everything is read.
+std::size_t rows_of(const std::string& path, const H5Group& g, const std::string& group, const char* name,
+                    std::size_t width, std::int64_t max, std::optional<std::size_t> expected = std::nullopt) {
+  const auto shape = g.shape(name);
+  std::size_t values = 1;
+  for (const auto d : shape) values = d != 0 && values > std::numeric_limits<std::size_t>::max() / d ? 0 : values * d;
+  const bool ok = !shape.empty() && shape[0] <= static_cast<std::size_t>(max) && values == shape[0] * width &&
+                  (!expected || shape[0] == *expected);
+  if (!ok) {
+    std::string dims;
+    for (const auto d : shape) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
+    throw OutputError("statepoint '" + path + "': dataset '/" + group + "/" + name + "' has shape [" + dims +
+                      "] (allowed: " + (expected ? std::to_string(*expected) : "at most " + std::to_string(max)) +
+                      " rows of " + std::to_string(width) + ")");
+  }
+  return shape[0];
+}
+
+}  // namespace
 
 RunResults read_statepoint(const std::string& path) {
   const H5File file = H5File::open(path);
@@ -221,6 +251,11 @@ RunResults read_statepoint(const std::string& path) {
 
   {
     const H5Group g = file.open_group("batches");
+    const std::size_t n = rows_of(path, g, "batches", "batch", 1, limits::max_batches);
+    for (const char* name : {"active", "fission_sites", "k", "k_collision", "k_absorption", "k_tracklength", "entropy",
+                             "k_mean", "k_std"}) {
+      rows_of(path, g, "batches", name, 1, limits::max_batches, n);
+    }
     const auto batch = g.read_int64s("batch"), active = g.read_int64s("active"), sites = g.read_int64s("fission_sites");
     const auto k = g.read_doubles("k"), kc = g.read_doubles("k_collision"), ka = g.read_doubles("k_absorption"),
                kt = g.read_doubles("k_tracklength"), entropy = g.read_doubles("entropy"),
@@ -234,13 +269,19 @@ RunResults read_statepoint(const std::string& path) {
       b.k_absorption = ka.at(i);
       b.k_tracklength = kt.at(i);
       b.entropy = entropy.at(i);
-      b.k_running = {k_mean.at(i), k_std.at(i)};
+      b.k_running.mean = k_mean.at(i);
+      b.k_running.std = k_std.at(i);
+      // How each running k was formed is not stored: only the last one is reported again, and the
+      // estimators' values rebuild it.
       b.fission_sites = sites.at(i);
       r.batch.push_back(b);
     }
   }
   {
     const H5Group g = file.open_group("restart");
+    for (const char* name : {"flux_sum", "flux_sq", "fission_sum", "fission_sq"}) {
+      rows_of(path, g, "restart", name, 1, limits::max_tally_values);
+    }
     r.restart.flux_sum = g.read_doubles("flux_sum");
     r.restart.flux_sq = g.read_doubles("flux_sq");
     r.restart.fission_sum = g.read_doubles("fission_sum");
@@ -248,6 +289,11 @@ RunResults read_statepoint(const std::string& path) {
   }
   {
     const H5Group g = file.open_group("source_bank");
+    const std::size_t sites = rows_of(path, g, "source_bank", "energy", 1, limits::max_statepoint_sites);
+    for (const char* name : {"r", "u"}) rows_of(path, g, "source_bank", name, 3, limits::max_statepoint_sites, sites);
+    for (const char* name : {"weight", "group", "parent", "progeny"}) {
+      rows_of(path, g, "source_bank", name, 1, limits::max_statepoint_sites, sites);
+    }
     const auto pos = g.read_doubles("r"), dir = g.read_doubles("u"), energy = g.read_doubles("energy"),
                weight = g.read_doubles("weight");
     const auto group = g.read_int64s("group"), parent = g.read_int64s("parent"), progeny = g.read_int64s("progeny");
