@@ -1,5 +1,6 @@
 #include "src/run_tally.hpp"
 
+#include "src/batch_table.hpp"
 #include "src/run.hpp"
 #include "src/statistics.hpp"
 
@@ -58,23 +59,11 @@ BatchResult RunTally::record(int batch, const BatchCounters& global, double entr
 }
 
 void RunTally::print_header() const {
-  if (!log_) return;
-  *log_ << " batch   k(batch)    entropy    k(mean) +/- std\n"
-        << " -----   --------    -------    ---------------\n";
+  if (log_) *log_ << batch_table_header();
 }
 
 void RunTally::print_row(const BatchResult& r) const {
-  if (!log_) return;
-  char line[160];
-  if (r.active && r.k_running.std > 0) {
-    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f    %8.5f +/- %7.5f\n", r.batch, r.k, r.entropy,
-                  r.k_running.mean, r.k_running.std);
-  } else if (r.active) {
-    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f    %8.5f\n", r.batch, r.k, r.entropy, r.k_running.mean);
-  } else {
-    std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f\n", r.batch, r.k, r.entropy);
-  }
-  *log_ << line << std::flush;
+  if (log_) *log_ << format_batch_row(r) << std::flush;
 }
 
 void RunTally::restore(const RunResults& sp) {
