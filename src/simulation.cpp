@@ -91,7 +91,7 @@ BatchResult Simulation::run_batch(int batch) {
     Kokkos::Profiling::ScopedRegion region("keff::batch::reductions");
     global = sum_over_ranks(comm_, transported.sums);
     source_.progress();
-    entropy = source_.entropy();
+    entropy = source_.entropy(batch, sites);
     if (batch > problem_.settings.inactive) tally_.add_mesh_scores(exec_, transporter_.mesh_scores(), [this] { source_.progress(); });
   }
   if (transporter_.domains()) {

@@ -215,6 +215,10 @@ keff_expect_failure(check_geometry_bad_points "--points: '0' is not allowed \\(a
                     check-geometry --points 0)
 keff_expect_failure(check_geometry_default "points +200000 uniform in the box.*No overlap or gap found" 0
                     check-geometry --points 200000)
+# An entropy mesh that holds no fission site: one warning, at the first batch, and the run goes on.
+keff_expect_failure(cli_entropy_mesh_off_source
+                    "warning: batch 1: the entropy mesh holds none of the [0-9]+ fission sites: the Shannon entropy \\(0\\) says nothing" 0
+                    run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/entropy_mesh_off_source.toml)
 keff_expect_failure(bad_input_missing_file "cannot open input file '.*no_such_input.toml'" 2
                     run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/no_such_input.toml)
 
