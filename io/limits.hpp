@@ -92,15 +92,10 @@ inline constexpr std::int64_t max_device_id = 1023;
 // stream, which is 2^58 numbers long, so the stream would allow far more).
 inline constexpr std::int64_t max_geometry_check_points = std::int64_t{1} << 40;
 
-// a * b and a + b of non-negative sizes, or nothing when the result does not fit an int64.
+// a * b of non-negative sizes, or nothing when the result does not fit an int64.
 inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r)) return std::nullopt;
-  return r;
-}
-inline std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b) {
-  std::int64_t r = 0;
-  if (a < 0 || b < 0 || __builtin_add_overflow(a, b, &r)) return std::nullopt;
   return r;
 }
 // The product of sizes, or nothing when any partial product leaves [0, limit].

@@ -140,11 +140,7 @@ RunResults Simulation::run() {
 
 void Simulation::restart_from(const RunResults& sp) {
   const auto t = timed("io");
-  if (sp.source_bank.size() != static_cast<std::size_t>(split_.total())) {
-    throw RunError("the statepoint's source bank holds " + std::to_string(sp.source_bank.size()) + " sites where this "
-                   "problem has " + std::to_string(split_.total()) + " particles per batch");
-  }
-  tally_.restore(sp);
+  tally_.restore(sp);  // the statepoint was checked against this problem (io/restart_check.hpp)
   source_.restore(sp.source_bank);
 }
 
