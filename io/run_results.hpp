@@ -123,7 +123,8 @@ struct RunResults {
   std::vector<BatchResult> batch;
   MeanStd k_collision, k_absorption, k_tracklength;
   KEstimate k_combined;  // the run's k: the combination of the three, or the fallback it names
-  double particles_per_second = 0;  // active batches
+  double particles_per_second = 0;        // active batches' transport alone
+  double batch_particles_per_second = 0;  // active batches whole: transport, bank phases and reductions
   std::vector<PhaseTiming> timing;  // in report order
   bool synchronized_timers = false; // a barrier before each timed phase (scaling studies)
   ExchangeCounts exchange;

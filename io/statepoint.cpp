@@ -83,6 +83,7 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("nuclides", r.nuclides);
   root.set_attribute("gridpoints", r.gridpoints);
   root.set_attribute("particles_per_second", r.particles_per_second);
+  root.set_attribute("batch_particles_per_second", r.batch_particles_per_second);
   root.set_attribute("lost_particles", r.lost_particles);
   root.set_attribute("bank_overflows", r.bank_overflows);
   root.set_attribute("fingerprint", std::bit_cast<std::int64_t>(r.restart.fingerprint));

@@ -86,6 +86,7 @@ json summary(const RunResults& r) {
             {"combined", mean_std(r.k_combined)}}},
           {"batches", batches_json(r.batch)},
           {"particles_per_second", r.particles_per_second},
+          {"batch_particles_per_second", r.batch_particles_per_second},
           {"timing", timing},
           {"timing_synchronized", r.synchronized_timers},
           {"bank_exchange",

@@ -234,8 +234,10 @@ void print_summary(std::ostream& os, const RunResults& r) {
                   format_bytes(d->tally_bytes_max).c_str(), format_bytes(d->tally_bytes_replicated).c_str());
     os << line;
   }
-  std::snprintf(line, sizeof line, "\n Particles/s (active batches): %.4g  [%d rank(s) x %d %s thread(s)]\n",
-                r.particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
+  std::snprintf(line, sizeof line,
+                "\n Particles/s (active batches): %.4g in transport, %.4g over whole batches (bank and reductions "
+                "included)  [%d rank(s) x %d %s thread(s)]\n",
+                r.particles_per_second, r.batch_particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
   os << line;
 }
 

@@ -23,6 +23,10 @@ BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
 }
 
+// Active batches from transport to the batch's row, bank phases and reductions included: the rate a user
+// waits for. Not a phase of the table, which it would count twice.
+constexpr const char* whole_active_batches = "active batches";
+
 }  // namespace
 
 Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
@@ -126,7 +130,10 @@ RunResults Simulation::run() {
   tally_.print_header();
   for (int b = tally_.batches_done() + 1; b <= s.batches; ++b) {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
-    tally_.print_row(run_batch(b));
+    const auto start = std::chrono::steady_clock::now();
+    const BatchResult result = run_batch(b);
+    if (result.active) timers_.add(whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    tally_.print_row(result);
     if (statepoint_due(b)) write_statepoint_now();
     if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
       if (!s.statepoint.empty() && !statepoint_due(b)) write_statepoint_now();
@@ -189,11 +196,13 @@ RunResults Simulation::collect_results(bool with_bank) {
 
   res.timing = reduce_over_ranks(timers_, comm_, reported_phases);
   res.synchronized_timers = options_.sync_timers;
-  for (const auto& p : res.timing) {  // the slowest rank sets the pace of a batch
-    if (p.phase == "transport active" && p.max > 0) {
-      res.particles_per_second = static_cast<double>(split_.total()) * tally_.active_batches_run() / p.max;
-    }
+  // The slowest rank sets the pace of a batch.
+  const double histories = static_cast<double>(split_.total()) * tally_.active_batches_run();
+  for (const auto& p : res.timing) {
+    if (p.phase == "transport active" && p.max > 0) res.particles_per_second = histories / p.max;
   }
+  const char* const whole[] = {whole_active_batches};
+  for (const auto& p : reduce_over_ranks(timers_, comm_, whole)) res.batch_particles_per_second = histories / p.max;
   res.exchange = source_.exchange_report(options_.exchange);
   res.transport = transporter_.report();
   if (const DomainDecomposition* d = transporter_.domains()) {
