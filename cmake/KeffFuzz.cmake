@@ -36,12 +36,16 @@ function(keff_fuzz_targets)
     USES_TERMINAL_BUILD ON)
   set(_toml_seeds ${PROJECT_SOURCE_DIR}/examples ${CMAKE_CURRENT_SOURCE_DIR}/inputs ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad)
   set(_cli_seeds ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/cli_seeds)
-  foreach(_target IN ITEMS fuzz_toml_reader fuzz_cli_options)
+  foreach(_target IN ITEMS fuzz_toml_reader fuzz_cli_options fuzz_text_library fuzz_restart_check)
     set(_corpus ${_bin}/corpus/${_target})
     file(MAKE_DIRECTORY ${_corpus})
     set(_seeds ${_toml_seeds})
     if(_target STREQUAL "fuzz_cli_options")
       set(_seeds ${_cli_seeds})
+    elseif(_target STREQUAL "fuzz_text_library")
+      set(_seeds ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/text_seeds)
+    elseif(_target STREQUAL "fuzz_restart_check")
+      set(_seeds "")  # from nothing: the input is raw values
     endif()
     add_test(NAME ${_target}
              COMMAND ${_bin}/${_target} -max_total_time=${KEFF_FUZZ_SECONDS} -timeout=10 -rss_limit_mb=2048

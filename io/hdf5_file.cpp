@@ -2,6 +2,9 @@
 // and, on failure, turns the innermost message of HDF5's error stack into the OutputError's reason.
 #include "io/hdf5_file.hpp"
 
+#include "io/atomic_write.hpp"
+#include "io/input_file.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <utility>
@@ -368,13 +371,26 @@ detail::H5Handle semi_close_access() {
 
 H5File H5File::create(const std::string& path) {
   QuietErrors quiet;
-  const auto fapl = semi_close_access();
+  auto fapl = semi_close_access();
+  // HDF5's core driver: the file grows in memory by this much at a time, and nothing reaches the disk
+  // (no backing store) until close() or close_to_image() hands its bytes over.
+  constexpr std::size_t increment = std::size_t{16} << 20;
+  if (fapl.valid() && H5Pset_fapl_core(fapl.get(), increment, 0) < 0) fapl = {};
   const hid_t id = fapl.valid() ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()) : H5I_INVALID_HID;
   if (id < 0) throw OutputError("HDF5: cannot create file '" + path + "': " + hdf5_reason());
-  return H5File(detail::H5Handle(id, H5Fclose), path);
+  H5File file(detail::H5Handle(id, H5Fclose), path);
+  file.in_memory_ = true;
+  return file;
 }
 
 H5File H5File::open(const std::string& path) {
+  // HDF5 opens the path itself: only a regular file gets that far (io/input_file.hpp), since a FIFO
+  // would block the open for ever and a device be read without end.
+  try {
+    require_regular_file(path);
+  } catch (const InputFileError& e) {
+    throw OutputError(std::string("HDF5: cannot open file ") + e.what());
+  }
   QuietErrors quiet;
   const auto fapl = semi_close_access();
   const hid_t id = fapl.valid() ? H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()) : H5I_INVALID_HID;
@@ -382,9 +398,35 @@ H5File H5File::open(const std::string& path) {
   return H5File(detail::H5Handle(id, H5Fclose), path);
 }
 
+std::string H5File::close_to_image() {
+  QuietErrors quiet;
+  if (!in_memory_) throw OutputError("HDF5: '" + file_ + "' was opened for reading: it has no image to write");
+  if (H5Fflush(id_.get(), H5F_SCOPE_GLOBAL) < 0) throw OutputError("HDF5: cannot flush file '" + file_ + "': " + hdf5_reason());
+  const ssize_t size = H5Fget_file_image(id_.get(), nullptr, 0);
+  if (size < 0) throw OutputError("HDF5: cannot take the image of file '" + file_ + "': " + hdf5_reason());
+  std::string image(static_cast<std::size_t>(size), '\0');
+  if (size > 0 && H5Fget_file_image(id_.get(), image.data(), image.size()) != size) {
+    throw OutputError("HDF5: cannot take the image of file '" + file_ + "': " + hdf5_reason());
+  }
+  // Closed after the image is taken, so that a group still open makes close fail (semi close degree)
+  // before anything is written.
+  if (id_.close() < 0) throw OutputError("HDF5: cannot close file '" + file_ + "': " + hdf5_reason());
+  return image;
+}
+
 void H5File::close() {
+  if (in_memory_) {
+    detail::write_file(file_, close_to_image(), "the HDF5 file");
+    return;
+  }
   QuietErrors quiet;
   if (id_.close() < 0) throw OutputError("HDF5: cannot close file '" + file_ + "': " + hdf5_reason());
+}
+
+void close_hdf5() noexcept {
+  // Not QuietErrors, whose restoring call after H5close would start the library again.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  (void)H5close();
 }
 
 }  // namespace keff

@@ -104,17 +104,29 @@ class H5Group {
 
 class H5File : public H5Group {
  public:
-  // A new file, replacing any file at `path`.
+  // A new file, built in memory (HDF5's core driver) and written to `path` whole by close(), or handed
+  // over by close_to_image() (io/atomic_write.hpp writes outputs). HDF5 never writes to the disk itself:
+  // a write that failed inside its own flush (a full disk) left a file it could not close, and HDF5
+  // crashed closing it again at exit.
   static H5File create(const std::string& path);
   // An existing file, read-only.
   static H5File open(const std::string& path);
 
-  // Closes the file and checks that HDF5 flushed it; the destructor closes without checking. Every
-  // group opened from this file must be destroyed first, or closing fails (so nothing is left unwritten).
+  // Closes the file; a created one is written to its path first (replacing any file there). Every group
+  // opened from this file must be destroyed first, or closing fails (so nothing is left unwritten). The
+  // destructor closes without checking (and writes nothing).
   void close();
+  // Closes a created file and returns its bytes instead of writing them.
+  std::string close_to_image();
 
  private:
   H5File(detail::H5Handle id, const std::string& path) : H5Group(std::move(id), path, "/") {}
+  bool in_memory_ = false;
 };
+
+// Closes every HDF5 object still open and shuts the library down (H5close). main() calls it before
+// MPI_Finalize: a file whose write failed (a full disk) may be one HDF5 could not close, and HDF5's own
+// clean-up at exit would otherwise run after MPI_Finalize.
+void close_hdf5() noexcept;
 
 }  // namespace keff

@@ -8,10 +8,12 @@
 #include "io/checksum.hpp"
 #include "io/data_error.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/input_file.hpp"
+#include "io/limits.hpp"
 
 #include <algorithm>
 #include <bit>
-#include <filesystem>
+#include <limits>
 #include <numeric>
 #include <optional>
 
@@ -57,6 +59,7 @@ class Hdf5LibraryReader final : public LibraryReader {
   std::int64_t format_version() const override { return hdf5_library_version; }
   const std::vector<LibraryIndexEntry>& index() const override { return index_; }
   NuclideLibrary read(std::size_t first, std::size_t count) const override;
+  std::vector<std::string> files() const override { return {path_}; }
 
  private:
   [[noreturn]] void corrupt(const std::string& object, const std::string& what) const {
@@ -88,7 +91,17 @@ Hdf5LibraryReader::Hdf5LibraryReader(const std::string& path) : LibraryReader(pa
                       " is not supported (allowed: " + std::to_string(hdf5_library_version) + ")");
     }
     const std::int64_t n = f.attribute_int64("nuclides");
+    if (n < 1 || n > limits::max_nuclides) {
+      throw DataError(path + ": attribute 'nuclides' = " + std::to_string(n) + " (allowed: " +
+                      limits::integer_range(1, limits::max_nuclides) + ")");
+    }
     const H5Group idx = f.open_group("index");
+    // Sizes first: a dataset is allocated as large as its shape says before a checksum can be compared.
+    for (const char* name : {"name", "id", "points"}) {
+      if (idx.shape(name) != std::vector<std::size_t>{static_cast<std::size_t>(n)}) {
+        corrupt(std::string("/index/") + name, "its shape disagrees with attribute 'nuclides' = " + std::to_string(n));
+      }
+    }
     const auto names = idx.read_strings("name");
     const auto ids = idx.read_int64s("id");
     const auto points = idx.read_int64s("points");
@@ -102,9 +115,12 @@ Hdf5LibraryReader::Hdf5LibraryReader(const std::string& path) : LibraryReader(pa
     index_.resize(names.size());
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (points[i] < 2) corrupt("/index", "nuclide '" + names[i] + "' has " + std::to_string(points[i]) + " points");
+      if (ids[i] < std::numeric_limits<std::int32_t>::min() || ids[i] > std::numeric_limits<std::int32_t>::max()) {
+        corrupt("/index", "nuclide '" + names[i] + "' has id " + std::to_string(ids[i]) + " (allowed: a 32-bit integer)");
+      }
       index_[i] = {names[i], static_cast<std::int32_t>(ids[i]), points[i], ""};
     }
-    check_index_sizes(index_, path);
+    check_index(index_, path);
   } catch (const OutputError& e) {
     throw DataError(path + ": " + e.what());
   }
@@ -166,8 +182,12 @@ NuclideLibrary Hdf5LibraryReader::read(std::size_t first, std::size_t count) con
 }  // namespace
 
 std::unique_ptr<LibraryReader> open_hdf5_library(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw DataError(path + ": nuclear-data library file does not exist");
+  if (file_kind(path) == FileKind::missing) throw DataError(path + ": nuclear-data library file does not exist");
+  try {
+    require_regular_file(path);
+  } catch (const InputFileError& e) {
+    throw DataError(std::string("not an HDF5 nuclear-data library file: ") + e.what());
+  }
   return std::make_unique<Hdf5LibraryReader>(path);
 }
 
@@ -185,46 +205,44 @@ void write_hdf5_library(const std::string& path, const NuclideLibrary& library) 
   std::vector<std::int64_t> sorted_ids(n);
   for (std::size_t k = 0; k < n; ++k) sorted_ids[k] = ids[static_cast<std::size_t>(order[k])];
 
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    H5File f = H5File::create(tmp);
-    f.set_attribute("filetype", std::string_view(hdf5_library_filetype));
-    f.set_attribute("format_version", hdf5_library_version);
-    f.set_attribute("nuclides", static_cast<std::int64_t>(n));
-    f.set_attribute("total_points", std::accumulate(points.begin(), points.end(), std::int64_t{0}));
-    f.set_attribute("checksum_algorithm", std::string_view("fnv1a64-words-x4"));
-    f.set_attribute("index_checksum", as_int64(index_checksum(names, ids, points)));
-    {
-      const H5Group idx = f.create_group("index");
-      idx.write("name", std::span<const std::string>(names));
-      idx.write("id", std::span<const std::int64_t>(ids));
-      idx.write("points", std::span<const std::int64_t>(points));
-      idx.write("sorted_id", std::span<const std::int64_t>(sorted_ids));
-      idx.write("sorted_position", std::span<const std::int64_t>(order));
-    }
-    {
-      const H5Group nuclides = f.create_group("nuclides");
-      for (std::size_t i = 0; i < n; ++i) {
-        const NuclideData& d = library.nuclides[i];
-        const H5Group g = nuclides.create_group(d.name);
-        const double reals[5] = {d.awr, d.nu0, d.nu1, d.watt_a, d.watt_b};
-        g.set_attribute("id", ids[i]);
-        g.set_attribute("fissile", std::int64_t{d.fissile ? 1 : 0});
-        g.set_attribute("points", points[i]);
-        g.set_attribute("awr", d.awr);
-        g.set_attribute("nu0", d.nu0);
-        g.set_attribute("nu1", d.nu1);
-        g.set_attribute("watt_a", d.watt_a);
-        g.set_attribute("watt_b", d.watt_b);
-        g.set_attribute("scalars_checksum", as_int64(scalars_checksum(ids[i], d.fissile ? 1 : 0, points[i], reals)));
-        const std::vector<double>* data[4] = {&d.energy, &d.elastic, &d.capture, &d.fission};
-        for (int c = 0; c < 4; ++c) {
-          g.write(columns[c], std::span<const double>(*data[c]));
-          g.set_attribute(std::string(columns[c]) + "_checksum", as_int64(checksum64(std::span<const double>(*data[c]))));
-        }
+  H5File f = H5File::create(path);  // in memory; written whole below (io/hdf5_file.hpp)
+  f.set_attribute("filetype", std::string_view(hdf5_library_filetype));
+  f.set_attribute("format_version", hdf5_library_version);
+  f.set_attribute("nuclides", static_cast<std::int64_t>(n));
+  f.set_attribute("total_points", std::accumulate(points.begin(), points.end(), std::int64_t{0}));
+  f.set_attribute("checksum_algorithm", std::string_view("fnv1a64-words-x4"));
+  f.set_attribute("index_checksum", as_int64(index_checksum(names, ids, points)));
+  {
+    const H5Group idx = f.create_group("index");
+    idx.write("name", std::span<const std::string>(names));
+    idx.write("id", std::span<const std::int64_t>(ids));
+    idx.write("points", std::span<const std::int64_t>(points));
+    idx.write("sorted_id", std::span<const std::int64_t>(sorted_ids));
+    idx.write("sorted_position", std::span<const std::int64_t>(order));
+  }
+  {
+    const H5Group nuclides = f.create_group("nuclides");
+    for (std::size_t i = 0; i < n; ++i) {
+      const NuclideData& d = library.nuclides[i];
+      const H5Group g = nuclides.create_group(d.name);
+      const double reals[5] = {d.awr, d.nu0, d.nu1, d.watt_a, d.watt_b};
+      g.set_attribute("id", ids[i]);
+      g.set_attribute("fissile", std::int64_t{d.fissile ? 1 : 0});
+      g.set_attribute("points", points[i]);
+      g.set_attribute("awr", d.awr);
+      g.set_attribute("nu0", d.nu0);
+      g.set_attribute("nu1", d.nu1);
+      g.set_attribute("watt_a", d.watt_a);
+      g.set_attribute("watt_b", d.watt_b);
+      g.set_attribute("scalars_checksum", as_int64(scalars_checksum(ids[i], d.fissile ? 1 : 0, points[i], reals)));
+      const std::vector<double>* data[4] = {&d.energy, &d.elastic, &d.capture, &d.fission};
+      for (int c = 0; c < 4; ++c) {
+        g.write(columns[c], std::span<const double>(*data[c]));
+        g.set_attribute(std::string(columns[c]) + "_checksum", as_int64(checksum64(std::span<const double>(*data[c]))));
       }
     }
-    f.close();
-  });
+  }
+  detail::write_file_atomically(path, f.close_to_image(), "the nuclear-data library");
 }
 
 }  // namespace keff

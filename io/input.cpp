@@ -3,11 +3,9 @@
 // documented in io/README.md; messages have one shape:
 //   <file>:<line>: <table>[<name>].<key>: <what is wrong> (allowed: <what is allowed>)
 #include "io/geometry_bounds.hpp"
+#include "io/input_file.hpp"
 #include "io/input_parts.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace keff {
 namespace detail {
@@ -186,6 +184,24 @@ std::optional<model::Domains> read_domains(const Section& root, const model::Pro
   return out;
 }
 
+// The hash grid's table is (hash_bins + 1) x nuclides entries, indexed with int in kernels
+// (limits::max_xs_table_entries). Synthetic data's nuclide count is known here; a library's is checked
+// when the library is read (src/build_nuclear_data.cpp).
+void check_hash_grid_size(const Section& root, const model::Problem& p) {
+  const auto& s = p.settings;
+  if (s.mode != model::PhysicsMode::continuous_energy || s.energy_grid != EnergyGridKind::hash) return;
+  if (!p.nuclear_data.library.empty()) return;
+  const std::int64_t nuclides = p.nuclear_data.nuclides;
+  if (limits::checked_product(limits::max_xs_table_entries, std::int64_t{s.hash_bins} + 1, nuclides)) return;
+  const std::string what = "(hash_bins + 1) x nuclear_data.nuclides = (" + std::to_string(s.hash_bins) + " + 1) x " +
+                           std::to_string(nuclides) + " hash-grid entries are too many";
+  const std::string allowed = "(hash_bins + 1) x nuclides <= " + limits::number_text(limits::max_xs_table_entries) +
+                              ": fewer hash_bins or nuclides, or energy_grid = \"nuclide\"";
+  const auto settings = root.table("settings");
+  if (settings->has("hash_bins")) settings->fail("hash_bins", what, allowed);
+  root.table("nuclear_data")->fail("nuclides", what, allowed);
+}
+
 // The mesh tally holds (energy groups x bins) values per score; checked once the groups are known.
 void check_tally_size(const Section& root, const model::Problem& p) {
   const auto& s = p.settings;
@@ -227,6 +243,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   p.source_name = source_name;
   p.settings = read_settings(root);
   p.nuclear_data = read_nuclear_data(root, p.settings.mode);
+  check_hash_grid_size(root, p);
   p.groups = read_groups(root, p.settings.mode);
   check_tally_size(root, p);
   std::map<int, int> surface_index;
@@ -242,15 +259,11 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
 model::Problem read_problem_file(const std::string& path) { return read_problem_string(read_input_file(path), path); }
 
 std::string read_input_file(const std::string& path) {
-  std::error_code ec;
-  const std::string shown = printable(path);
-  if (std::filesystem::is_directory(path, ec)) throw InputError("cannot open input file '" + shown + "': it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open input file '" + shown + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError("cannot read input file '" + shown + "'");
-  return std::move(text).str();
+  try {
+    return read_regular_file(path, limits::max_input_bytes);
+  } catch (const InputFileError& e) {
+    throw InputError(std::string("cannot open input file ") + e.what());
+  }
 }
 
 }  // namespace keff

@@ -17,8 +17,9 @@ class InputError : public std::runtime_error {
 };
 
 model::Problem read_problem_file(const std::string& path);
-// The bytes of an input file, read once (the file may be a pipe: `keff run <(...)`), for
-// read_problem_string and for the input's fingerprint. Throws InputError naming the path.
+// The bytes of an input file, read once, for read_problem_string and for the input's fingerprint: a
+// regular file of at most limits::max_input_bytes (io/input_file.hpp; a FIFO, `keff run <(...)` too,
+// would block or be read by one rank only). Throws InputError naming the path and what is allowed.
 std::string read_input_file(const std::string& path);
 model::Problem read_problem_string(std::string_view toml_text, const std::string& source_name);
 

@@ -1,5 +1,6 @@
 // [nuclear_data], [multigroup] and [[material]]: where cross sections come from and what each material holds.
 #include "io/input_parts.hpp"
+#include "io/nuclear_data.hpp"
 
 #include <filesystem>
 
@@ -129,6 +130,69 @@ std::vector<double> read_group_vector(const Section& s, std::string_view key, in
   return v;
 }
 
+// A fissionable material's data must let the histories its fission neutrons start end in it: in a
+// reflective box (an infinite medium) the only way out is absorption (kernels/physics_mg.hpp: absorbed
+// with probability (sigma_t - sum of sigma_s row) / sigma_t at each collision, else scattered by the row).
+//  1. Fission is part of absorption and gives at most physical_limits::max_nu neutrons, so
+//     nu_sigma_f[g] <= max_nu * absorption[g]: nu_sigma_f > 0 with no absorption (sigma_s = sigma_t) made
+//     every collision bank fission sites that never stopped (an overflowing bank, then "lost" particles).
+//  2. Every group fission neutrons reach (from chi, through scattering) scatters, directly or through
+//     other groups, into one with absorption; otherwise neutrons there can only leak, and in a reflective
+//     geometry never end. A material without fission may be a pure scatterer: its neutrons leak.
+// Absorption counts where it is above 1e-12 of sigma_t (the tolerance of the sigma_s rows): 0.3 + 0.7
+// leaves 1e-16 of 1 by rounding, not an absorber.
+void check_histories_end(const Section& s, const model::Material& mat) {
+  using physical_limits::max_nu;
+  const std::size_t groups = mat.sigma_t.size();
+  std::vector<double> absorption(groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    double out = 0;
+    for (const double v : mat.sigma_s[g]) out += v;
+    absorption[g] = mat.sigma_t[g] - out;
+    if (mat.nu_sigma_f[g] > max_nu * absorption[g]) {
+      s.fail("nu_sigma_f", "nu_sigma_f[" + std::to_string(g) + "] = " + format_number(mat.nu_sigma_f[g]) +
+                               " but the absorption sigma_t - sum(sigma_s) of group " + std::to_string(g) + " is " +
+                               format_number(absorption[g]),
+             "nu_sigma_f[g] <= " + format_number(max_nu) + " x (sigma_t[g] - sum of sigma_s[g][:]): fission is part " +
+                 "of absorption and gives at most " + format_number(max_nu) + " neutrons");
+    }
+  }
+  // Groups from which absorption can be reached, found backwards from the absorbing ones: O(groups^2),
+  // the size of sigma_s.
+  std::vector<char> ends(groups, 0);
+  std::vector<std::size_t> todo;
+  for (std::size_t g = 0; g < groups; ++g) {
+    if (absorption[g] > 1e-12 * mat.sigma_t[g]) ends[g] = 1, todo.push_back(g);
+  }
+  while (!todo.empty()) {
+    const std::size_t h = todo.back();
+    todo.pop_back();
+    for (std::size_t g = 0; g < groups; ++g) {
+      if (!ends[g] && mat.sigma_s[g][h] > 0) ends[g] = 1, todo.push_back(g);
+    }
+  }
+  // Groups fission neutrons reach: born by chi, then scattered.
+  std::vector<char> reached(groups, 0);
+  for (std::size_t g = 0; g < groups; ++g) {
+    if (mat.chi[g] > 0) reached[g] = 1, todo.push_back(g);
+  }
+  while (!todo.empty()) {
+    const std::size_t g = todo.back();
+    todo.pop_back();
+    if (!ends[g]) {
+      s.fail("sigma_s", "a fission neutron reaches group " + std::to_string(g) +
+                            (mat.chi[g] > 0 ? " (chi)" : " (by scattering)") +
+                            ", from which no scattering leads to a group with absorption: it can only leak, and in "
+                            "a reflective geometry its history never ends",
+             "in a fissionable material, every group fission neutrons reach scatters, directly or through other "
+             "groups, into a group with sigma_t - sum of sigma_s[g][:] > 0");
+    }
+    for (std::size_t h = 0; h < groups; ++h) {
+      if (mat.sigma_s[g][h] > 0 && !reached[h]) reached[h] = 1, todo.push_back(h);
+    }
+  }
+}
+
 void read_mg_material(const Section& s, model::Material& mat, int groups) {
   for (auto key : {"nuclides", "trace_nuclides", "trace_density"}) {
     if (s.has(key)) s.fail(key, "continuous-energy data in a multigroup problem", mg_keys_text);
@@ -182,6 +246,7 @@ void read_mg_material(const Section& s, model::Material& mat, int groups) {
     double sum = 0;
     for (double c : mat.chi) sum += c;
     if (std::abs(sum - 1.0) > 1e-6) s.fail("chi", "chi sums to " + format_number(sum), "chi summing to 1 within 1e-6");
+    check_histories_end(s, mat);
   }
 }
 

@@ -46,6 +46,11 @@ inline constexpr double min_initial_k = 0.01;
 inline constexpr double max_initial_k = 100.0;
 // Hash-grid bins: the table is (bins + 1) x nuclides ints.
 inline constexpr std::int64_t max_hash_bins = std::int64_t{1} << 24;
+// Entries of a two-dimensional cross-section index table: the hash grid's (hash_bins + 1) x nuclides and
+// the unionized grid's union points x nuclides. Kernels index them with int, and Kokkos computes a View's
+// offset in its index arguments' type: hash_bins = 2^24 with 129 nuclides ((2^24 + 1) x 129 > 2^31)
+// overflowed into a crash.
+inline constexpr std::int64_t max_xs_table_entries = int_max;
 // Nuclides in a library (generated or read): real evaluated libraries have about 560.
 inline constexpr std::int64_t max_nuclides = std::int64_t{1} << 16;
 // Energy points of one nuclide (real libraries: up to a few hundred thousand).
@@ -54,8 +59,40 @@ inline constexpr std::int64_t max_gridpoints = std::int64_t{1} << 24;
 inline constexpr std::int64_t max_total_gridpoints = int_max;
 // Multigroup energy groups (sigma_s is groups x groups per material).
 inline constexpr std::int64_t max_groups = 10000;
-// Kokkos threads per rank (--kokkos-num-threads): beyond any node's hardware threads.
-inline constexpr std::int64_t max_threads = 4096;
+// The largest k a batch can report, per event a history may take (settings.max_events), for the checks
+// of a restart: every source neutron has weight 1; a collision scores nu Sigma_f / Sigma_t <= max_nu (10:
+// physical_limits in io/nuclear_data.hpp; the multigroup input keeps nu_sigma_f <= 10 sigma_a), an
+// absorption at most max_nu, a flight at most max_nu times its optical length, which -log(1 - xi) keeps
+// below 40 for a double xi < 1. A batch k past max_events x this no run reports: an edited statepoint
+// (k = 1e308 overflowed the running statistics).
+inline constexpr double max_k_per_event = 400.0;
+// How far a restarted source site's weight may be from 1, the weight the comb gives every site
+// (kernels/source_select.hpp): none, but for the rounding of a weight another writer of the format stored.
+inline constexpr double site_weight_tolerance = 1e-12;
+// With CMFD feedback sites carry weights other than 1 (src/cmfd/README.md): the bank's total is kept and
+// the comb samples `particles` of its sites, so the source weighs `particles` on average, within a few
+// sites' weights. A restarted source must weigh within this factor of `particles`.
+inline constexpr double max_cmfd_source_weight_ratio = 2.0;
+// Bytes of a TOML input file. The parsed document takes about ten times its text; the largest real
+// inputs (full cores pin by pin, with lattices) are far below 1 MiB.
+inline constexpr std::int64_t max_input_bytes = std::int64_t{1} << 26;
+// Bytes of a text library's index.txt: max_nuclides lines of up to 1 KiB (a name, an id, a count and a
+// relative path; keff writes about 40 bytes a line).
+inline constexpr std::int64_t max_text_index_bytes = max_nuclides * 1024;
+// Bytes of one text nuclide file, whose point count the index announces: its header and comments, and
+// per point a data line (four doubles at 17 digits: about 100 bytes as keff writes them) with room for
+// wider spacing and a comment line beside each.
+inline constexpr std::int64_t max_text_header_bytes = 65536;
+inline constexpr std::int64_t max_text_bytes_per_point = 256;
+inline constexpr std::int64_t max_text_nuclide_bytes(std::int64_t points) {
+  return max_text_header_bytes + max_text_bytes_per_point * points;
+}
+// Kokkos threads per rank (--kokkos-num-threads, KOKKOS_NUM_THREADS, OMP_NUM_THREADS): Kokkos' OpenMP
+// backend keeps its thread pool in a fixed array of 512 (OpenMPTraits::MAX_THREAD_COUNT; 513 threads
+// hung Kokkos::initialize, more crashed it; src/main.cpp checks the two agree). And per hardware thread
+// of the machine at most 4: more only time-slice the same cores, each with its own scratch.
+inline constexpr std::int64_t max_threads = 512;
+inline constexpr std::int64_t max_threads_per_hardware_thread = 4;
 // Kokkos device ids (--kokkos-device-id).
 inline constexpr std::int64_t max_device_id = 1023;
 // Sample points of the geometry check (settings.geometry_check_points, keff check-geometry --points):
@@ -63,15 +100,10 @@ inline constexpr std::int64_t max_device_id = 1023;
 // stream, which is 2^58 numbers long, so the stream would allow far more).
 inline constexpr std::int64_t max_geometry_check_points = std::int64_t{1} << 40;
 
-// a * b and a + b of non-negative sizes, or nothing when the result does not fit an int64.
+// a * b of non-negative sizes, or nothing when the result does not fit an int64.
 inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) {
   std::int64_t r = 0;
   if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r)) return std::nullopt;
-  return r;
-}
-inline std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b) {
-  std::int64_t r = 0;
-  if (a < 0 || b < 0 || __builtin_add_overflow(a, b, &r)) return std::nullopt;
   return r;
 }
 // The product of sizes, or nothing when any partial product leaves [0, limit].

@@ -78,7 +78,7 @@ void check_nuclide(const NuclideData& n, const std::string& where) {
   const auto fail = [&](const std::string& what) {
     throw DataError(where + ": nuclide '" + n.name + "': " + what);
   };
-  if (!valid_nuclide_name(n.name)) fail("invalid name (allowed: 1 to 64 of A-Z a-z 0-9 _ - ., not starting with '.')");
+  if (!valid_nuclide_name(n.name)) fail(std::string("invalid name (allowed: ") + nuclide_name_rule + ")");
   const std::size_t points = n.energy.size();
   if (points < 2) fail("energy grid has " + std::to_string(points) + " points (allowed: at least 2)");
   for (const auto& [column, values] : {std::pair{"elastic", &n.elastic}, std::pair{"capture", &n.capture},

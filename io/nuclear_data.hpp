@@ -45,5 +45,7 @@ void check_nuclide(const NuclideData& nuclide, const std::string& where);
 // check_nuclide for each, and names and ids unique.
 void check_library(const NuclideLibrary& library, const std::string& where);
 bool valid_nuclide_name(const std::string& name);
+// What valid_nuclide_name allows, for messages.
+inline constexpr const char* nuclide_name_rule = "1 to 64 of A-Z a-z 0-9 _ - ., not starting with '.'";
 
 }  // namespace keff

@@ -1,5 +1,6 @@
 #include "io/output_path.hpp"
 
+#include "io/input_file.hpp"
 #include "io/output.hpp"
 #include "io/printable.hpp"
 
@@ -39,16 +40,6 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISLNK(mode)) return "a symbolic link";
-  return "not a regular file";
-}
-
 // This host's name as it may appear in a file name.
 std::string host_tag() {
   char name[256] = {};
@@ -82,8 +73,8 @@ std::string resolve_output_path(const std::string& path, const std::string& what
     }
     if (S_ISREG(st.st_mode)) return p;
     if (!S_ISLNK(st.st_mode)) {
-      refuse(what, path, p == path ? std::string("it is ") + kind_of(st.st_mode)
-                                   : "it is a link to '" + printable(p) + "', which is " + kind_of(st.st_mode));
+      refuse(what, path, p == path ? std::string("it is ") + file_kind_text(st.st_mode)
+                                   : "it is a link to '" + printable(p) + "', which is " + file_kind_text(st.st_mode));
     }
     std::string link(max_path, '\0');
     const ssize_t n = ::readlink(p.c_str(), link.data(), link.size());
@@ -113,6 +104,19 @@ std::string check_output_path(const std::string& path, const std::string& what) 
   ::close(fd);
   ::unlink(probe.c_str());
   return target;
+}
+
+void check_not_an_input(const std::string& path, const std::string& what, const std::vector<InputFile>& inputs) {
+  struct stat out {};
+  if (::stat(path.c_str(), &out) != 0) return;  // a new file (or one resolve_output_path refuses)
+  for (const InputFile& in : inputs) {
+    struct stat st {};
+    if (::stat(in.path.c_str(), &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino) {
+      throw OutputError(what + " '" + printable(path) + "' is " + in.what +
+                        " (allowed: a file that is none of the command's inputs: its input file, restart file and nuclear-data "
+                        "library files)");
+    }
+  }
 }
 
 namespace detail {

@@ -14,6 +14,7 @@
 // removed. While one exists, it is registered, so that a signal handler can remove it
 // (remove_registered_temporaries, async-signal-safe).
 #include <string>
+#include <vector>
 
 namespace keff {
 
@@ -26,6 +27,19 @@ std::string resolve_output_path(const std::string& path, const std::string& what
 // in it (by creating and removing one), and removes stale temporary files of this target. For checking
 // outputs before a run starts. Returns the resolved path.
 std::string check_output_path(const std::string& path, const std::string& what);
+
+// A file or directory a command reads, and what a message calls it ("the input file", "the file
+// 'lib/z09x/Z092/U235.txt' of the nuclear-data library 'lib'").
+struct InputFile {
+  std::string path;
+  std::string what;
+};
+
+// Throws OutputError("<what> '<path>' is <input's what> (allowed: ...)") when the output `path`, links
+// followed, is one of `inputs`: the same file by identity (device and inode, links followed), so that a
+// second name, a symbolic link or a hard link to an input counts as the input. An output that does not
+// exist yet is none of them.
+void check_not_an_input(const std::string& path, const std::string& what, const std::vector<InputFile>& inputs);
 
 namespace detail {
 

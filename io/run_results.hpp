@@ -5,9 +5,11 @@
 #include "kernels/vocabulary/site.hpp"
 
 #include <array>
-#include <optional>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -15,7 +17,29 @@ namespace keff {
 
 struct MeanStd {
   double mean = 0;
-  double std = 0;  // standard deviation of the mean; 0 with fewer than two active batches
+  // Standard deviation of the mean: NaN (undefined; JSON null, printed "-") with fewer than two
+  // batches, never a 0 that would claim an exact value.
+  double std = std::numeric_limits<double>::quiet_NaN();
+  bool has_std() const { return std == std; }  // not NaN
+};
+
+// How a k over active batches was formed; src/statistics.hpp (combine_estimators) says when each is used.
+enum class KEstimateKind : int { none, combined, mean_of_estimators, collision, absorption, tracklength };
+inline constexpr EnumName<KEstimateKind> k_estimate_kind_names[] = {
+    {KEstimateKind::none, "none"},
+    {KEstimateKind::combined, "combined"},
+    {KEstimateKind::mean_of_estimators, "mean_of_estimators"},
+    {KEstimateKind::collision, "collision"},
+    {KEstimateKind::absorption, "absorption"},
+    {KEstimateKind::tracklength, "tracklength"}};
+constexpr std::span<const EnumName<KEstimateKind>> enum_names(KEstimateKind) { return k_estimate_kind_names; }
+
+// k over active batches with how it was formed, and why not by the combination when it was not.
+struct KEstimate : MeanStd {
+  KEstimateKind kind = KEstimateKind::none;
+  int batches = 0;     // active batches it is made of
+  std::string reason;  // one line; "" when kind is combined
+  bool combined() const { return kind == KEstimateKind::combined; }
 };
 
 struct BatchResult {
@@ -24,7 +48,7 @@ struct BatchResult {
   double k = 0;      // the batch's combined estimate (the collision estimator while the run is inactive)
   double k_collision = 0, k_absorption = 0, k_tracklength = 0;
   double entropy = 0;  // bits
-  MeanStd k_running;   // over active batches so far (k_combined when available)
+  KEstimate k_running;  // over active batches so far (none while inactive)
   std::int64_t fission_sites = 0;
   // The CMFD solve after this batch (batches from [cmfd] begin): k_cmfd, the entropy of the CMFD
   // source, the solver's iterations. A statepoint keeps k, entropy, iterations and convergence.
@@ -125,8 +149,10 @@ struct RunResults {
   int nuclides = 0, gridpoints = 0;
 
   std::vector<BatchResult> batch;
-  MeanStd k_collision, k_absorption, k_tracklength, k_combined;
-  double particles_per_second = 0;  // active batches
+  MeanStd k_collision, k_absorption, k_tracklength;
+  KEstimate k_combined;  // the run's k: the combination of the three, or the fallback it names
+  double particles_per_second = 0;        // active batches' transport alone
+  double batch_particles_per_second = 0;  // active batches whole: transport, bank phases and reductions
   std::vector<PhaseTiming> timing;  // in report order
   bool synchronized_timers = false; // a barrier before each timed phase (scaling studies)
   ExchangeCounts exchange;

@@ -5,10 +5,13 @@
 #include "io/atomic_write.hpp"
 #include "io/checksum.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/limits.hpp"
 #include "io/output.hpp"
 
 #include <bit>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -83,6 +86,7 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("nuclides", r.nuclides);
   root.set_attribute("gridpoints", r.gridpoints);
   root.set_attribute("particles_per_second", r.particles_per_second);
+  root.set_attribute("batch_particles_per_second", r.batch_particles_per_second);
   root.set_attribute("lost_particles", r.lost_particles);
   root.set_attribute("bank_overflows", r.bank_overflows);
   root.set_attribute("fingerprint", std::bit_cast<std::int64_t>(r.restart.fingerprint));
@@ -124,6 +128,9 @@ void write_estimators(const H5Group& g, const RunResults& r) {
     const std::vector<double> v{ms->mean, ms->std};
     g.write(name, v);
   }
+  // How k (combined) was formed, and why not by the combination when it was not (src/statistics.hpp).
+  g.set_attribute("combined_estimate", name_of(r.k_combined.kind));
+  g.set_attribute("combined_reason", r.k_combined.reason);
 }
 
 void write_timing(const H5Group& g, const RunResults& r) {
@@ -200,6 +207,11 @@ void add_cmfd(ContentChecksum& c, const RunResults& r) {
   if (const auto& w = r.restart.cmfd) {
     for (const auto* v : {&w->sum, &w->batches, &w->scores}) c.add(checksum64(v->data(), v->size() * sizeof(std::int64_t)));
   }
+  if (r.cmfd) {
+    for (const int v : {r.cmfd->groups, r.cmfd->begin, r.cmfd->feedback ? 1 : 0, r.cmfd->window_size}) {
+      c.add(static_cast<std::uint64_t>(v));
+    }
+  }
 }
 
 void write_cmfd(const H5Group& g, const RunResults& r) {
@@ -242,6 +254,46 @@ void write_cmfd(const H5Group& g, const RunResults& r) {
 
 // The solved batches' results into r.batch (read first), and the window.
 void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
+  // Shapes checked before anything is allocated for them: a crafted file can announce any.
+  const auto check_length = [&](const H5Group& group, const char* name, std::size_t max) {
+    const auto shape = group.shape(name);
+    std::size_t values = shape.empty() ? 0 : 1;
+    for (const auto d : shape) values = d != 0 && values > max / d ? max + 1 : values * d;
+    if (shape.empty() || values > max) {
+      throw OutputError("statepoint '" + path + "': dataset '/cmfd/" + name + "' is larger than a run writes (allowed: at most " +
+                        std::to_string(max) + " values)");
+    }
+  };
+  for (const char* name : {"batch", "outer_iterations", "inner_iterations", "converged", "k", "entropy"}) {
+    check_length(g, name, r.batch.size());
+  }
+  // The settings (what a restart's checks read: src/restart_check.cpp), then each solved batch.
+  CmfdReport report;
+  report.groups = static_cast<int>(g.attribute_int64("groups"));
+  report.begin = static_cast<int>(g.attribute_int64("begin"));
+  report.feedback = g.attribute_int64("feedback") != 0;
+  report.window = g.attribute_string("window");
+  report.window_size = static_cast<int>(g.attribute_int64("window_size"));
+  check_length(g, "shape", 3);
+  check_length(g, "lower", 3);
+  check_length(g, "upper", 3);
+  check_length(g, "albedo", 6);
+  const auto shape = g.read_int64s("shape");
+  const auto lower = g.read_doubles("lower"), upper = g.read_doubles("upper"), albedo = g.read_doubles("albedo");
+  if (shape.size() != 3 || lower.size() != 3 || upper.size() != 3 || albedo.size() != 6) {
+    throw OutputError("statepoint '" + path + "': the cmfd mesh datasets are not 3, 3, 3 and 6 values");
+  }
+  for (std::size_t d = 0; d < 3; ++d) {
+    report.shape[d] = static_cast<int>(shape[d]);
+    report.lower[d] = lower[d];
+    report.upper[d] = upper[d];
+  }
+  for (std::size_t f = 0; f < 6; ++f) report.albedo[f] = albedo[f];
+  check_length(g, "energy_bounds", static_cast<std::size_t>(limits::max_groups) + 1);
+  check_length(g, "collapse", static_cast<std::size_t>(limits::max_groups));
+  report.energy_bounds = g.read_doubles("energy_bounds");
+  for (const auto v : g.read_int64s("collapse")) report.collapse.push_back(static_cast<int>(v));
+  r.cmfd = report;
   const auto batch = g.read_int64s("batch"), outer = g.read_int64s("outer_iterations"),
              inner = g.read_int64s("inner_iterations"), converged = g.read_int64s("converged");
   const auto k = g.read_doubles("k"), entropy = g.read_doubles("entropy");
@@ -261,6 +313,9 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
   }
   if (g.contains("window")) {
     const H5Group window = g.open_group("window");
+    check_length(window, "sum", static_cast<std::size_t>(limits::max_cmfd_tally_values));
+    check_length(window, "batches", r.batch.size());
+    check_length(window, "scores", static_cast<std::size_t>(limits::max_cmfd_tally_values) * r.batch.size());
     r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), window.read_int64s("scores")};
   }
 }
@@ -268,21 +323,45 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
 }  // namespace
 
 void write_statepoint(const std::string& path, const RunResults& results) {
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    H5File file = H5File::create(tmp);
-    write_metadata(file, results);
-    // Each group is closed at the end of its statement, before the file is.
-    write_batches(file.create_group("batches"), results.batch);
-    write_estimators(file.create_group("estimators"), results);
-    write_timing(file.create_group("timing"), results);
-    write_mesh(file.create_group("mesh"), results.mesh);
-    write_bank(file.create_group("source_bank"), results.source_bank);
-    write_restart(file.create_group("restart"), results.restart);
-    if (results.cmfd) write_cmfd(file.create_group("cmfd"), results);
-    file.set_attribute("checksum", content_checksum(results));
-    file.close();
-  });
+  // Built in memory, written by write_file_atomically: a full disk is then one clear error, never a
+  // failure inside HDF5's own flush (io/hdf5_file.hpp).
+  H5File file = H5File::create(path);
+  write_metadata(file, results);
+  // Each group is closed at the end of its statement, before the file is.
+  write_batches(file.create_group("batches"), results.batch);
+  write_estimators(file.create_group("estimators"), results);
+  write_timing(file.create_group("timing"), results);
+  write_mesh(file.create_group("mesh"), results.mesh);
+  write_bank(file.create_group("source_bank"), results.source_bank);
+  write_restart(file.create_group("restart"), results.restart);
+  if (results.cmfd) write_cmfd(file.create_group("cmfd"), results);
+  file.set_attribute("checksum", content_checksum(results));
+  detail::write_file_atomically(path, file.close_to_image(), "the statepoint");
 }
+
+namespace {
+
+// The length of dataset `name` in `g` (its values over `width`, a row's size), checked before anything is
+// allocated for it: at most `max` rows, and `expected` rows when given. A crafted file can announce any
+// shape; the checksum is only compared once everything is read.
+std::size_t rows_of(const std::string& path, const H5Group& g, const std::string& group, const char* name,
+                    std::size_t width, std::int64_t max, std::optional<std::size_t> expected = std::nullopt) {
+  const auto shape = g.shape(name);
+  std::size_t values = 1;
+  for (const auto d : shape) values = d != 0 && values > std::numeric_limits<std::size_t>::max() / d ? 0 : values * d;
+  const bool ok = !shape.empty() && shape[0] <= static_cast<std::size_t>(max) && values == shape[0] * width &&
+                  (!expected || shape[0] == *expected);
+  if (!ok) {
+    std::string dims;
+    for (const auto d : shape) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
+    throw OutputError("statepoint '" + path + "': dataset '/" + group + "/" + name + "' has shape [" + dims +
+                      "] (allowed: " + (expected ? std::to_string(*expected) : "at most " + std::to_string(max)) +
+                      " rows of " + std::to_string(width) + ")");
+  }
+  return shape[0];
+}
+
+}  // namespace
 
 RunResults read_statepoint(const std::string& path) {
   const H5File file = H5File::open(path);
@@ -308,6 +387,11 @@ RunResults read_statepoint(const std::string& path) {
 
   {
     const H5Group g = file.open_group("batches");
+    const std::size_t n = rows_of(path, g, "batches", "batch", 1, limits::max_batches);
+    for (const char* name : {"active", "fission_sites", "k", "k_collision", "k_absorption", "k_tracklength", "entropy",
+                             "k_mean", "k_std"}) {
+      rows_of(path, g, "batches", name, 1, limits::max_batches, n);
+    }
     const auto batch = g.read_int64s("batch"), active = g.read_int64s("active"), sites = g.read_int64s("fission_sites");
     const auto k = g.read_doubles("k"), kc = g.read_doubles("k_collision"), ka = g.read_doubles("k_absorption"),
                kt = g.read_doubles("k_tracklength"), entropy = g.read_doubles("entropy"),
@@ -321,13 +405,19 @@ RunResults read_statepoint(const std::string& path) {
       b.k_absorption = ka.at(i);
       b.k_tracklength = kt.at(i);
       b.entropy = entropy.at(i);
-      b.k_running = {k_mean.at(i), k_std.at(i)};
+      b.k_running.mean = k_mean.at(i);
+      b.k_running.std = k_std.at(i);
+      // How each running k was formed is not stored: only the last one is reported again, and the
+      // estimators' values rebuild it.
       b.fission_sites = sites.at(i);
       r.batch.push_back(b);
     }
   }
   {
     const H5Group g = file.open_group("restart");
+    for (const char* name : {"flux_sum", "flux_sq", "fission_sum", "fission_sq"}) {
+      rows_of(path, g, "restart", name, 1, limits::max_tally_values);
+    }
     r.restart.flux_sum = g.read_doubles("flux_sum");
     r.restart.flux_sq = g.read_doubles("flux_sq");
     r.restart.fission_sum = g.read_doubles("fission_sum");
@@ -335,6 +425,11 @@ RunResults read_statepoint(const std::string& path) {
   }
   {
     const H5Group g = file.open_group("source_bank");
+    const std::size_t sites = rows_of(path, g, "source_bank", "energy", 1, limits::max_statepoint_sites);
+    for (const char* name : {"r", "u"}) rows_of(path, g, "source_bank", name, 3, limits::max_statepoint_sites, sites);
+    for (const char* name : {"weight", "group", "parent", "progeny"}) {
+      rows_of(path, g, "source_bank", name, 1, limits::max_statepoint_sites, sites);
+    }
     const auto pos = g.read_doubles("r"), dir = g.read_doubles("u"), energy = g.read_doubles("energy"),
                weight = g.read_doubles("weight");
     const auto group = g.read_int64s("group"), parent = g.read_int64s("parent"), progeny = g.read_int64s("progeny");

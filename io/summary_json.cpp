@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 
 namespace keff {
 namespace {
@@ -13,7 +12,16 @@ namespace {
 // Ordered: keys appear as listed here ("k" first) and timing phases in report order.
 using json = nlohmann::ordered_json;
 
-json mean_std(const MeanStd& m) { return {{"mean", m.mean}, {"std", m.std}}; }
+// A value that is not defined (a deviation of fewer than two batches, a running k before the first
+// active batch) is null, never a number that would claim a value.
+json defined(double v) { return v == v ? json(v) : json(nullptr); }
+
+json mean_std(const MeanStd& m) { return {{"mean", defined(m.mean)}, {"std", defined(m.std)}}; }
+
+// The run's k: mean, std, how it was formed and, when it is not the combination, why.
+json k_estimate(const KEstimate& k) {
+  return {{"mean", defined(k.mean)}, {"std", defined(k.std)}, {"estimate", std::string(name_of(k.kind))}, {"reason", k.reason}};
+}
 
 // A batch's CMFD solve (batches from [cmfd] begin), as the statepoint keeps it.
 void add_cmfd(json& batch, const CmfdResult& c) {
@@ -49,8 +57,8 @@ json batches_json(const std::vector<BatchResult>& batches) {
                    {"k_absorption", b.k_absorption},
                    {"k_tracklength", b.k_tracklength},
                    {"entropy", b.entropy},
-                   {"k_mean", b.k_running.mean},
-                   {"k_std", b.k_running.std},
+                   {"k_mean", b.active ? defined(b.k_running.mean) : json(nullptr)},
+                   {"k_std", b.active ? defined(b.k_running.std) : json(nullptr)},
                    {"fission_sites", b.fission_sites}});
     if (b.cmfd) add_cmfd(out.back(), *b.cmfd);
   }
@@ -95,7 +103,7 @@ json summary(const RunResults& r) {
   for (const auto& t : r.timing) timing[t.phase] = {{"min", t.min}, {"mean", t.mean}, {"max", t.max}};
   const auto& x = r.exchange;
   const auto& t = r.transport;
-  return {{"k", mean_std(r.k_combined)},
+  return {{"k", k_estimate(r.k_combined)},
           {"estimators",
            {{"collision", mean_std(r.k_collision)},
             {"absorption", mean_std(r.k_absorption)},
@@ -103,6 +111,7 @@ json summary(const RunResults& r) {
             {"combined", mean_std(r.k_combined)}}},
           {"batches", batches_json(r.batch)},
           {"particles_per_second", r.particles_per_second},
+          {"batch_particles_per_second", r.batch_particles_per_second},
           {"timing", timing},
           {"timing_synchronized", r.synchronized_timers},
           {"bank_exchange",
@@ -150,13 +159,7 @@ void write_summary_json(const std::string& path, const RunResults& results) {
   // Built before the temporary file exists, so a failure here leaves nothing behind.
   // Invalid UTF-8 (an odd input path) is replaced rather than thrown.
   const std::string text = summary(results).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw OutputError("cannot create '" + tmp + "' for the JSON summary '" + path + "'");
-    out << text;
-    out.close();
-    if (!out) throw OutputError("cannot write the JSON summary '" + tmp + "'");
-  });
+  detail::write_file_atomically(path, text, "the JSON summary");
 }
 
 }  // namespace keff

@@ -3,12 +3,14 @@
 
 #include "io/atomic_write.hpp"
 #include "io/data_error.hpp"
+#include "io/input_file.hpp"
+#include "io/limits.hpp"
+#include "io/output.hpp"
 
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string_view>
 
 namespace keff {
@@ -33,15 +35,6 @@ void append_double(std::string& out, double v) {
   char buf[40];
   const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 16);
   out.append(buf, res.ptr);
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  detail::write_atomically(path, [&](const std::string& tmp) {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) throw OutputError("cannot write '" + tmp + "'");
-  });
 }
 
 // ---- parsing ---------------------------------------------------------------------------------------
@@ -78,13 +71,14 @@ class Lines {
   int number_ = 0;
 };
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataError(path + ": cannot open nuclear-data file");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw DataError(path + ": cannot read nuclear-data file");
-  return std::move(s).str();
+// A file of the library, of at most `max_bytes` (io/limits.hpp): never a FIFO or a device, which would
+// block or give bytes without end (io/input_file.hpp).
+std::string read_text(const std::string& path, std::int64_t max_bytes) {
+  try {
+    return read_regular_file(path, max_bytes);
+  } catch (const InputFileError& e) {
+    throw DataError(std::string("cannot open nuclear-data file ") + e.what());
+  }
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
@@ -144,7 +138,7 @@ void check_magic(Lines& lines, const char* magic) {
 }
 
 NuclideData read_nuclide_file(const std::string& path, const LibraryIndexEntry& entry) {
-  Lines lines(path, read_text(path));
+  Lines lines(path, read_text(path, limits::max_text_nuclide_bytes(entry.points)));
   check_magic(lines, nuclide_magic);
   NuclideData d;
   d.name = keyed_word(lines, "name");
@@ -212,16 +206,26 @@ class TextLibraryReader final : public LibraryReader {
     }
     return lib;
   }
+  std::vector<std::string> files() const override {
+    std::vector<std::string> out{path_, (fs::path(path_) / "index.txt").string()};
+    for (const auto& e : index_) out.push_back((fs::path(path_) / e.file).string());
+    return out;
+  }
 
  private:
   std::vector<LibraryIndexEntry> index_;
 };
 
 TextLibraryReader::TextLibraryReader(const std::string& dir) : LibraryReader(dir) {
+  try {
+    require_directory(dir);
+  } catch (const InputFileError& e) {
+    throw DataError(std::string("not a text nuclear-data library directory: ") + e.what());
+  }
   const std::string index_path = (fs::path(dir) / "index.txt").string();
   std::error_code ec;
   if (!fs::exists(index_path, ec)) throw DataError(dir + ": not a text nuclear-data library (no index.txt)");
-  Lines lines(index_path, read_text(index_path));
+  Lines lines(index_path, read_text(index_path, limits::max_text_index_bytes));
   check_magic(lines, index_magic);
   std::int64_t count[1];
   keyed(lines, "nuclides", count);
@@ -245,7 +249,7 @@ TextLibraryReader::TextLibraryReader(const std::string& dir) : LibraryReader(dir
     lines.fail("the index lists " + std::to_string(index_.size()) + " nuclides, its header says " +
                std::to_string(count[0]));
   }
-  check_index_sizes(index_, index_path);
+  check_index(index_, index_path);
 }
 
 }  // namespace
@@ -289,10 +293,10 @@ void write_text_library(const std::string& dir, const NuclideLibrary& library) {
       }
       text += '\n';
     }
-    write_file(file.string(), text);
+    detail::write_file_atomically(file.string(), text, "the nuclear-data file");
     index += n.name + " " + std::to_string(n.id) + " " + std::to_string(n.energy.size()) + " " + rel + "\n";
   }
-  write_file((fs::path(dir) / "index.txt").string(), index);
+  detail::write_file_atomically((fs::path(dir) / "index.txt").string(), index, "the nuclear-data library index");
 }
 
 }  // namespace keff

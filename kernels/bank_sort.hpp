@@ -6,6 +6,7 @@
 // counting sort: sites per parent (integer atomics), an exclusive scan into offsets, and a scatter to
 // offset(parent) + progeny. O(n), exact, and it allocates nothing: the offsets and the output are
 // preallocated State (a general sort such as Kokkos' sort_by_key allocates temporaries every call).
+#include "kernels/contracts.hpp"
 #include "kernels/vocabulary/batch.hpp"
 #include "kernels/vocabulary/site.hpp"
 
@@ -27,7 +28,10 @@ void sort_bank(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64
                        KOKKOS_LAMBDA(std::int64_t j) { offsets(j) = 0; });
   Kokkos::parallel_for(
       "keff::bank::count_progeny", Policy(exec, 0, n),
-      KOKKOS_LAMBDA(std::int64_t i) { Kokkos::atomic_add(&offsets(bank(i).parent - first), std::int64_t(1)); });
+      KOKKOS_LAMBDA(std::int64_t i) {
+        KEFF_EXPECT(bank(i).parent >= first && bank(i).parent < first + n_parents);
+        Kokkos::atomic_add(&offsets(bank(i).parent - first), std::int64_t(1));
+      });
   Kokkos::parallel_scan(
       "keff::bank::offsets", Policy(exec, 0, n_parents + 1),
       KOKKOS_LAMBDA(std::int64_t j, std::int64_t& running, bool final) {
@@ -38,7 +42,9 @@ void sort_bank(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64
   Kokkos::parallel_for(
       "keff::bank::scatter", Policy(exec, 0, n), KOKKOS_LAMBDA(std::int64_t i) {
         const Site& s = bank(i);
-        sorted(offsets(s.parent - first) + s.progeny) = s;
+        const std::int64_t at = offsets(s.parent - first) + s.progeny;
+        KEFF_ASSERT(s.progeny >= 0 && at < offsets(s.parent - first + 1) && at < n);
+        sorted(at) = s;
       });
 }
 

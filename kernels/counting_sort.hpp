@@ -11,6 +11,8 @@
 // touches. O(n + keys x blocks) work, and the positions depend on the keys alone. A cursor bumped with
 // atomic_fetch_add (Cabana's countSendsAndCreateSteering, Kokkos' BinSort) leaves the order within a
 // key to the scheduler.
+#include "kernels/contracts.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -44,7 +46,7 @@ void stable_counting_sort(const Exec& exec, Kokkos::View<const int*, typename Ex
         for (int k = 0; k < n_keys; ++k) block_counts(k * blocks + b) = 0;
         const std::int64_t end = Kokkos::min<std::int64_t>(n, (b + 1) * per_block);
         for (std::int64_t i = b * per_block; i < end; ++i) {
-          KOKKOS_ASSERT(keys(i) >= 0 && keys(i) < n_keys);
+          KEFF_EXPECT(keys(i) >= 0 && keys(i) < n_keys);
           ++block_counts(keys(i) * blocks + b);
         }
       });

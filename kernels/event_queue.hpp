@@ -129,6 +129,7 @@ void sort_queue(const Exec& exec, const ParticleSlots<Exec>& slots, const EventQ
   Kokkos::parallel_for(
       "keff::event::sort_count", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
         const int k = event_sort_key(qq, slots, queue(i));
+        KEFF_ASSERT(k >= 0 && k < qq.n_keys());
         keys(i) = k;
         Kokkos::atomic_add(&offsets(k), 1);
       });

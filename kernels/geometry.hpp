@@ -16,6 +16,7 @@
 //   Such a level has `lattice >= 0` and a `lat_index` outside the lattice shape.
 // - Boundaries at several levels within the tolerance of each other (a lattice edge on the core's
 //   reflective plane) go to the outermost level, so its boundary condition is never skipped.
+#include "kernels/contracts.hpp"
 #include "kernels/geometry_data.hpp"
 
 namespace keff {
@@ -306,6 +307,7 @@ KOKKOS_INLINE_FUNCTION Real element_wall_distance(Vec3 x, Vec3 u, const Real pit
 template <class Mem>
 KOKKOS_INLINE_FUNCTION BoundaryHit level_boundary(const GeometryParams<Mem>& g, const GeometryState& s, int k,
                                                   Vec3 r, Vec3 u) {
+  KEFF_EXPECT(k >= 0 && k < s.n_levels && s.n_levels <= max_geometry_levels);
   const GeometryLevel& lv = s.level[k];
   const Vec3 r_local = r - lv.offset;
   BoundaryHit hit;
@@ -361,6 +363,7 @@ KOKKOS_INLINE_FUNCTION CrossingResult cross_boundary(const GeometryParams<Mem>& 
     const auto boundary = static_cast<BoundaryKind>(g.surface_boundary(hit.surface));
     if (boundary == BoundaryKind::vacuum) return CrossingResult::leaked;
     if (boundary == BoundaryKind::reflective) {
+      KEFF_EXPECT(hit.level >= 0 && hit.level < s.n_levels);
       const Vec3 n = surface_normal(g, hit.surface, r - s.level[hit.level].offset);
       u = u - (2 * dot(u, n)) * n;
       return CrossingResult::reflected;

@@ -22,6 +22,7 @@
 // (LayoutLeft) entry k of neighbouring slots is adjacent, so the threads of a warp, which take
 // neighbouring queue entries, read and write neighbouring addresses; on a CPU (LayoutRight) one slot's
 // entries share cache lines.
+#include "kernels/contracts.hpp"
 #include "kernels/particle.hpp"
 #include "kernels/step_finish.hpp"
 #include "kernels/tally_data.hpp"
@@ -186,6 +187,7 @@ struct GeometryFields {
   template <class Direction, class P>
   KOKKOS_INLINE_FUNCTION void transfer(int s, P& p) const {
     Direction::copy(n_levels(s), p.geo.n_levels);  // first: a load needs it for the loop
+    KEFF_ASSERT(p.geo.n_levels >= 0 && p.geo.n_levels <= max_geometry_levels);
     for (int k = 0; k < p.geo.n_levels; ++k) {
       auto& lv = p.geo.level[k];
       Direction::copy(universe(s, k), lv.universe);
@@ -290,6 +292,7 @@ struct ParticleSlots {
   // The groups in F, one way; a group not in F costs nothing.
   template <unsigned F, class Direction, class P>
   KOKKOS_INLINE_FUNCTION void transfer(int s, P& p) const {
+    KEFF_EXPECT(s >= 0 && s < size());
     Direction::copy(material(s), p.geo.material);
     if constexpr ((F & slot_fields::position) != 0) position.template transfer<Direction>(s, p);
     if constexpr ((F & slot_fields::state) != 0) state.template transfer<Direction>(s, p);

@@ -73,19 +73,27 @@ struct LocalRouter {
   void leave(const Exec&, const ParticleSlots<Exec>&, const Queue&, int) {}
   std::int64_t waiting() const { return 0; }
   // Whether the batch is over everywhere, given this rank's work left (live slots, waiting arrivals,
-  // source not yet started).
-  bool finished(std::int64_t local_work) { return local_work == 0; }
+  // source not yet started), or abandoned everywhere once some rank asks to `stop`.
+  bool finished(std::int64_t local_work, bool stop) { return local_work == 0 || stop; }
   // Nothing to do on this rank this round.
   void idle() {}
+};
+
+// Never asks to abandon a batch.
+struct KeepGoing {
+  bool operator()() const { return false; }
 };
 
 // Runs the histories of the source sites `feed` hands out on `exec`. `feed.take(max, wait)` returns up
 // to `max` ready sites as an IndexRange (empty: none ready yet), waiting for some when `wait` is set
 // (no particle is in flight); `feed.exhausted()` says all were handed out (src/source_feed.hpp).
-// `router` moves particles between ranks (LocalRouter: none do).
-template <class Exec, class Physics, class Feed, class Router = LocalRouter>
+// `router` moves particles between ranks (LocalRouter: none do). `stop()`, asked once a round, says
+// whether to abandon the batch (a signal, or a batch that cannot end): the router then ends it on every
+// rank together, with particles left in their slots.
+template <class Exec, class Physics, class Feed, class Router = LocalRouter, class Stop = KeepGoing>
 BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Physics>& t, Feed& feed,
-                               EventStatistics* statistics = nullptr, Router&& router = Router{}) {
+                               EventStatistics* statistics = nullptr, Router&& router = Router{},
+                               Stop&& stop = Stop{}) {
   Kokkos::Profiling::ScopedRegion region("keff::transport::events");
   const auto& slots = t.slots;
   const auto& q = t.queues;
@@ -97,7 +105,7 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
   for (;;) {
     const int empty = build_queue(exec, slots, q, SlotEvent::empty);
     const std::int64_t live = slots.size() - empty;
-    if (router.finished(live + router.waiting() + (feed.exhausted() ? 0 : 1))) break;
+    if (router.finished(live + router.waiting() + (feed.exhausted() ? 0 : 1), stop())) break;
     // Arrivals from other domains first, then new histories.
     int filled = router.arrive(exec, slots, q.queue, empty);
     while (filled < empty && !feed.exhausted()) {

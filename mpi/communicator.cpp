@@ -43,8 +43,12 @@ std::int64_t Communicator::sum(std::int64_t value) const {
   return value;
 }
 
+void Communicator::max(std::int64_t* values, int n) const {
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
+}
+
 std::int64_t Communicator::max(std::int64_t value) const {
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce");
+  max(&value, 1);
   return value;
 }
 

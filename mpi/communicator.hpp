@@ -36,6 +36,8 @@ class Communicator {
   void sum(std::int64_t* values, int n) const;
   std::int64_t sum(std::int64_t value) const;
   std::int64_t max(std::int64_t value) const;
+  // Maximum over ranks of each of n values, in place.
+  void max(std::int64_t* values, int n) const;
   // Sum of `value` over lower ranks (0 on rank 0).
   std::int64_t exclusive_sum(std::int64_t value) const;
   // True on every rank if `flag` is true on any.

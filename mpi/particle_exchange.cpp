@@ -221,31 +221,35 @@ void ParticleExchange::exchange_blocking() {
   plan_.clear();  // sent: a round without departures sends nothing
 }
 
-bool ParticleExchange::finished(std::int64_t local_work) {
+bool ParticleExchange::finished(std::int64_t local_work, bool stop) {
   Kokkos::Profiling::ScopedRegion region("keff::particle_exchange::termination");
   const std::int64_t before = inbox_count_;
   if (mode_ == Mode::blocking) {
     exchange_blocking();
     const auto start = Clock::now();
-    std::int64_t work = local_work + (inbox_count_ - before);
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &work, 1, MPI_INT64_T, MPI_SUM, comm_.get()), "MPI_Allreduce");
+    std::int64_t left[] = {local_work + (inbox_count_ - before), stop ? 1 : 0};
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, left, 2, MPI_INT64_T, MPI_SUM, comm_.get()), "MPI_Allreduce");
     ++counters_.termination_checks;
     counters_.mpi_seconds += since(start);
-    return work == 0;
+    return left[0] == 0 || left[1] > 0;
   }
   progress();
   const std::int64_t work = local_work + (inbox_count_ - before);
   const auto start = Clock::now();
   bool done = false;
   if (termination_ == MPI_REQUEST_NULL) {
-    snapshot_ = {sent_, received_, work};
-    check_mpi(MPI_Iallreduce(snapshot_.data(), reduced_.data(), 3, MPI_INT64_T, MPI_SUM, comm_.get(), &termination_),
+    snapshot_ = {sent_, received_, work, stop ? 1 : 0};
+    check_mpi(MPI_Iallreduce(snapshot_.data(), reduced_.data(), 4, MPI_INT64_T, MPI_SUM, comm_.get(), &termination_),
               "MPI_Iallreduce");
     ++counters_.termination_checks;
   } else {
     int complete = 0;
     check_mpi(MPI_Test(&termination_, &complete, MPI_STATUS_IGNORE), "MPI_Test");
-    if (complete && reduced_[0] == reduced_[1] && reduced_[2] == 0) {
+    if (complete && reduced_[3] > 0) {
+      // Every rank sees this same result in its own test of this same reduction, and no rank posts
+      // another: all leave the batch here, whatever is still in flight.
+      done = true;
+    } else if (complete && reduced_[0] == reduced_[1] && reduced_[2] == 0) {
       // Every rank saw this result and now stands in the confirmation: counts taken there cannot miss
       // a particle in flight.
       std::array<std::int64_t, 3> now{sent_, received_, work}, total{};

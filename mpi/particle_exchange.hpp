@@ -55,7 +55,9 @@ class ParticleExchange {
   int arrive(const Exec& exec, const ParticleSlots<Exec>& slots, Kokkos::View<int*, Mem> empty, int n_empty);
   void leave(const Exec& exec, const ParticleSlots<Exec>& slots, Kokkos::View<int*, Mem> queue, int n);
   std::int64_t waiting() const { return inbox_count_; }
-  bool finished(std::int64_t local_work);
+  // True once no rank has work left and nothing is in flight, or once some rank asked to `stop` (the batch
+  // is then abandoned on every rank, in the same round of the termination protocol).
+  bool finished(std::int64_t local_work, bool stop);
   void idle();
 
   const ParticleExchangeCounters& counters() const { return counters_; }
@@ -96,7 +98,7 @@ class ParticleExchange {
 
   // Termination.
   std::int64_t sent_ = 0, received_ = 0;
-  std::array<std::int64_t, 3> snapshot_{}, reduced_{};
+  std::array<std::int64_t, 4> snapshot_{}, reduced_{};  // sent, received, work left, ranks asking to stop
   MPI_Request termination_ = MPI_REQUEST_NULL;
 
   ParticleExchangeCounters counters_;

@@ -3,6 +3,7 @@
 #include "src/build_nuclear_data.hpp"
 
 #include "io/input.hpp"
+#include "io/limits.hpp"
 #include "io/nuclear_data.hpp"
 
 #include <algorithm>
@@ -37,7 +38,23 @@ auto to_device(const V& host) {
   return Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
 }
 
+std::string source_of(const NuclideLibrary& library) {
+  return library.path.empty() ? std::string("the synthetic library") : "the library '" + library.path + "'";
+}
+
 }  // namespace
+
+void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, int hash_bins, const std::string& input) {
+  const auto n_nuc = static_cast<std::int64_t>(library.nuclides.size());
+  if (grid != EnergyGridKind::hash ||
+      limits::checked_product(limits::max_xs_table_entries, std::int64_t{hash_bins} + 1, n_nuc)) {
+    return;
+  }
+  throw InputError((input.empty() ? std::string() : input + ": ") + "settings.hash_bins = " + std::to_string(hash_bins) + " with the " + std::to_string(n_nuc) +
+                   " nuclides of " + source_of(library) + ": (hash_bins + 1) x nuclides hash-grid entries are too " +
+                   "many (allowed: at most " + limits::number_text(limits::max_xs_table_entries) +
+                   "; fewer hash_bins, or energy_grid = \"nuclide\")");
+}
 
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
                                               EnergyGridKind grid, int hash_bins) {
@@ -87,6 +104,7 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
 
   if (grid == EnergyGridKind::hash) {
     if (hash_bins < 1) throw std::invalid_argument("hash_bins must be >= 1, got " + std::to_string(hash_bins));
+    check_hash_grid_size(library, grid, hash_bins);
     const Real log_emin = std::log(constants::energy_min_ev);
     const Real inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - log_emin);
     // hash_index(b, n) = the largest local index whose point falls in a bin < b (at or below the lower
@@ -124,6 +142,12 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
     std::sort(merged.begin(), merged.end());
     merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
     const auto n_union = merged.size();
+    if (!limits::checked_product(limits::max_xs_table_entries, static_cast<std::int64_t>(n_union), n_nuc)) {
+      throw InputError("settings.energy_grid = \"unionized\" with the " + std::to_string(n_nuc) + " nuclides of " +
+                       source_of(library) + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
+                       " nuclides are too many entries for the union grid's index (allowed: at most " +
+                       limits::number_text(limits::max_xs_table_entries) + "; energy_grid = \"hash\" or \"nuclide\")");
+    }
     auto union_energy = host_view<Real>("union_energy", n_union);
     std::copy(merged.begin(), merged.end(), union_energy.data());
     std::vector<Real>().swap(merged);

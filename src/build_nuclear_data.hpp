@@ -8,6 +8,13 @@
 
 namespace keff {
 
+// The hash grid's table, (hash_bins + 1) x the library's nuclides entries, against
+// limits::max_xs_table_entries (kernels index it with int). Throws InputError naming the input file
+// (`input`, when given), settings.hash_bins, the nuclide count and the library. build_nuclide_params
+// checks it too, and the union grid's table once its size is known.
+void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, int hash_bins,
+                          const std::string& input = "");
+
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
                                               EnergyGridKind grid, int hash_bins);
 

@@ -94,6 +94,8 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
                    static_cast<double>(device_memory_available(exec)), allow);
     }
     const NuclideLibrary library = load_nuclear_data(problem, comm);
+    // A hard limit, before the memory estimate.
+    check_hash_grid_size(library, settings.energy_grid, settings.hash_bins, problem.source_name);
     if (!nd.library.empty()) {
       double points = 0;
       for (const auto& n : library.nuclides) points += static_cast<double>(n.energy.size());

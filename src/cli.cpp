@@ -1,12 +1,17 @@
 #include "src/cli.hpp"
 
+#include "io/checksum.hpp"
 #include "io/data_error.hpp"
 #include "io/input.hpp"
+#include "io/input_file.hpp"
+#include "io/library_reader.hpp"
 #include "io/output.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "io/restart_check.hpp"
+#include "mpi/bulk_transfer.hpp"
 #include "mpi/communicator.hpp"
+#include "src/batch_table.hpp"
 #include "src/data_command.hpp"
 #include "src/fingerprint.hpp"
 #include "src/geometry_check.hpp"
@@ -16,6 +21,7 @@
 #include "src/cmfd/cmfd_support.hpp"
 #include "src/run_options.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -115,8 +121,8 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << format_bytes(run.scratch_bytes) << "\n\n";
 }
 
-// Whether two paths name one file (both existing), or would after following links (either missing).
-bool same_file(const std::string& a, const std::string& b) {
+// Whether two outputs name one file: the same existing file, or the same target after following links.
+bool same_output(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::equivalent(a, b, ec)) return true;
   const auto ca = std::filesystem::weakly_canonical(a, ec);
@@ -126,33 +132,36 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 // The outputs rank 0 will write, checked before anything runs (io/output_path.hpp): each can be created
-// or replaced as a regular file, and none is the input, the restart file or the other output.
+// or replaced as a regular file, none is one of the run's inputs (the input file, the restart file, any
+// file of the nuclear-data library), and the two are not one file. The statepoint may replace the
+// restart file it continues from, which is read whole before anything is written.
 void check_outputs(const RunOptions& o, const model::Problem& p) {
   const std::string statepoint_what = o.statepoint ? "--statepoint" : "settings.statepoint";
-  const auto refuse = [](const std::string& what, const std::string& path, const std::string& other) {
-    throw UsageError(what + " '" + printable(path) + "' is " + other + " (allowed: another file)");
-  };
-  std::vector<std::pair<std::string, std::string>> outputs;  // (what, path)
-  if (o.json) outputs.emplace_back("--json", *o.json);
-  if (!p.settings.statepoint.empty()) outputs.emplace_back(statepoint_what, p.settings.statepoint);
-  for (const auto& [what, path] : outputs) {
-    check_output_path(path, what);
-    if (o.input && same_file(path, *o.input)) refuse(what, path, "the input file");
-    if (!p.nuclear_data.library.empty() && same_file(path, p.nuclear_data.library)) refuse(what, path, "the nuclear-data library");
+  std::vector<InputFile> inputs;
+  if (o.input) inputs.push_back({*o.input, "the input file"});
+  if (!p.nuclear_data.library.empty()) {
+    for (auto& f : library_input_files(p.nuclear_data.library)) inputs.push_back(std::move(f));
   }
-  if (o.json && o.restart && same_file(*o.json, *o.restart)) refuse("--json", *o.json, "the restart file");
-  if (outputs.size() == 2 && same_file(outputs[0].second, outputs[1].second)) {
-    refuse("--json", *o.json, "also the statepoint");
+  if (o.json) {
+    check_output_path(*o.json, "--json");
+    check_not_an_input(*o.json, "--json", inputs);
+    if (o.restart) check_not_an_input(*o.json, "--json", {{*o.restart, "the restart file"}});
+  }
+  if (!p.settings.statepoint.empty()) {
+    check_output_path(p.settings.statepoint, statepoint_what);
+    check_not_an_input(p.settings.statepoint, statepoint_what, inputs);
+    if (o.json && same_output(*o.json, p.settings.statepoint)) {
+      throw UsageError("--json '" + printable(*o.json) + "' is also the statepoint (allowed: another file)");
+    }
   }
 }
 
 // A restart file is read by every rank with HDF5: a FIFO or a device would block or be read as garbage.
 void check_restart_file(const std::string& path) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw InputError("cannot restart: '" + printable(path) + "' does not exist");
-  if (!std::filesystem::is_regular_file(status)) {
-    throw InputError("cannot restart: '" + printable(path) + "' is not a regular file (allowed: a statepoint file)");
+  try {
+    require_regular_file(path);
+  } catch (const InputFileError& e) {
+    throw InputError(std::string("cannot restart from ") + e.what());
   }
 }
 
@@ -206,11 +215,16 @@ void print_cmfd_summary(std::ostream& os, const RunResults& r) {
 void print_summary(std::ostream& os, const RunResults& r) {
   char line[200];
   os << "\n Results over " << (r.batches - r.inactive) << " active batches\n";
-  const auto row = [&](const char* name, const MeanStd& m) {
-    std::snprintf(line, sizeof line, "   %-16s %.5f +/- %.5f\n", name, m.mean, m.std);
+  const auto row = [&](const std::string& name, const MeanStd& m) {
+    std::snprintf(line, sizeof line, "   %-16s %s\n", name.c_str(), format_k(m).c_str());
     os << line;
   };
-  row("k (combined)", r.k_combined);
+  // The run's k: the combination, or the fallback it names with the reason (src/statistics.hpp).
+  const auto& k = r.k_combined;
+  row(k.combined() ? std::string("k (combined)")
+                   : "k (" + std::string(k.kind == KEstimateKind::mean_of_estimators ? "mean" : name_of(k.kind)) + ")",
+      k);
+  if (!k.reason.empty()) os << "     " << (k.combined() ? "" : "not combined: ") << k.reason << "\n";
   row("k (collision)", r.k_collision);
   row("k (absorption)", r.k_absorption);
   row("k (track-length)", r.k_tracklength);
@@ -259,8 +273,10 @@ void print_summary(std::ostream& os, const RunResults& r) {
     os << line;
   }
   print_cmfd_summary(os, r);
-  std::snprintf(line, sizeof line, "\n Particles/s (active batches): %.4g  [%d rank(s) x %d %s thread(s)]\n",
-                r.particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
+  std::snprintf(line, sizeof line,
+                "\n Particles/s (active batches): %.4g in transport, %.4g over whole batches (bank and reductions "
+                "included)  [%d rank(s) x %d %s thread(s)]\n",
+                r.particles_per_second, r.batch_particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
   os << line;
 }
 
@@ -350,6 +366,73 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
 
 }  // namespace
 
+namespace {
+
+// The arguments without Kokkos' own (--kokkos-*, which Kokkos takes out of argv when it starts and which
+// may sit anywhere, even before the command): what the command is, as cli_main will see it.
+std::vector<std::string_view> keff_arguments(const std::vector<std::string_view>& all) {
+  std::vector<std::string_view> args;
+  for (const auto a : all) {
+    if (!a.starts_with("--kokkos-")) args.push_back(a);
+  }
+  return args;
+}
+
+}  // namespace
+
+std::string command_name(const std::vector<std::string_view>& all) {
+  const auto args = keff_arguments(all);
+  if (args.empty()) return "";
+  std::string name = printable(args[0].substr(0, 64));
+  if (args[0] == "data" && args.size() > 1) name += " " + printable(args[1].substr(0, 64));
+  return name;
+}
+
+int agree_on_start(const std::vector<std::string_view>& args, const std::string& kokkos_problem) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::string command = command_name(args);
+  const std::uint64_t id = checksum64(command.data(), command.size());
+  // One reduction: the lowest rank with a bad Kokkos argument (as size - rank, so the maximum), and the
+  // command's hash and its complement (their maxima are complements only if every rank has the same).
+  std::uint64_t v[3] = {kokkos_problem.empty() ? 0 : static_cast<std::uint64_t>(size - rank), id, ~id};
+  MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (v[1] != ~v[2]) {  // every rank is here: the messages below are collectives of their own
+    const auto shown = [](const std::string& c) { return "'keff" + (c.empty() ? std::string() : " " + c) + "'"; };
+    const std::string first = broadcast(command, 0, MPI_COMM_WORLD);
+    const std::optional<std::string> mine =
+        command == first ? std::nullopt : std::optional<std::string>("rank " + std::to_string(rank) + " runs " + shown(command));
+    const std::optional<std::string> other = first_error(mine, MPI_COMM_WORLD);
+    if (rank == 0) {
+      std::cerr << "keff: error: the " << size << " ranks were not started with the same command: rank 0 runs "
+                << shown(first) << " but " << other.value_or("another rank another")
+                << " (allowed: one keff command on every rank; each part of an MPMD launch 'A : B' must start it)"
+                << std::endl;
+    }
+    return 2;
+  }
+  if (v[0] > 0) {
+    if (rank == size - static_cast<int>(v[0])) {
+      std::cerr << "keff: error: " << kokkos_problem << "\nrun 'keff --help' for usage" << std::endl;
+    }
+    return 2;
+  }
+  return 0;
+}
+
+std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& all) {
+  const auto args = keff_arguments(all);
+  if (args.empty()) return ImmediateAnswer{usage_text, 2};
+  const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
+  if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{usage_text, 0};
+  if (args[0] == "--version") return ImmediateAnswer{"keff 0.1.0 (" + backend_description() + ")\n", 0};
+  const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
+  if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
+  if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};
+  return std::nullopt;
+}
+
 int cli_main(int argc, char** argv) {
   const Communicator comm;
   const auto error = [&](const std::string& what) {
@@ -357,13 +440,9 @@ int cli_main(int argc, char** argv) {
   };
   std::vector<std::string_view> args(argv + 1, argv + argc);
   try {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      if (comm.is_root()) std::cout << usage_text;
-      return args.empty() ? 2 : 0;
-    }
-    if (args[0] == "--version") {
-      if (comm.is_root()) std::cout << "keff 0.1.0 (" << backend_description() << ")\n";
-      return 0;
+    if (const auto answer = immediate_answer(args)) {
+      if (comm.is_root()) std::cout << answer->text;
+      return answer->status;
     }
     if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);

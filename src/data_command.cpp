@@ -4,12 +4,17 @@
 
 #include "io/data_error.hpp"
 #include "io/hdf5_library.hpp"
+#include "io/input_file.hpp"
 #include "io/limits.hpp"
+#include "io/output.hpp"
+#include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "io/library_reader.hpp"
 #include "io/packed_library.hpp"
 #include "io/text_library.hpp"
 #include "mpi/bulk_transfer.hpp"
+#include "src/memory_check.hpp"
+#include "src/run.hpp"
 #include "src/synthetic_data.hpp"
 
 #include <algorithm>
@@ -36,26 +41,66 @@ constexpr const char* data_usage =
     "  keff data convert TEXT_DIR OUT.h5\n"
     "      convert a text library to an HDF5 library (the same doubles, bit for bit)\n"
     "  keff data info PATH\n"
-    "      read and verify a library (HDF5 file or text directory) and describe it\n";
+    "      read and verify a library (HDF5 file or text directory) and describe it\n"
+    "\n"
+    "Each estimates the memory it needs first and stops if the host has less available, unless given\n"
+    "--allow-oversubscribed-memory.\n";
 
-// Runs `work` on rank 0 and makes its failure every rank's DataError.
+// The memory a library takes on the host, and an HDF5 file of it built in memory (io/hdf5_file.hpp):
+// four doubles per point, and per nuclide its name, scalars and (in HDF5) its group and attributes.
+double library_bytes(double nuclides, double points) { return 32.0 * points + 256.0 * nuclides; }
+double hdf5_image_bytes(double nuclides, double points) {
+  return library_bytes(nuclides, points) + 4096.0 * nuclides + 16.0 * (1 << 20);
+}
+constexpr const char* allow_flag = "--allow-oversubscribed-memory";
+
+// Removes `flag` from `args`; whether it was there.
+bool take_flag(std::vector<std::string_view>& args, std::string_view flag) {
+  const auto at = std::find(args.begin(), args.end(), flag);
+  if (at == args.end()) return false;
+  args.erase(at);
+  return true;
+}
+
+// Runs `work` on rank 0 and makes its failure every rank's: an output that could not be written (a full
+// disk) or memory that is not there fail like a run (RunError, status 1), anything else is a DataError
+// (status 2).
 void on_root(const Communicator& comm, const std::function<void()>& work) {
   std::optional<std::string> error;
+  bool failed = false;  // the work failed (status 1), rather than its input (status 2)
   if (comm.is_root()) {
     try {
       work();
+    } catch (const OutputError& e) {
+      error = e.what();
+      failed = true;
+    } catch (const RunError& e) {  // not enough memory
+      error = e.what();
+      failed = true;
     } catch (const std::exception& e) {
       error = e.what();
     }
   }
-  if (const auto first = first_error(error, comm.get())) throw DataError(*first);
+  const auto first = first_error(error, comm.get());
+  if (comm.any(failed)) throw RunError(*first);
+  if (first) throw DataError(*first);
+}
+
+// An output path refused before anything is generated or read: a usage error (status 2).
+void check_out(const std::string& path, const std::string& what) {
+  try {
+    check_output_path(path, what);
+  } catch (const OutputError& e) {
+    throw DataError(e.what());
+  }
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int generate(const std::vector<std::string_view>& args, const Communicator& comm) {
+int generate(std::vector<std::string_view> args, const Communicator& comm) {
+  const bool allow = take_flag(args, allow_flag);
   SyntheticDataSpec spec;
   std::optional<std::string> format, out;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -91,6 +136,22 @@ int generate(const std::vector<std::string_view>& args, const Communicator& comm
                      limits::number_text(limits::max_total_gridpoints) + ")");
   }
   on_root(comm, [&] {
+    if (*format == "h5") check_out(*out, "data generate: --out");
+    if (*format == "text" && file_kind(*out) != FileKind::missing && file_kind(*out) != FileKind::directory) {
+      throw DataError("data generate: --out '" + printable(*out) + "': " + file_kind_problem(*out) +
+                      " (allowed: a directory for a text library, new or existing)");
+    }
+    // 65536 nuclides x 32767 points is within every limit and still 69 GB: estimated before generating.
+    const double n = spec.nuclides, points = n * spec.gridpoints;
+    if (*format == "h5") {
+      check_memory_here("data generate", {{"generated nuclides", library_bytes(n, points)},
+                                          {"HDF5 file image", hdf5_image_bytes(n, points)}},
+                        static_cast<double>(host_memory_available()), allow, allow_flag);
+    } else {
+      check_memory_here("data generate", {{"generated nuclides", library_bytes(n, points)},
+                                          {"text of one nuclide", 128.0 * spec.gridpoints}},
+                        static_cast<double>(host_memory_available()), allow, allow_flag);
+    }
     const auto start = std::chrono::steady_clock::now();
     const NuclideLibrary lib = generate_synthetic_library(spec);
     if (*format == "h5") {
@@ -105,7 +166,15 @@ int generate(const std::vector<std::string_view>& args, const Communicator& comm
   return 0;
 }
 
-int convert(const std::vector<std::string_view>& args, const Communicator& comm) {
+// The points a library's index announces, and its nuclides.
+std::pair<double, double> index_size(const LibraryReader& reader) {
+  double points = 0;
+  for (const auto& e : reader.index()) points += static_cast<double>(e.points);
+  return {static_cast<double>(reader.size()), points};
+}
+
+int convert(std::vector<std::string_view> args, const Communicator& comm) {
+  const bool allow = take_flag(args, allow_flag);
   if (args.size() != 2) throw UsageError("data convert: expected TEXT_DIR OUT.h5");
   const std::string in(args[0]), out(args[1]);
   on_root(comm, [&] {
@@ -113,6 +182,18 @@ int convert(const std::vector<std::string_view>& args, const Communicator& comm)
     std::error_code ec;
     if (!std::filesystem::is_directory(in, ec)) throw DataError(in + ": not a text-library directory");
     const auto reader = open_text_library(in);
+    // Every file of the library is read before the output is written, but replacing one would still
+    // destroy the library the user converts.
+    check_out(out, "data convert: OUT.h5");
+    try {
+      check_not_an_input(out, "data convert: OUT.h5", reader->input_files());
+    } catch (const OutputError& e) {
+      throw DataError(e.what());
+    }
+    const auto [n, points] = index_size(*reader);
+    check_memory_here("data convert", {{"library read", library_bytes(n, points)},
+                                       {"HDF5 file image", hdf5_image_bytes(n, points)}},
+                      static_cast<double>(host_memory_available()), allow, allow_flag);
     const NuclideLibrary lib = reader->read_all();
     write_hdf5_library(out, lib);
     std::printf("converted text library '%s' to '%s': %zu nuclides in %.2f s (checksum %016llx)\n", in.c_str(),
@@ -122,12 +203,16 @@ int convert(const std::vector<std::string_view>& args, const Communicator& comm)
   return 0;
 }
 
-int info(const std::vector<std::string_view>& args, const Communicator& comm) {
+int info(std::vector<std::string_view> args, const Communicator& comm) {
+  const bool allow = take_flag(args, allow_flag);
   if (args.size() != 1) throw UsageError("data info: expected PATH");
   const std::string path(args[0]);
   on_root(comm, [&] {
     const auto start = std::chrono::steady_clock::now();
     const auto reader = open_library(path);
+    const auto [nuclides, points] = index_size(*reader);
+    check_memory_here("data info", {{"library read", library_bytes(nuclides, points)}},
+                      static_cast<double>(host_memory_available()), allow, allow_flag);
     const NuclideLibrary lib = reader->read_all();
     const double seconds = seconds_since(start);
     std::int64_t total = 0, fissile = 0, hi = 0;
@@ -165,6 +250,8 @@ int info(const std::vector<std::string_view>& args, const Communicator& comm) {
 }
 
 }  // namespace
+
+const char* data_usage_text() { return data_usage; }
 
 int data_command(const std::vector<std::string_view>& args, const Communicator& comm) {
   if (args.empty()) throw UsageError("'keff data' needs a command (allowed: generate, convert, info)");

@@ -1,7 +1,7 @@
 #include "src/device_memory.hpp"
 
-#include <fstream>
-#include <string>
+#include "src/memory_check.hpp"
+
 #include <type_traits>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -12,22 +12,6 @@
 #endif
 
 namespace keff {
-
-namespace {
-
-// MemAvailable of /proc/meminfo (Linux), in bytes; 0 if unknown.
-std::size_t host_memory_available() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
-}
-
-}  // namespace
 
 std::size_t device_memory_available([[maybe_unused]] const DeviceExec& exec) {
 #if defined(KOKKOS_ENABLE_CUDA)

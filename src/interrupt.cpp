@@ -32,14 +32,17 @@ std::string signal_name(int sig) {
   }
 }
 
-std::string message(int sig, int batch, int batches, const std::string& statepoint) {
+std::string message(int sig, int batch, int batches, const std::string& statepoint, int abandoned) {
   std::string m = "interrupted by " + signal_name(sig) + " after batch " + std::to_string(batch) + " of " +
                   std::to_string(batches);
-  if (statepoint.empty()) {
-    m += ": no statepoint is configured (settings.statepoint, --statepoint), so the run cannot be continued";
-  } else {
+  if (!statepoint.empty()) {
     m += ": statepoint written to '" + printable(statepoint) + "' (continue with --restart " + printable(statepoint) + ")";
+  } else if (abandoned == 1) {
+    m += ": no batch had ended, so there is nothing to continue from";
+  } else {
+    m += ": no statepoint is configured (settings.statepoint, --statepoint), so the run cannot be continued";
   }
+  if (abandoned > 0) m += "; batch " + std::to_string(abandoned) + ", under way, was stopped and left out";
   return m;
 }
 
@@ -60,7 +63,7 @@ void clear_interrupt() { received = 0; }
 
 int agreed_interrupt(const Communicator& comm) { return static_cast<int>(comm.max(received)); }
 
-Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint)
-    : std::runtime_error(message(signal, batch, batches, statepoint)), signal_(signal) {}
+Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned)
+    : std::runtime_error(message(signal, batch, batches, statepoint, abandoned)), signal_(signal) {}
 
 }  // namespace keff

@@ -5,6 +5,7 @@
 // cannot back later) ends a run with an abort or the OOM killer instead of a message. Host only.
 #include "mpi/communicator.hpp"
 
+#include <cstddef>
 #include <initializer_list>
 #include <string>
 
@@ -20,6 +21,15 @@ struct MemoryUse {
 // `allow` (settings.allow_oversubscribed_memory): then rank 0 prints it as a warning and the run goes on.
 void check_memory(const Communicator& comm, const char* stage, std::initializer_list<MemoryUse> uses,
                   double available, bool allow);
+
+// The same check for work one rank does alone (`keff data` on rank 0), without communication: `allow_flag`
+// names the option that runs it anyway (printed in the message). `available` 0 (unknown) skips the check.
+void check_memory_here(const char* stage, std::initializer_list<MemoryUse> uses, double available, bool allow,
+                       const char* allow_flag);
+
+// MemAvailable of /proc/meminfo (Linux), in bytes: the host memory that can be allocated without
+// swapping; 0 if unknown.
+std::size_t host_memory_available();
 
 // "1.5 GB", "312.0 MB", "4.0 kB"
 std::string memory_text(double bytes);

@@ -200,31 +200,108 @@ std::string not_allowed(std::string_view arg, const std::string& allowed) {
   return out;
 }
 
+// Kokkos' own check_arg: `arg` is `flag`, or `flag` followed by a character that cannot continue a
+// flag's name ("--threads=4", "--threads.toml"; not "--threadsafe").
+bool kokkos_matches(std::string_view arg, std::string_view flag) {
+  if (!arg.starts_with(flag)) return false;
+  if (arg.size() == flag.size()) return true;
+  const auto next = static_cast<unsigned char>(arg[flag.size()]);
+  return !(std::isalnum(next) || next == '-' || next == '_');
+}
+
+// "4" or "4,2": OpenMP's list of thread counts per nesting level, each a positive integer up to `max`.
+bool thread_list(std::string_view text, std::int64_t max) {
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', at);
+    std::string_view part = text.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.front()))) part.remove_prefix(1);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.remove_suffix(1);
+    if (!integer_in(part, 1, max)) return false;
+    if (comma == std::string_view::npos) return true;
+    at = comma + 1;
+  }
+}
+
 struct IntegerFlag {
   const char* flag;
   const char* env;
   std::int64_t min, max;
+  std::string why;  // the reason for the maximum, for the message
 };
+
+// Kokkos Tools libraries: a ';'-separated list; each must load.
+std::string tool_libraries_problem(std::string_view what, std::string_view list, const KokkosEnvironment& env) {
+  if (!env.tool_library_problem) return {};
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t end = std::min(list.find(';', at), list.size());
+    const std::string lib(list.substr(at, end - at));
+    if (!lib.empty()) {
+      if (const std::string problem = env.tool_library_problem(lib); !problem.empty()) {
+        return std::string(what) + ": the Kokkos Tools library '" + printable(lib) + "' cannot be loaded: " +
+               printable(problem) + " (allowed: a loadable shared library, by path or by a name the dynamic " +
+               "loader finds, e.g. on LD_LIBRARY_PATH)";
+      }
+    }
+    at = end + 1;
+  }
+  return {};
+}
 
 }  // namespace
 
-std::string check_kokkos_arguments(int argc, const char* const* argv, const char* (*env)(const char*)) {
-  const IntegerFlag integers[] = {{"--kokkos-num-threads", "KOKKOS_NUM_THREADS", 1, limits::max_threads},
-                                  {"--kokkos-device-id", "KOKKOS_DEVICE_ID", 0, limits::max_device_id}};
+std::int64_t max_threads_for(int hardware_threads) {
+  if (hardware_threads <= 0) return limits::max_threads;
+  return std::min<std::int64_t>(limits::max_threads, limits::max_threads_per_hardware_thread * hardware_threads);
+}
+
+std::string check_kokkos_arguments(int argc, const char* const* argv, const KokkosEnvironment& env) {
+  const std::int64_t max_threads = max_threads_for(env.hardware_threads);
+  const std::string threads_why =
+      "at most " + std::to_string(limits::max_threads_per_hardware_thread) + " per hardware thread" +
+      (env.hardware_threads > 0 ? " (" + std::to_string(env.hardware_threads) + " here)" : std::string()) +
+      " and at most " + std::to_string(limits::max_threads) + ", the thread pool of Kokkos' OpenMP backend";
+  const IntegerFlag integers[] = {
+      {"--kokkos-num-threads", "KOKKOS_NUM_THREADS", 1, max_threads, threads_why},
+      {"--kokkos-threads", nullptr, 1, max_threads, threads_why},  // Kokkos' older spelling, still read
+      {"--kokkos-device-id", "KOKKOS_DEVICE_ID", 0, limits::max_device_id, ""},
+      {"--kokkos-device", nullptr, 0, limits::max_device_id, ""}};
+  const auto range = [](const IntegerFlag& f) {
+    return limits::integer_range(f.min, f.max) + (f.why.empty() ? std::string() : ": " + f.why);
+  };
   const char* booleans[][2] = {{"--kokkos-disable-warnings", "KOKKOS_DISABLE_WARNINGS"},
                                {"--kokkos-print-configuration", "KOKKOS_PRINT_CONFIGURATION"},
                                {"--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS"}};
+  // Spellings Kokkos reads (and acts on: --threads=600 crashed it) without the --kokkos- prefix, or only
+  // to warn that they are gone; keff takes the --kokkos- spelling above instead.
+  const char* replaced[][2] = {{"--threads", "--kokkos-num-threads=N"},
+                               {"--num-threads", "--kokkos-num-threads=N"},
+                               {"--device-id", "--kokkos-device-id=D"},
+                               {"--device", "--kokkos-device-id=D"},
+                               {"--kokkos-num-devices", "--kokkos-map-device-id-by=mpi_rank"},
+                               {"--kokkos-ndevices", "--kokkos-map-device-id-by=mpi_rank"},
+                               {"--num-devices", "--kokkos-map-device-id-by=mpi_rank"},
+                               {"--ndevices", "--kokkos-map-device-id-by=mpi_rank"}};
+  const char* tool_flags[] = {"--kokkos-tools-libs", "--kokkos-tools-library"};
   constexpr std::string_view map_flag = "--kokkos-map-device-id-by";
   constexpr std::string_view map_allowed = "random, mpi_rank";
+  const auto env_var = [&](const char* name) { return env.getenv ? env.getenv(name) : nullptr; };
   for (int i = 1; i < argc; ++i) {
     if (!argv[i]) break;
     const std::string_view a = argv[i];
     for (const auto& f : integers) {
       const std::string_view flag = f.flag;
-      if (!a.starts_with(flag)) continue;
+      // "--kokkos-device" is a prefix of "--kokkos-device-id": Kokkos tells them apart as kokkos_matches does.
+      if (!(flag == "--kokkos-device" ? kokkos_matches(a, flag) : a.starts_with(flag))) continue;
       const bool has_value = a.size() > flag.size() && a[flag.size()] == '=';
       if (!has_value || !integer_in(a.substr(flag.size() + 1), f.min, f.max)) {
-        return not_allowed(a, std::string(flag) + "=N with N " + limits::integer_range(f.min, f.max));
+        return not_allowed(a, std::string(flag) + "=N with N " + range(f));
+      }
+    }
+    for (const auto& r : replaced) {
+      if (kokkos_matches(a, r[0])) {
+        return not_allowed(a, std::string(r[1]) + "; Kokkos reads '" + r[0] + "' too, but keff takes " + r[1]);
       }
     }
     for (const auto& b : booleans) {
@@ -240,24 +317,41 @@ std::string check_kokkos_arguments(int argc, const char* const* argv, const char
         return not_allowed(a, std::string(map_flag) + "=" + std::string(map_allowed));
       }
     }
-  }
-  for (const auto& f : integers) {
-    const char* v = env(f.env);
-    if (v && !integer_in(v, f.min, f.max)) {
-      return "environment variable " + std::string(f.env) + "='" + printable(v) + "' is not allowed (allowed: " +
-             limits::integer_range(f.min, f.max) + ")";
+    for (const std::string_view flag : tool_flags) {
+      if (!kokkos_matches(a, flag)) continue;
+      if (a.size() <= flag.size() + 1 || a[flag.size()] != '=') return not_allowed(a, std::string(flag) + "=LIBRARY[;LIBRARY...]");
+      if (std::string p = tool_libraries_problem(flag, a.substr(flag.size() + 1), env); !p.empty()) return p;
     }
   }
+  for (const auto& f : integers) {
+    if (!f.env) continue;
+    const char* v = env_var(f.env);
+    if (v && !integer_in(v, f.min, f.max)) {
+      return "environment variable " + std::string(f.env) + "='" + printable(v) + "' is not allowed (allowed: " +
+             range(f) + ")";
+    }
+  }
+  // Kokkos' OpenMP backend counts the threads of one parallel region of the OpenMP default size before
+  // it applies its own count: OMP_NUM_THREADS=1000000 crashed it whatever --kokkos-num-threads said.
+  if (const char* v = env_var("OMP_NUM_THREADS"); env.openmp && v && !thread_list(v, max_threads)) {
+    return "environment variable OMP_NUM_THREADS='" + printable(v) + "' is not allowed (allowed: a thread count, or " +
+           "a comma-separated list of them per nesting level, each " + range(integers[0]) + ")";
+  }
   for (const auto& b : booleans) {
-    const char* v = env(b[1]);
+    const char* v = env_var(b[1]);
     if (v && !boolean_word(v)) {
       return "environment variable " + std::string(b[1]) + "='" + printable(v) +
              "' is not allowed (allowed: true, false, yes, no, 1, 0)";
     }
   }
-  if (const char* v = env("KOKKOS_MAP_DEVICE_ID_BY"); v && std::string_view(v) != "random" && std::string_view(v) != "mpi_rank") {
+  if (const char* v = env_var("KOKKOS_MAP_DEVICE_ID_BY"); v && std::string_view(v) != "random" && std::string_view(v) != "mpi_rank") {
     return "environment variable KOKKOS_MAP_DEVICE_ID_BY='" + printable(v) + "' is not allowed (allowed: " +
            std::string(map_allowed) + ")";
+  }
+  for (const char* name : {"KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"}) {
+    if (const char* v = env_var(name)) {
+      if (std::string p = tool_libraries_problem("environment variable " + std::string(name), v, env); !p.empty()) return p;
+    }
   }
   return {};
 }

@@ -49,11 +49,29 @@ void check_run_limits(const model::Problem& problem, int ranks);
 // (allowed: an integer in [min, max])".
 std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min, std::int64_t max);
 
-// Kokkos' own command-line arguments (--kokkos-num-threads=N, --kokkos-device-id=D, its boolean flags,
-// --kokkos-map-device-id-by=...) and environment variables (KOKKOS_NUM_THREADS, KOKKOS_DEVICE_ID, ...),
-// checked before Kokkos::initialize, which would abort with a backtrace on a value it refuses. Returns
-// the first problem as a one-line message (empty if none). `env` looks up an environment variable
-// (std::getenv in keff; a fake in tests and the fuzz target).
-std::string check_kokkos_arguments(int argc, const char* const* argv, const char* (*env)(const char*));
+// What check_kokkos_arguments needs to know of the process and the machine; main() passes the real
+// ones, tests and the fuzz target fakes.
+struct KokkosEnvironment {
+  const char* (*getenv)(const char*) = nullptr;  // std::getenv
+  int hardware_threads = 0;                       // std::thread::hardware_concurrency(); 0: unknown
+  bool openmp = false;                            // Kokkos' OpenMP backend is built: OMP_NUM_THREADS matters
+  // "" when the Kokkos Tools library `name` loads (dlopen), else why not; nullptr: not checked.
+  std::string (*tool_library_problem)(const std::string& name) = nullptr;
+};
+
+// The most threads per rank --kokkos-num-threads, KOKKOS_NUM_THREADS and OMP_NUM_THREADS may ask for on
+// a machine with `hardware_threads` (0: unknown): limits::max_threads_per_hardware_thread per hardware
+// thread, and at most limits::max_threads.
+std::int64_t max_threads_for(int hardware_threads);
+
+// Kokkos' own command-line arguments (--kokkos-num-threads=N and its older spelling --kokkos-threads,
+// --kokkos-device-id=D, its boolean flags, --kokkos-map-device-id-by=..., --kokkos-tools-libs=...) and
+// environment variables (KOKKOS_NUM_THREADS, OMP_NUM_THREADS, KOKKOS_DEVICE_ID, KOKKOS_TOOLS_LIBS, ...),
+// checked before Kokkos::initialize, which aborts with a backtrace on a value it refuses, crashes or
+// hangs on a thread count past its pool (513 threads hung, 600 crashed), and only prints an error for a
+// tools library it cannot load. Spellings Kokkos reads without the --kokkos- prefix (--threads=N) are
+// refused. Returns the first problem as a one-line message naming the flag or variable and what is
+// allowed (empty if none).
+std::string check_kokkos_arguments(int argc, const char* const* argv, const KokkosEnvironment& environment);
 
 }  // namespace keff

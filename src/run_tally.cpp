@@ -1,5 +1,6 @@
 #include "src/run_tally.hpp"
 
+#include "src/batch_table.hpp"
 #include "src/run.hpp"
 #include "src/statistics.hpp"
 
@@ -79,34 +80,11 @@ BatchResult RunTally::record(int batch, const BatchCounters& global, double entr
 // With CMFD, two more columns: k_cmfd and the entropy of the CMFD source (on the coarse mesh), from
 // [cmfd] begin on; a '*' after k_cmfd marks a solve that did not converge (no feedback that batch).
 void RunTally::print_header() const {
-  if (!log_) return;
-  if (cmfd_) {
-    *log_ << " batch   k(batch)    entropy    k(cmfd)    H(cmfd)    k(mean) +/- std\n"
-          << " -----   --------    -------    -------    -------    ---------------\n";
-    return;
-  }
-  *log_ << " batch   k(batch)    entropy    k(mean) +/- std\n"
-        << " -----   --------    -------    ---------------\n";
+  if (log_) *log_ << batch_table_header(cmfd_ != nullptr);
 }
 
 void RunTally::print_row(const BatchResult& r) const {
-  if (!log_) return;
-  char line[200];
-  int n = std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f", r.batch, r.k, r.entropy);
-  if (cmfd_ && r.cmfd) {
-    n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "   %8.5f%c  %8.4f", r.cmfd->k, r.cmfd->converged ? ' ' : '*',
-                       r.cmfd->entropy);
-  } else if (cmfd_) {
-    n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "%22s", "");
-  }
-  if (r.active && r.k_running.std > 0) {
-    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "    %8.5f +/- %7.5f\n", r.k_running.mean, r.k_running.std);
-  } else if (r.active) {
-    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "    %8.5f\n", r.k_running.mean);
-  } else {
-    std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), "\n");
-  }
-  *log_ << line << std::flush;
+  if (log_) *log_ << format_batch_row(r, cmfd_ != nullptr) << std::flush;
 }
 
 void RunTally::restore(const RunResults& sp) {

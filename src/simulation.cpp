@@ -23,6 +23,10 @@ BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
   return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
 }
 
+// Active batches from transport to the batch's row, bank phases and reductions included: the rate a user
+// waits for. Not a phase of the table, which it would count twice.
+constexpr const char* whole_active_batches = "active batches";
+
 }  // namespace
 
 Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
@@ -62,7 +66,8 @@ void Simulation::sample_initial_source() {
 TransportedBatch Simulation::transport(int batch) {
   if (options_.sync_timers) comm_.barrier();
   const auto start = std::chrono::steady_clock::now();
-  const TransportedBatch t = transporter_.transport(batch, tally_.k_prev(), source_.batch_source());
+  const TransportedBatch t =
+      transporter_.transport(batch, tally_.k_prev(), source_.batch_source(), problem_.settings.max_lost - tally_.lost());
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   timers_.add(batch > problem_.settings.inactive ? "transport active" : "transport inactive", elapsed - t.exchange_wait);
   timers_.add("bank exchange wait", t.exchange_wait);
@@ -72,6 +77,7 @@ TransportedBatch Simulation::transport(int batch) {
 
 BatchResult Simulation::run_batch(int batch) {
   const TransportedBatch transported = transport(batch);
+  if (transported.abandoned) stop_inside(batch, transported);
   {
     const auto t = timed("bank sort");
     source_.order_bank(transporter_.bank(), transported.banked);
@@ -90,7 +96,7 @@ BatchResult Simulation::run_batch(int batch) {
     Kokkos::Profiling::ScopedRegion region("keff::batch::reductions");
     global = sum_over_ranks(comm_, transported.sums);
     source_.progress();
-    entropy = source_.entropy();
+    entropy = source_.entropy(batch, sites);
     if (batch > problem_.settings.inactive) {
       tally_.add_mesh_scores(exec_, transporter_.mesh_scores(), global, [this] { source_.progress(); });
     }
@@ -115,6 +121,21 @@ void Simulation::accelerate(int batch) {
   if (const auto source = tally_.solve_cmfd(exec_, batch, transporter_.cmfd_scores())) source_.reweight(*source);
 }
 
+// Every rank abandoned `batch` part-way. After a signal the run stops as it would have after the batch
+// before: the source this batch started from is still the source buffer's, untouched by transport, so
+// its statepoint is that of the previous batch and a restart runs this batch again, bit for bit. Without
+// one, some rank lost more particles than the run allows.
+void Simulation::stop_inside(int batch, const TransportedBatch& abandoned) {
+  const auto& s = problem_.settings;
+  if (const int sig = agreed_interrupt(comm_)) {
+    const bool resumable = batch > 1 && !s.statepoint.empty();
+    if (resumable) write_statepoint_now();
+    source_.finish_exchange();  // no message may be left in flight when MPI finalizes
+    throw Interrupted(sig, batch - 1, s.batches, resumable ? s.statepoint : "", batch);
+  }
+  throw RunError(transporter_.lost_report(batch, tally_.lost() + comm_.sum(abandoned.lost)));
+}
+
 RunResults Simulation::run() {
   Kokkos::Profiling::ScopedRegion region("keff::run");
   const auto& s = problem_.settings;
@@ -122,7 +143,10 @@ RunResults Simulation::run() {
   tally_.print_header();
   for (int b = tally_.batches_done() + 1; b <= s.batches; ++b) {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
-    tally_.print_row(run_batch(b));
+    const auto start = std::chrono::steady_clock::now();
+    const BatchResult result = run_batch(b);
+    if (result.active) timers_.add(whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    tally_.print_row(result);
     if (statepoint_due(b)) write_statepoint_now();
     if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
       if (!s.statepoint.empty() && !statepoint_due(b)) write_statepoint_now();
@@ -136,11 +160,7 @@ RunResults Simulation::run() {
 
 void Simulation::restart_from(const RunResults& sp) {
   const auto t = timed("io");
-  if (sp.source_bank.size() != static_cast<std::size_t>(split_.total())) {
-    throw RunError("the statepoint's source bank holds " + std::to_string(sp.source_bank.size()) + " sites where this "
-                   "problem has " + std::to_string(split_.total()) + " particles per batch");
-  }
-  tally_.restore(sp);
+  tally_.restore(sp);  // the statepoint was checked against this problem (io/restart_check.hpp)
   source_.restore(sp.source_bank);
 }
 
@@ -189,11 +209,13 @@ RunResults Simulation::collect_results(bool with_bank) {
 
   res.timing = reduce_over_ranks(timers_, comm_, reported_phases);
   res.synchronized_timers = options_.sync_timers;
-  for (const auto& p : res.timing) {  // the slowest rank sets the pace of a batch
-    if (p.phase == "transport active" && p.max > 0) {
-      res.particles_per_second = static_cast<double>(split_.total()) * tally_.active_batches_run() / p.max;
-    }
+  // The slowest rank sets the pace of a batch.
+  const double histories = static_cast<double>(split_.total()) * tally_.active_batches_run();
+  for (const auto& p : res.timing) {
+    if (p.phase == "transport active" && p.max > 0) res.particles_per_second = histories / p.max;
   }
+  const char* const whole[] = {whole_active_batches};
+  for (const auto& p : reduce_over_ranks(timers_, comm_, whole)) res.batch_particles_per_second = histories / p.max;
   res.exchange = source_.exchange_report(options_.exchange);
   res.transport = transporter_.report();
   if (const DomainDecomposition* d = transporter_.domains()) {

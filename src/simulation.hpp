@@ -40,6 +40,8 @@ class Simulation {
   // The steps of run(), public so tests can drive and observe them.
   void sample_initial_source();
   TransportedBatch transport(int batch);  // this rank's histories of the batch; allocates nothing
+  // The batch's result. A batch abandoned part-way (a signal, or a batch that cannot end) throws
+  // Interrupted or RunError on every rank.
   BatchResult run_batch(int batch);
   // Collective: timings reduced over ranks, and with `with_bank` the source gathered on rank 0.
   RunResults collect_results(bool with_bank = true);
@@ -51,6 +53,7 @@ class Simulation {
   ScopedPhase timed(const char* phase);
   void accelerate(int batch);
   void finish_exchange();
+  [[noreturn]] void stop_inside(int batch, const TransportedBatch& abandoned);
   bool statepoint_due(int batch) const;
   void write_statepoint_now();
 

@@ -16,6 +16,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iostream>
+#include <span>
+#include <string>
 
 namespace keff {
 
@@ -184,7 +187,7 @@ std::int64_t SourceCycle::post_exchange(int batch) {
   return m;
 }
 
-double SourceCycle::entropy() {
+double SourceCycle::entropy(int batch, std::int64_t sites) {
   Kokkos::Profiling::ScopedRegion region("keff::entropy::compute");
   count_sites_per_bin(exec_, params_.entropy_mesh, Kokkos::View<const Site*, DeviceMem>(state_.bank_sorted), ordered_,
                       state_.entropy_counts);
@@ -193,7 +196,13 @@ double SourceCycle::entropy() {
   exec_.fence();
   comm_.sum(entropy_host_.data(), static_cast<int>(entropy_host_.size()));
   exchange_.progress();
-  return shannon_entropy({entropy_host_.data(), entropy_host_.size()});
+  const std::span<const std::int64_t> counts(entropy_host_.data(), entropy_host_.size());
+  if (!entropy_warned_) {
+    const std::string warning = entropy_mesh_warning(counts, sites);
+    entropy_warned_ = !warning.empty();
+    if (entropy_warned_ && comm_.is_root()) std::cerr << "keff: warning: batch " << batch << ": " << warning << "\n";
+  }
+  return shannon_entropy(counts);
 }
 
 void SourceCycle::route_to_domains() {

@@ -59,8 +59,9 @@ class SourceCycle {
   // global bank size. Throws RunError (on every rank) when no rank banked a site. Collective.
   std::int64_t post_exchange(int batch);
   // Shannon entropy of the ordered bank on the entropy mesh, counted on the device and summed over
-  // ranks, polling the exchange between steps. Collective.
-  double entropy();
+  // ranks, polling the exchange between steps; the first batch whose `sites` (the global bank) the mesh
+  // does not all hold gets one warning on rank 0 (src/statistics.hpp). Collective.
+  double entropy(int batch, std::int64_t sites);
   void progress() { exchange_.progress(); }
   void finish_exchange() { exchange_.finish(); }
   // Domain decomposition, once the exchange has finished: the new source to the ranks whose domains
@@ -96,6 +97,7 @@ class SourceCycle {
   std::int64_t domain_source_count_ = 0;  // domain decomposition: sites routed here to transport
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> entropy_host_;
   Kokkos::View<Fixed*, Kokkos::HostSpace> cmfd_counts_host_;  // CMFD feedback: the bank's weight per bin
+  bool entropy_warned_ = false;  // once per run
 };
 
 }  // namespace keff

@@ -9,6 +9,7 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <ostream>
 
@@ -16,9 +17,13 @@ namespace keff {
 
 namespace {
 
-// History-based transport runs a batch in this many kernel launches at least, polling the bank
-// exchange in between.
-constexpr std::int64_t history_chunks = 8;
+// History-based transport runs a batch in chunks, polling the bank exchange and the batch watch in
+// between: a first one of a history per thread (or 1/1024 of the batch if more), then as many histories
+// as about `chunk_seconds` take, at most 1/8 of the batch. A batch of histories that cannot end is seen
+// after a few of them; a signal during a big batch waits for one chunk of about a second.
+constexpr std::int64_t first_chunk_share = 1024;
+constexpr std::int64_t chunks_at_least = 8;
+constexpr double chunk_seconds = 1.0;
 
 std::int64_t first_bank_capacity(double factor, std::int64_t histories) {
   return static_cast<std::int64_t>(std::ceil(factor * static_cast<double>(histories))) + 64;
@@ -109,6 +114,7 @@ Transporter::Transporter(const DeviceExec& exec, const model::Problem& problem, 
       state_(allocate_state(exec, state_sizes(problem.settings, params_, split.part(comm.rank()).count, event_slots_,
                                               domains_.get()),
                             bytes_per_slot_, params_, comm, problem.settings.allow_oversubscribed_memory)),
+      watch_(exec, state_.lost),
       bank_count_host_("keff::host::bank_count") {}
 
 template <class Physics>
@@ -121,20 +127,29 @@ BatchCounters Transporter::transport_with(const Physics& physics, const BatchCon
   if (event_slots_ > 0) {
     const EventTransport<DeviceExec, Physics> events{ctx, source.sites, source.index, state_.slots, state_.queues};
     EventStatistics batch;
-    const BatchCounters sums = domains_ ? transport_events(exec_, events, feed, &batch, domains_->particles())
-                                        : transport_events(exec_, events, feed, &batch);
+    const BatchCounters sums = domains_ ? transport_events(exec_, events, feed, &batch, domains_->particles(), watch_)
+                                        : transport_events(exec_, events, feed, &batch, LocalRouter{}, watch_);
     event_stats_ += batch;
     return sums;
   }
-  // Chunks, so that the bank exchange is polled while the sites already here are transported.
   const HistoryTransport<DeviceExec, Physics> kernel{ctx, source.sites, state_.workspace};
-  const std::int64_t chunk = std::max<std::int64_t>(1, (source.count + history_chunks - 1) / history_chunks);
+  const std::int64_t least = std::max<std::int64_t>(exec_.concurrency(), source.count / first_chunk_share);
+  const std::int64_t most = std::max<std::int64_t>(least, (source.count + chunks_at_least - 1) / chunks_at_least);
+  std::int64_t chunk = least;
   BatchCounters sums;
-  while (!feed.exhausted()) sums += transport_histories(exec_, kernel, feed.take(chunk, true));
+  while (!feed.exhausted() && !watch_()) {
+    const auto start = std::chrono::steady_clock::now();
+    const IndexRange sites = feed.take(chunk, true);
+    sums += transport_histories(exec_, kernel, sites);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double per_second = static_cast<double>(sites.count) / std::max(seconds, 1e-6);
+    chunk = std::clamp(static_cast<std::int64_t>(per_second * chunk_seconds), least, most);
+  }
   return sums;
 }
 
-TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSource& source) {
+TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSource& source,
+                                       std::int64_t lost_allowed) {
   const BatchControl control{{problem_.settings.seed, static_cast<std::uint64_t>(batch), split_.total(),
                               split_.part(comm_.rank())},
                              k_prev,
@@ -144,6 +159,7 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
   cmfd.active = scores_cmfd(batch);
   TransportedBatch out;
   for (;;) {
+    watch_.start(lost_allowed);
     Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
     Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
     Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));
@@ -153,8 +169,15 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
     exec_.fence();
     out.exchange_wait += source.feed->wait_seconds();
     out.banked = read_bank_count();
-    // Decided on the maximum over ranks, so every rank reruns or none does.
-    const std::int64_t worst = comm_.max(out.banked - state_.bank_capacity());
+    // Decided on the maxima over ranks, so every rank reruns or none does, and abandons or none does.
+    std::int64_t agreed[] = {out.banked - state_.bank_capacity(), watch_.stopped() ? 1 : 0};
+    comm_.max(agreed, 2);
+    if (agreed[1] > 0) {
+      out.abandoned = true;
+      out.lost = watch_.lost_since_start();
+      return out;
+    }
+    const std::int64_t worst = agreed[0];
     if (worst <= 0) return out;
     ++out.reruns;
     if (log_) {

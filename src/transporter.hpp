@@ -12,6 +12,7 @@
 #include "kernels/transport_event.hpp"
 #include "kernels/transport_state.hpp"
 #include "mpi/communicator.hpp"
+#include "src/batch_watch.hpp"
 #include "src/build_problem.hpp"
 #include "src/domain_decomposition.hpp"
 #include "src/run.hpp"
@@ -30,6 +31,8 @@ struct TransportedBatch {
   std::int64_t banked = 0;    // fission sites in the bank
   int reruns = 0;             // the batch was rerun this often with a larger bank
   double exchange_wait = 0;   // seconds spent inside transport waiting for the previous bank exchange
+  bool abandoned = false;     // some rank stopped it part-way (src/batch_watch.hpp); the rest is meaningless
+  std::int64_t lost = 0;      // abandoned: particles this rank lost in it
 };
 
 class Transporter {
@@ -42,9 +45,11 @@ class Transporter {
   const DomainDecomposition* domains() const { return domains_.get(); }
   std::int64_t bank_capacity() const { return state_.bank_capacity(); }
 
-  // Runs the histories of `source`, batch `batch`, fission sites normalised by `k_prev`. Collective
-  // (the overflow decision); allocates nothing unless the bank overflows.
-  TransportedBatch transport(int batch, Real k_prev, const BatchSource& source);
+  // Runs the histories of `source`, batch `batch`, fission sites normalised by `k_prev`, while the run
+  // may still lose `lost_allowed` particles. Collective: whether any rank's bank overflowed (all rerun)
+  // and whether any rank stopped part-way (all abandon the batch) are agreed. Allocates nothing unless
+  // the bank overflows.
+  TransportedBatch transport(int batch, Real k_prev, const BatchSource& source, std::int64_t lost_allowed);
 
   // After transport: the banked sites, the batch's mesh-tally scores and, in batches CMFD tallies, its scores.
   Kokkos::View<const Site*, DeviceMem> bank() const { return state_.bank.sites; }
@@ -83,6 +88,7 @@ class Transporter {
   std::int64_t event_slots_ = 0;    // 0: history-based transport
   std::unique_ptr<DomainDecomposition> domains_;  // [domains]: space split over the ranks
   TransportState<DeviceExec> state_;
+  BatchWatch watch_;
   Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
   EventStatistics event_stats_;     // summed over the batches run
 };

@@ -74,6 +74,22 @@ add_test(NAME cli_output_paths
 set_tests_properties(cli_output_paths PROPERTIES LABELS "bad-input" TIMEOUT 300
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
+# Inputs that are not regular files (FIFOs, devices) or past their size, outputs over inputs (the input
+# file, a library's files, by identity), duplicate nuclides: refused by every command that reads them.
+add_test(NAME cli_input_files
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/input_files -P ${_cmake_dir}/input_files.cmake)
+set_tests_properties(cli_input_files PROPERTIES LABELS "bad-input" TIMEOUT 600
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
+# Outputs onto a full disk (a tiny tmpfs; root only, else skipped): status 1, the path and the reason,
+# no crash at MPI_Finalize, no temporary left.
+add_test(NAME cli_full_disk
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS}"
+                 -DOUT=${_out}/full_disk -P ${_cmake_dir}/full_disk.cmake)
+set_tests_properties(cli_full_disk PROPERTIES LABELS "bad-input;mpi" TIMEOUT 600 PROCESSORS 2
+                     SKIP_REGULAR_EXPRESSION "SKIPPED:"
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+
 # SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
 # kill -9 leaves the previous complete statepoint or none, and no temporary file the next run trips over.
 add_test(NAME cli_interrupt
@@ -90,6 +106,20 @@ add_test(NAME cli_ranks_disagree
                  "-DCMD=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS};-n;1;${_keff};run;--particles;200;--batches;3;--inactive;1;--statepoint;${_out}/disagree.h5;:;-n;1;${_keff};run;--particles;200;--batches;4;--inactive;1;--statepoint;${_out}/disagree.h5"
                  "-DREGEX=the 2 ranks were not given the same run" -DEXIT=2 -P ${_cmake_dir}/expect_failure.cmake)
 set_tests_properties(cli_ranks_disagree PROPERTIES LABELS "bad-input;mpi" TIMEOUT 150 PROCESSORS 2
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+# Ranks started with different commands (keff run beside keff --version or keff data info) agree on the
+# command before anything else, in the one collective every command starts with.
+add_test(NAME cli_ranks_commands_disagree
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS};-n;1;${_keff};run;--particles;200;--batches;3;--inactive;1;--statepoint;${_out}/disagree.h5;:;-n;1;${_keff};--version"
+                 "-DREGEX=the 2 ranks were not started with the same command: rank 0 runs 'keff run' but rank 1 runs 'keff --version'"
+                 -DEXIT=2 -P ${_cmake_dir}/expect_failure.cmake)
+add_test(NAME cli_ranks_commands_disagree_data
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS};-n;1;${_keff};data;info;${_out}/none.h5;:;-n;1;${_keff};run;--statepoint;${_out}/disagree.h5"
+                 "-DREGEX=rank 0 runs 'keff data info' but rank 1 runs 'keff run'" -DEXIT=2 -P ${_cmake_dir}/expect_failure.cmake)
+set_tests_properties(cli_ranks_commands_disagree cli_ranks_commands_disagree_data PROPERTIES
+                     LABELS "bad-input;mpi" TIMEOUT 150 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 
 # Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
@@ -126,7 +156,7 @@ keff_expect_failure(data_cli_too_many_points
                     data generate --format h5 --nuclides 65536 --gridpoints 16777216 --out ${_out}/never.h5)
 # Kokkos' own arguments, checked before Kokkos::initialize (which aborts with a backtrace on them).
 keff_expect_failure(cli_kokkos_threads_zero
-                    "'--kokkos-num-threads=0' is not allowed \\(allowed: --kokkos-num-threads=N with N an integer in \\[1, 4096\\]\\)" 2
+                    "'--kokkos-num-threads=0' is not allowed \\(allowed: --kokkos-num-threads=N with N an integer in \\[1, [0-9]+\\]: at most 4 per hardware thread" 2
                     run --kokkos-num-threads=0)
 keff_expect_failure(cli_kokkos_threads_negative "'--kokkos-num-threads=-2' is not allowed" 2 run --kokkos-num-threads=-2)
 keff_expect_failure(cli_kokkos_threads_text "'--kokkos-num-threads=many' is not allowed" 2 run --kokkos-num-threads=many)
@@ -138,6 +168,43 @@ add_test(NAME cli_kokkos_threads_env
                  "-DREGEX=environment variable KOKKOS_NUM_THREADS='0' is not allowed" -DEXIT=2
                  -P ${_cmake_dir}/expect_failure.cmake)
 set_tests_properties(cli_kokkos_threads_env PROPERTIES LABELS "bad-input" TIMEOUT 150)
+# Thread counts past Kokkos' OpenMP pool (513 hung, 600 crashed) or the machine, in every spelling
+# Kokkos reads, and a Kokkos Tools library that does not load: refused before Kokkos::initialize.
+keff_expect_failure(cli_kokkos_threads_past_pool
+                    "'--kokkos-num-threads=513' is not allowed \\(allowed: --kokkos-num-threads=N with N an integer in \\[1, [0-9]+\\]: .* at most 512, the thread pool of Kokkos' OpenMP backend\\)" 2
+                    run --kokkos-num-threads=513)
+keff_expect_failure(cli_kokkos_threads_old_spelling "'--kokkos-threads=600' is not allowed \\(allowed: --kokkos-threads=N" 2
+                    --version --kokkos-threads=600)
+keff_expect_failure(cli_kokkos_threads_unprefixed "'--threads=600' is not allowed \\(allowed: --kokkos-num-threads=N; Kokkos reads '--threads' too" 2
+                    data info --threads=600)
+keff_expect_failure(cli_kokkos_tools_library_missing
+                    "--kokkos-tools-libs: the Kokkos Tools library '.*no_such_tool.so' cannot be loaded: .*No such file" 2
+                    run --kokkos-tools-libs=${_out}/no_such_tool.so)
+foreach(_case "OMP_NUM_THREADS=1000000;environment variable OMP_NUM_THREADS='1000000' is not allowed"
+              "KOKKOS_NUM_THREADS=600;environment variable KOKKOS_NUM_THREADS='600' is not allowed"
+              "KOKKOS_TOOLS_LIBS=no_such_tool.so;environment variable KOKKOS_TOOLS_LIBS: the Kokkos Tools library 'no_such_tool.so' cannot be loaded")
+  list(GET _case 0 _env)
+  list(GET _case 1 _regex)
+  string(REGEX REPLACE "=.*" "" _name "${_env}")
+  add_test(NAME cli_env_${_name}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_COMMAND};-E;env;${_env};${_keff};run" "-DREGEX=${_regex}" -DEXIT=2
+                   -P ${_cmake_dir}/expect_failure.cmake)
+  set_tests_properties(cli_env_${_name} PROPERTIES LABELS "bad-input" TIMEOUT 150)
+endforeach()
+# Help is keff's alone (Kokkos printed its banner, and `run --help` then said "unknown option"); a run
+# with OMP_PROC_BIND unset does not carry Kokkos' warning about it.
+foreach(_help "--help" "run;--help" "data;generate;-h" "--kokkos-num-threads=1;--help")
+  string(MAKE_C_IDENTIFIER "${_help}" _id)
+  add_test(NAME cli_help_${_id}
+           COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};${_help}" "-DREGEX=usage: keff" -DEXIT=0 "-DFORBID=--kokkos-help|unknown option"
+                   -P ${_cmake_dir}/expect_failure.cmake)
+  set_tests_properties(cli_help_${_id} PROPERTIES LABELS "bad-input" TIMEOUT 150)
+endforeach()
+add_test(NAME cli_no_proc_bind_warning
+         COMMAND ${CMAKE_COMMAND}
+                 "-DCMD=${CMAKE_COMMAND};-E;env;--unset=OMP_PROC_BIND;--unset=OMP_PLACES;${_keff};run;--particles;200;--batches;2;--inactive;1;--statepoint;${_out}/nobind.h5;--quiet"
+                 "-DREGEX=.*" -DEXIT=0 "-DFORBID=OMP_PROC_BIND" -P ${_cmake_dir}/expect_failure.cmake)
+set_tests_properties(cli_no_proc_bind_warning PROPERTIES LABELS "bad-input" TIMEOUT 150 ENVIRONMENT "OMP_NUM_THREADS=1")
 
 # Each file under inputs/bad/ states the message it must produce on a line '# expect: <regex>' and,
 # for failures at run time rather than input time, '# exit: <status>'.
@@ -175,6 +242,10 @@ keff_expect_failure(check_geometry_bad_points "--points: '0' is not allowed \\(a
                     check-geometry --points 0)
 keff_expect_failure(check_geometry_default "points +200000 uniform in the box.*No overlap or gap found" 0
                     check-geometry --points 200000)
+# An entropy mesh that holds no fission site: one warning, at the first batch, and the run goes on.
+keff_expect_failure(cli_entropy_mesh_off_source
+                    "warning: batch 1: the entropy mesh holds none of the [0-9]+ fission sites: the Shannon entropy \\(0\\) says nothing" 0
+                    run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/entropy_mesh_off_source.toml)
 keff_expect_failure(bad_input_missing_file "cannot open input file '.*no_such_input.toml'" 2
                     run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/no_such_input.toml)
 
@@ -184,6 +255,9 @@ add_test(NAME data_cli_libraries
                  "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};2;${KEFF_MPIEXEC_PREFLAGS}"
                  -DOUT=${_out}/data -P ${_cmake_dir}/data_cli.cmake)
 set_tests_properties(data_cli_libraries PROPERTIES LABELS "data" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+add_test(NAME data_cli_generate_memory
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/data_memory -P ${_cmake_dir}/data_memory.cmake)
+set_tests_properties(data_cli_generate_memory PROPERTIES LABELS "data;bad-input" TIMEOUT 150 SKIP_REGULAR_EXPRESSION "SKIPPED:")
 keff_expect_failure(data_cli_no_command "'keff data' needs a command" 2 data)
 keff_expect_failure(data_cli_bad_format "--format 'xml' is not allowed \\(allowed: h5, text\\)" 2
                     data generate --format xml --out ${_out}/never)

@@ -47,7 +47,7 @@ double multigroup_k_infinity(const model::Material& m, int groups) {
 void expect_estimators_near(const RunResults& r, double reference) {
   std::cout << "[ info     ] k_inf = " << reference << ", k = " << r.k_combined.mean << " +/- " << r.k_combined.std
             << " (collision " << r.k_collision.mean << " +/- " << r.k_collision.std << ")\n";
-  for (const auto& [name, e] : {std::pair{"combined", r.k_combined}, std::pair{"collision", r.k_collision},
+  for (const auto& [name, e] : {std::pair<const char*, MeanStd>{"combined", r.k_combined}, std::pair{"collision", r.k_collision},
                                 std::pair{"track-length", r.k_tracklength}, std::pair{"absorption", r.k_absorption}}) {
     SCOPED_TRACE(name);
     EXPECT_LE(std::fabs(e.mean - reference), 3.0 * e.std + 1e-12) << e.mean << " +/- " << e.std;

@@ -334,10 +334,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"unknown_root_universe", 27, {"geometry.root:", "'core' is not defined", "defined universes: root"}}),
     [](const auto& test_info) { return test_info.param.file; });
 
+// Multigroup data that lets no history end is refused (bad_input_mg_fuel_*); a pure scatterer is not:
+// its neutrons leak through vacuum boundaries, and only fissionable materials must absorb.
+TEST(Input, PureScattererIsValidMultigroupData) {
+  const std::string text = read_text(examples + "/la13511_ua_sphere.toml") +
+                           "\n[[material]]\nname = \"reflector\"\nsigma_t = [1.0]\nsigma_s = [[1.0]]\n";
+  EXPECT_NO_THROW(read_problem_string(text, "scatterer.toml"));
+  const std::string fuel = read_text(examples + "/la13511_ua_sphere.toml");
+  const auto at = fuel.find("nu_sigma_f = [");
+  ASSERT_NE(at, std::string::npos);
+  // nu_sigma_f above 10 x absorption: more than 10 neutrons per fission.
+  const std::string greedy = fuel.substr(0, at) + "nu_sigma_f = [0.8]" + fuel.substr(fuel.find(']', at) + 1);
+  const std::string msg = error_of([&] { read_problem_string(greedy, "greedy.toml"); });
+  EXPECT_NE(msg.find("material[u235_a].nu_sigma_f: nu_sigma_f[0] = 0.8 but the absorption"), std::string::npos) << msg;
+}
+
 TEST(Input, MissingFileNamesThePath) {
   const std::string path = inputs + "/bad/does_not_exist.toml";
   const std::string msg = error_of([&] { read_problem_file(path); });
-  EXPECT_EQ(msg, "cannot open input file '" + path + "'");
+  EXPECT_EQ(msg, "cannot open input file '" + path +
+                     "': it does not exist (allowed: a regular file; symbolic links are followed)");
 }
 
 TEST(Input, SyntaxErrorHasLineAndColumn) {

@@ -84,7 +84,9 @@ RunResults sample_results() {
     br.k_absorption = unit(rng);
     br.k_tracklength = unit(rng);
     br.entropy = 6 * unit(rng);
-    br.k_running = {unit(rng), awkward()};
+    br.k_running.mean = unit(rng);
+    br.k_running.std = awkward();
+    br.k_running.kind = br.active ? KEstimateKind::combined : KEstimateKind::none;
     br.fission_sites = 10000 + b;
     r.batch.push_back(br);
   }
@@ -95,7 +97,10 @@ RunResults sample_results() {
   r.k_collision = {unit(rng), awkward()};
   r.k_absorption = {unit(rng), awkward()};
   r.k_tracklength = {unit(rng), awkward()};
-  r.k_combined = {unit(rng), awkward()};
+  r.k_combined.mean = unit(rng);
+  r.k_combined.std = awkward();
+  r.k_combined.kind = KEstimateKind::mean_of_estimators;
+  r.k_combined.reason = "3 active batches: the combination needs at least 10";
   r.particles_per_second = 123456.789;
   r.timing = {{"initialization", awkward(), awkward(), awkward()},
               {"transport", unit(rng), unit(rng), unit(rng)},
@@ -142,6 +147,23 @@ void expect_mean_std(const nlohmann::json& j, const MeanStd& m) {
   EXPECT_TRUE(same_bits(j.at("std").get<double>(), m.std));
 }
 
+// A deviation of fewer than two batches is not defined: null in the JSON, NaN in the statepoint, never 0.
+TEST(Output, UndefinedValuesAreNull) {
+  TempDir dir;
+  auto r = sample_results();
+  r.k_collision.std = std::numeric_limits<double>::quiet_NaN();
+  r.k_combined = KEstimate{};
+  r.k_combined.mean = 0.9;
+  r.k_combined.kind = KEstimateKind::mean_of_estimators;
+  r.k_combined.reason = "1 active batch: no standard deviation yet";
+  write_summary_json(dir.file("summary.json"), r);
+  const auto j = read_json(dir.file("summary.json"));
+  EXPECT_TRUE(j.at("estimators").at("collision").at("std").is_null());
+  EXPECT_TRUE(j.at("k").at("std").is_null());
+  EXPECT_EQ(j.at("k").at("mean").get<double>(), 0.9);
+  EXPECT_EQ(j.at("k").at("reason"), "1 active batch: no standard deviation yet");
+}
+
 TEST(Output, JsonSummaryRoundTripsBitForBit) {
   TempDir dir;
   const auto r = sample_results();
@@ -151,6 +173,8 @@ TEST(Output, JsonSummaryRoundTripsBitForBit) {
 
   const auto j = read_json(path);
   expect_mean_std(j.at("k"), r.k_combined);
+  EXPECT_EQ(j.at("k").at("estimate"), "mean_of_estimators");
+  EXPECT_EQ(j.at("k").at("reason"), r.k_combined.reason);
   expect_mean_std(j.at("estimators").at("collision"), r.k_collision);
   expect_mean_std(j.at("estimators").at("absorption"), r.k_absorption);
   expect_mean_std(j.at("estimators").at("tracklength"), r.k_tracklength);
@@ -167,8 +191,13 @@ TEST(Output, JsonSummaryRoundTripsBitForBit) {
     EXPECT_TRUE(same_bits(jb.at("k_absorption").get<double>(), b.k_absorption));
     EXPECT_TRUE(same_bits(jb.at("k_tracklength").get<double>(), b.k_tracklength));
     EXPECT_TRUE(same_bits(jb.at("entropy").get<double>(), b.entropy));
-    EXPECT_TRUE(same_bits(jb.at("k_mean").get<double>(), b.k_running.mean));
-    EXPECT_TRUE(same_bits(jb.at("k_std").get<double>(), b.k_running.std));
+    if (b.active) {
+      EXPECT_TRUE(same_bits(jb.at("k_mean").get<double>(), b.k_running.mean));
+      EXPECT_TRUE(same_bits(jb.at("k_std").get<double>(), b.k_running.std));
+    } else {  // no running k before the first active batch
+      EXPECT_TRUE(jb.at("k_mean").is_null());
+      EXPECT_TRUE(jb.at("k_std").is_null());
+    }
     EXPECT_EQ(jb.at("fission_sites").get<std::int64_t>(), b.fission_sites);
   }
   EXPECT_TRUE(same_bits(j.at("particles_per_second").get<double>(), r.particles_per_second));

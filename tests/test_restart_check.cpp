@@ -1,7 +1,8 @@
 // A restart trusts nothing it reads: a statepoint changed after it was written fails its checksum; a
 // state that passes the checksum but that this problem cannot have produced (a site at 1e6 or infinity,
-// a negative weight, a site outside the fissionable material, batches out of order) is refused with
-// the site and the allowed range.
+// a weight other than the comb's 1, a site outside the fissionable material, batches out of order, a k
+// of 1e308 or NaN, an entropy past log2 of the bins, negative counts) is refused with the value and the
+// allowed range; a dataset's announced size is checked before it is read.
 #include "io/hdf5_file.hpp"
 #include "io/input.hpp"
 #include "io/output.hpp"
@@ -100,8 +101,23 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
       {[](RunResults& r) { r.source_bank[4].parent = -2; }, "source site 4: history keys (parent, progeny) are negative"},
       {[](RunResults& r) { r.batch[1].batch = 7; }, "batch record 1 is batch 7 (active) (allowed: batch 2, active)"},
       {[](RunResults& r) { r.batch[0].active = true; }, "batch record 0 is batch 1 (active) (allowed: batch 1, inactive)"},
-      {[](RunResults& r) { r.batch[2].k = inf; }, "batch 3 holds a k or entropy that is not a finite non-negative number"},
-      {[](RunResults& r) { r.restart.k_prev = 0.0; }, "the last batch's k, 0, is not a finite positive number"},
+      {[](RunResults& r) { r.source_bank[0].weight = 2.0; }, "source site 0: weight 2 is not 1 (allowed: 1 within 1e-12, the weight the comb gives every source site)"},
+      {[](RunResults& r) { r.source_bank.pop_back(); }, "the source bank holds 399 sites (allowed: particles = 400, one per history of the next batch)"},
+      {[](RunResults& r) { r.batch[2].k = inf; }, "batch 3: k = inf (allowed: a finite k in [0, 40000000]: at most 400 per event of settings.max_events = 100000)"},
+      {[](RunResults& r) { r.batch[2].k_collision = r.batch[2].k = 1e308; }, "batch 3: k = 1e+308 (allowed: a finite k in [0, "},
+      {[](RunResults& r) { r.batch[1].k_absorption = std::nan(""); }, "batch 2: k_absorption = nan (allowed: a finite k in [0, "},
+      {[](RunResults& r) { r.batch[0].k = 1.25 * r.batch[0].k_collision; }, "batch 1: k = "},
+      {[](RunResults& r) { r.batch[1].entropy = 100.0; }, "batch 2: entropy = 100 bits (allowed: 0 to log2(512 entropy-mesh bins) = 9)"},
+      {[](RunResults& r) { r.batch[1].entropy = -0.5; }, "batch 2: entropy = -0.5 bits"},
+      {[](RunResults& r) { r.batch[0].fission_sites = -4; }, "batch 1: fission_sites = -4 (allowed: at least 1; a batch without fission sites ends the run)"},
+      {[](RunResults& r) { r.batch[2].k_running.mean = -1.0; }, "batch 3: the running k -1 +/- "},
+      {[](RunResults& r) { r.restart.k_prev = 0.0; }, "k_prev = 0 differs from the last batch's k_collision = "},
+      {[](RunResults& r) { r.lost_particles = -1; }, "lost_particles = -1 (allowed: 0 to settings.max_lost = 10; a run that lost more stopped before writing)"},
+      {[](RunResults& r) { r.bank_overflows = -3; }, "bank_overflows = -3 (allowed: a count, >= 0)"},
+      {[](RunResults& r) { r.restart.flux_sum[0] = std::nan(""); }, "a mesh-tally accumulator holds nan (allowed: finite, >= 0)"},
+      {[](RunResults& r) { r.restart.fission_sq.push_back(1.0); }, "/restart/fission_sq holds 2 values (allowed: 1, the mesh tally's groups x bins)"},
+      {[](RunResults& r) { r.batch.clear(); }, "it holds no batch (allowed: a statepoint written after a batch)"},
+      {[](RunResults& r) { r.particles = 7; }, "it holds particles = 7, inactive = 1, seed = 1 (allowed: this run's 400, 1, 1)"},
   };
   for (const auto& [damage, expected] : cases) {
     const std::string msg = refusal(damage);
@@ -109,6 +125,32 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
     EXPECT_NE(msg.find(expected), std::string::npos) << msg;
   }
   EXPECT_NE(refusal([](RunResults& r) { r.source_bank[3].r.x = 1.0e6; }).find("is outside the geometry"), std::string::npos);
+}
+
+// A dataset's shape is checked before anything is allocated for it (a crafted file can announce any size;
+// the checksum is compared only once everything is read).
+TEST_F(RestartCheck, DatasetShapesAreCheckedBeforeReading) {
+  const fs::path copy = dir_ / "reshaped.h5";
+  fs::copy_file(statepoint(), copy, fs::copy_options::overwrite_existing);
+  {
+    const hid_t file = H5Fopen(copy.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    ASSERT_GE(H5Ldelete(file, "batches/k", H5P_DEFAULT), 0);
+    const hsize_t six = 6;
+    const hid_t space = H5Screate_simple(1, &six, nullptr);
+    const hid_t data = H5Dcreate2(file, "batches/k", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    EXPECT_GE(data, 0);
+    H5Dclose(data);
+    H5Sclose(space);
+    H5Fclose(file);
+  }
+  try {
+    read_statepoint(copy.string());
+    ADD_FAILURE() << "a reshaped statepoint was read";
+  } catch (const OutputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dataset '/batches/k' has shape [6] (allowed: 3 rows of 1)"), std::string::npos)
+        << e.what();
+  }
 }
 
 // Inside the sphere's bounding box but outside the sphere: only the geometry can tell.

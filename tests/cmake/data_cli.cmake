@@ -39,34 +39,8 @@ if(NOT sum_lib.h5 STREQUAL sum_text OR NOT sum_lib.h5 STREQUAL sum_converted.h5)
   message(FATAL_ERROR "libraries differ: h5 ${sum_lib.h5}, text ${sum_text}, converted ${sum_converted.h5}")
 endif()
 
-# One pin in a reflected box; [nuclear_data] differs between the inputs.
-set(geometry [=[
-[[surface]]
-id = 1
-type = "sphere"
-coeffs = [0.0, 0.0, 0.0, 5.0]
-boundary = "reflective"
-[[surface]]
-id = 2
-type = "sphere"
-coeffs = [0.0, 0.0, 0.0, 2.0]
-[[cell]]
-name = "fuel"
-region = "-2"
-material = "fuel"
-[[cell]]
-name = "water"
-region = "+2 -1"
-material = "water"
-[[material]]
-name = "fuel"
-nuclides = { U235 = 1.0e-3, U238 = 2.2e-2, O16 = 4.6e-2 }
-trace_nuclides = 4
-[[material]]
-name = "water"
-nuclides = { H1 = 6.7e-2, O16 = 3.3e-2 }
-]=])
-set(settings "[settings]\nparticles = 500\nbatches = 5\ninactive = 1\nstatepoint = \"\"\n[settings.source]\nlower_left = [-2.0, -2.0, -2.0]\nupper_right = [2.0, 2.0, 2.0]\n")
+# One pin in a reflected box (`settings` and `geometry`); [nuclear_data] differs between the inputs.
+include(${CMAKE_CURRENT_LIST_DIR}/pin_problem.cmake)
 file(WRITE ${OUT}/memory.toml "${settings}[nuclear_data]\nnuclides = 14\ngridpoints = 900\nseed = 77\n${geometry}")
 file(WRITE ${OUT}/h5.toml "${settings}[nuclear_data]\nlibrary = \"lib.h5\"\nload = \"root\"\n${geometry}")
 file(WRITE ${OUT}/text.toml "${settings}[nuclear_data]\nlibrary = \"text\"\nload = \"all\"\n${geometry}")
@@ -112,3 +86,11 @@ foreach(case "nu;nu -1 0;nu\\(1e-05 eV\\) = -1 \\+ 0 \\* E\\[MeV\\] = -1 \\(allo
   run_fails("U235.txt: nuclide 'U235': ${regex}" ${KEFF} data convert ${OUT}/bad_${name} ${OUT}/never.h5)
   run_fails("U235.txt: nuclide 'U235': ${regex}" ${MPIEXEC} ${KEFF} run ${OUT}/bad_${name}.toml)
 endforeach()
+
+# The hash grid of a library's nuclides: (hash_bins + 1) x 129 entries are past the int kernels index the
+# table with (it crashed); refused when the library is read, naming the input, the key and the library.
+run_ok(${KEFF} data generate --format h5 --nuclides 129 --gridpoints 50 --out ${OUT}/many.h5)
+string(REPLACE "[settings]\n" "[settings]\nhash_bins = 16777216\n" hashed "${settings}")
+file(WRITE ${OUT}/hash_grid.toml "${hashed}[nuclear_data]\nlibrary = \"many.h5\"\n${geometry}")
+run_fails("hash_grid.toml: settings.hash_bins = 16777216 with the 129 nuclides of the library '.*many.h5': \\(hash_bins \\+ 1\\) x nuclides hash-grid entries are too many \\(allowed: at most 2\\^31 - 1"
+          ${MPIEXEC} ${KEFF} run ${OUT}/hash_grid.toml)

@@ -1,6 +1,6 @@
-# Runs CMD (a ;-list) and passes only if it exits non-zero within 120 s (no crash, no hang) with the
-# exit status EXIT (default 2) and output matching REGEX.
-#   cmake -DCMD="..." -DREGEX="..." [-DEXIT=1] -P expect_failure.cmake
+# Runs CMD (a ;-list) and passes only if it ends within 120 s (no crash, no hang) with the exit status
+# EXIT (default 2) and output matching REGEX, and, when FORBID is given, not matching FORBID.
+#   cmake -DCMD="..." -DREGEX="..." [-DEXIT=1] [-DFORBID="..."] -P expect_failure.cmake
 if(NOT DEFINED EXIT)
   set(EXIT 2)
 endif()
@@ -12,4 +12,7 @@ if(NOT rc STREQUAL "${EXIT}")
 endif()
 if(NOT all MATCHES "${REGEX}")
   message(FATAL_ERROR "output does not match '${REGEX}'")
+endif()
+if(DEFINED FORBID AND all MATCHES "${FORBID}")
+  message(FATAL_ERROR "output matches '${FORBID}', which it must not")
 endif()

@@ -140,3 +140,36 @@ foreach(delay IN ITEMS 1.2 1.9 2.3 2.8 3.4 4.1)
 endforeach()
 message("4. kill -9 six times: statepoint complete ${kept} times, absent ${absent} times; "
         "${stale} kills left a temporary file, each removed by the next run")
+
+# 5. SIGINT inside a long batch (the default problem, 100000 particles: several seconds a batch on one
+# thread): transport stops part-way, the run stops as after the batch before, whose statepoint holds the
+# source the abandoned batch started from, and a restart from it equals the straight run bit for bit.
+set(long run --particles 100000 --inactive 1 --batches 3)
+execute_process(COMMAND timeout --foreground --preserve-status -s INT 12 ${KEFF} ${long} --statepoint "${OUT}/inside.h5"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 130 OR NOT err MATCHES "interrupted by SIGINT after batch ([0-9]+) of 3: .*; batch ([0-9]+), under way, was stopped and left out")
+  message(FATAL_ERROR "SIGINT inside a batch: expected status 130 and the batch named as stopped, got '${rc}':\n${err}")
+endif()
+set(done ${CMAKE_MATCH_1})
+no_temporaries("SIGINT inside a batch")
+if(done EQUAL 0)
+  message("5. SIGINT inside batch 1: stopped part-way, nothing to continue from (the machine was slow to start)")
+else()
+  execute_process(COMMAND ${KEFF} ${long} --restart "${OUT}/inside.h5" --statepoint "" --quiet --json "${OUT}/inside_restarted.json"
+                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+  execute_process(COMMAND ${KEFF} ${long} --statepoint "" --quiet --json "${OUT}/inside_straight.json"
+                  RESULT_VARIABLE rc2 ERROR_VARIABLE err2 TIMEOUT 600)
+  if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
+    message(FATAL_ERROR "restart after SIGINT inside a batch (${rc}) or the straight run (${rc2}) failed:\n${err}\n${err2}")
+  endif()
+  file(READ "${OUT}/inside_restarted.json" a)
+  file(READ "${OUT}/inside_straight.json" b)
+  foreach(key IN ITEMS batches k mesh)
+    string(JSON va GET "${a}" ${key})
+    string(JSON vb GET "${b}" ${key})
+    if(NOT va STREQUAL vb)
+      message(FATAL_ERROR "'${key}' differs between SIGINT inside batch ${CMAKE_MATCH_2} + restart and 3 batches straight")
+    endif()
+  endforeach()
+  message("5. SIGINT inside batch ${CMAKE_MATCH_2}: stopped part-way, statepoint of batch ${done}; its restart equals 3 batches straight")
+endif()

@@ -50,6 +50,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::vector<const char*> argv{"keff"};
   for (const auto& a : args) argv.push_back(a.c_str());
-  (void)keff::check_kokkos_arguments(static_cast<int>(argv.size()), argv.data(), fake_getenv);
+  // A fake machine of 2 hardware threads with OpenMP; the tools-library loader is a fake too (the fuzz
+  // input must never make the process dlopen a path).
+  keff::KokkosEnvironment environment;
+  environment.getenv = fake_getenv;
+  environment.hardware_threads = 2;
+  environment.openmp = true;
+  environment.tool_library_problem = [](const std::string& name) -> std::string {
+    return name == "libtool.so" ? "" : "cannot open shared object file";
+  };
+  (void)keff::check_kokkos_arguments(static_cast<int>(argv.size()), argv.data(), environment);
   return 0;
 }

@@ -1,0 +1,111 @@
+// libFuzzer target: any bytes as the content of a statepoint (what read_statepoint returns once its
+// checksum matched) for a small multigroup problem: check_restart_data must accept it or throw
+// InputError; anything else (another exception, a crash, a sanitizer report) is a bug.
+#include "io/input.hpp"
+#include "io/restart_check.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace {
+
+constexpr const char* problem_text = R"(
+[settings]
+particles = 3
+batches = 6
+inactive = 2
+mode = "multigroup"
+[settings.source]
+lower_left = [-1.0, -1.0, -1.0]
+upper_right = [1.0, 1.0, 1.0]
+[settings.entropy_mesh]
+shape = [2, 2, 1]
+[multigroup]
+groups = 2
+[[surface]]
+id = 1
+type = "sphere"
+coeffs = [0.0, 0.0, 0.0, 1.0]
+boundary = "vacuum"
+[[cell]]
+name = "fuel"
+region = "-1"
+material = "fuel"
+[[material]]
+name = "fuel"
+sigma_t = [1.0, 2.0]
+sigma_s = [[0.5, 0.2], [0.0, 1.5]]
+nu_sigma_f = [0.1, 0.9]
+chi = [1.0, 0.0]
+)";
+
+// Reads values of any type off the fuzz input, zeros past its end.
+class Bytes {
+ public:
+  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  template <class T>
+  T next() {
+    T v{};
+    const std::size_t n = std::min(sizeof(T), size_ - std::min(at_, size_));
+    if (n > 0) std::memcpy(&v, data_ + at_, n);
+    at_ += sizeof(T);
+    return v;
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const keff::model::Problem problem = keff::read_problem_string(problem_text, "restart.toml");
+  Bytes in(data, size);
+  keff::RunResults sp;
+  sp.particles = in.next<std::uint8_t>() % 2 ? problem.settings.particles : in.next<std::int64_t>();
+  sp.inactive = problem.settings.inactive;
+  sp.seed = problem.settings.seed;
+  sp.lost_particles = in.next<std::int64_t>();
+  sp.bank_overflows = in.next<int>();
+  const int batches = in.next<std::uint8_t>() % 8;
+  for (int b = 0; b < batches; ++b) {
+    keff::BatchResult r;
+    r.batch = in.next<std::uint8_t>() % 2 ? b + 1 : in.next<int>();
+    r.active = r.batch > sp.inactive;
+    r.k_collision = in.next<double>();
+    r.k = in.next<std::uint8_t>() % 2 ? r.k_collision : in.next<double>();
+    r.k_absorption = in.next<double>();
+    r.k_tracklength = in.next<double>();
+    r.entropy = in.next<double>();
+    r.fission_sites = in.next<std::int64_t>();
+    r.k_running.mean = in.next<double>();
+    r.k_running.std = in.next<double>();
+    sp.batch.push_back(r);
+  }
+  sp.restart.k_prev = in.next<std::uint8_t>() % 2 && !sp.batch.empty() ? sp.batch.back().k_collision : in.next<double>();
+  const int values = in.next<std::uint8_t>() % 4;
+  for (auto* v : {&sp.restart.flux_sum, &sp.restart.flux_sq, &sp.restart.fission_sum, &sp.restart.fission_sq}) {
+    for (int i = 0; i < values; ++i) v->push_back(in.next<double>());
+  }
+  const int sites = in.next<std::uint8_t>() % 5;
+  for (int i = 0; i < sites; ++i) {
+    keff::Site s;
+    s.r = {in.next<double>(), in.next<double>(), in.next<double>()};
+    s.u = {in.next<double>(), in.next<double>(), in.next<double>()};
+    s.energy = in.next<double>();
+    s.weight = in.next<std::uint8_t>() % 2 ? 1.0 : in.next<double>();
+    s.group = in.next<int>();
+    s.parent = in.next<std::int64_t>();
+    s.progeny = in.next<int>();
+    sp.source_bank.push_back(s);
+  }
+  try {
+    keff::check_restart_data("fuzz.h5", sp, problem);
+  } catch (const keff::InputError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,239 @@
+// k over active batches from fixed batch values: each rule of combine_estimators (src/statistics.hpp),
+// the cases that printed a k outside every estimator or a deviation of 0, and the batch table's rows.
+#include <gtest/gtest.h>
+
+#include "src/batch_table.hpp"
+#include "src/statistics.hpp"
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace keff {
+namespace {
+
+using Estimators = std::array<std::vector<double>, 3>;  // collision, absorption, track-length
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Fixed, irregular deviations for batch i (no random generator: the values are the test's data).
+double wiggle(int i, double frequency, double phase) { return std::sin(frequency * i + phase); }
+
+double mean_of(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+// The minimum-variance combination solved independently (Gaussian elimination on C w = 1).
+double minimum_variance_combination(const Estimators& x) {
+  const std::size_t n = x[0].size();
+  double c[3][4];
+  for (int a = 0; a < 3; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      double s = 0;
+      for (std::size_t i = 0; i < n; ++i) s += (x[a][i] - mean_of(x[a])) * (x[b][i] - mean_of(x[b]));
+      c[a][b] = s / static_cast<double>(n - 1);
+    }
+    c[a][3] = 1.0;
+  }
+  for (int p = 0; p < 3; ++p) {
+    for (int r = p + 1; r < 3; ++r) {
+      const double f = c[r][p] / c[p][p];
+      for (int k = p; k < 4; ++k) c[r][k] -= f * c[p][k];
+    }
+  }
+  double w[3];
+  for (int p = 2; p >= 0; --p) {
+    double s = c[p][3];
+    for (int k = p + 1; k < 3; ++k) s -= c[p][k] * w[k];
+    w[p] = s / c[p][p];
+  }
+  const double total = w[0] + w[1] + w[2];
+  return (w[0] * mean_of(x[0]) + w[1] * mean_of(x[1]) + w[2] * mean_of(x[2])) / total;
+}
+
+TEST(Statistics, MeanStdIsUndefinedBelowTwoSamples) {
+  EXPECT_TRUE(std::isnan(mean_std({}).mean));
+  const MeanStd one = mean_std({0.9});
+  EXPECT_EQ(one.mean, 0.9);
+  EXPECT_FALSE(one.has_std());  // never a 0 that claims an exact value
+  const MeanStd two = mean_std({1.0, 3.0});
+  EXPECT_EQ(two.mean, 2.0);
+  EXPECT_DOUBLE_EQ(two.std, 1.0);  // sqrt(2 / 1 / 2)
+}
+
+TEST(Statistics, NoActiveBatch) {
+  const KEstimate k = combine_estimators({});
+  EXPECT_EQ(k.kind, KEstimateKind::none);
+  EXPECT_TRUE(std::isnan(k.mean));
+  EXPECT_FALSE(k.has_std());
+  EXPECT_EQ(k.reason, "no active batch yet");
+}
+
+TEST(Statistics, OneActiveBatchHasNoDeviation) {
+  const KEstimate k = combine_estimators({{{0.91}, {0.92}, {0.93}}});
+  EXPECT_EQ(k.kind, KEstimateKind::mean_of_estimators);
+  EXPECT_DOUBLE_EQ(k.mean, 0.92);
+  EXPECT_FALSE(k.has_std());  // was printed "+/- 0.00000"
+  EXPECT_TRUE(contains(k.reason, "1 active batch: no standard deviation yet")) << k.reason;
+  EXPECT_EQ(format_k(k), " 0.92000 +/-       -");
+}
+
+// The probe's case: two active batches whose k (the collision estimator) is 0.89505 and 0.92007; the
+// absorption estimator happened to have the smallest spread, and its mean 0.92288 +/- 0.00137 was shown,
+// outside both values. Now: the mean of the three estimators batch by batch, with its deviation.
+TEST(Statistics, TwoActiveBatchesTakeTheMeanOfTheEstimators) {
+  const Estimators x{{{0.89505, 0.92007}, {0.92151, 0.92425}, {0.90000, 0.93000}}};
+  const KEstimate k = combine_estimators(x);
+  EXPECT_EQ(k.kind, KEstimateKind::mean_of_estimators);
+  EXPECT_EQ(k.batches, 2);
+  const double y1 = (0.89505 + 0.92151 + 0.90000) / 3, y2 = (0.92007 + 0.92425 + 0.93000) / 3;
+  EXPECT_NEAR(k.mean, (y1 + y2) / 2, 1e-15);
+  EXPECT_NEAR(k.std, std::fabs(y2 - y1) / 2, 1e-15);
+  EXPECT_GT(k.mean, 0.89505);
+  EXPECT_LT(k.mean, 0.92007);
+  EXPECT_TRUE(contains(k.reason, "2 active batches: the combination needs at least 10")) << k.reason;
+}
+
+// Strongly correlated collision and track-length estimators with different spreads: the minimum-variance
+// weights are of opposite signs and put the combination above all three estimators.
+Estimators extrapolating(int n) {
+  Estimators x;
+  for (int i = 0; i < n; ++i) {
+    x[0].push_back(1.0 + 0.02 * wiggle(i, 1.7, 0.3));
+    x[1].push_back(0.998 + 0.005 * wiggle(i, 4.3, 2.0));
+    x[2].push_back(1.003 + 0.01 * wiggle(i, 1.7, 0.3) + 0.0005 * wiggle(i, 2.9, 1.1));
+  }
+  return x;
+}
+
+// At 5 active batches the combination fell below all three estimators with a third of their deviation:
+// too few batches for the covariance, whatever the weights.
+TEST(Statistics, FiveActiveBatchesAreTooFewToCombine) {
+  const Estimators x = extrapolating(5);
+  const double raw = minimum_variance_combination(x);
+  const double lo = std::min({mean_of(x[0]), mean_of(x[1]), mean_of(x[2])});
+  const double hi = std::max({mean_of(x[0]), mean_of(x[1]), mean_of(x[2])});
+  EXPECT_FALSE(raw >= lo && raw <= hi) << raw;  // the case the old code printed
+  const KEstimate k = combine_estimators(x);
+  EXPECT_EQ(k.kind, KEstimateKind::mean_of_estimators);
+  EXPECT_GE(k.mean, lo);
+  EXPECT_LE(k.mean, hi);
+  EXPECT_TRUE(contains(k.reason, "5 active batches: the combination needs at least 10")) << k.reason;
+}
+
+TEST(Statistics, CombinationOutsideTheEstimatorsIsNotUsed) {
+  const Estimators x = extrapolating(40);
+  const double raw = minimum_variance_combination(x);
+  const double hi = std::max({mean_of(x[0]), mean_of(x[1]), mean_of(x[2])});
+  ASSERT_GT(raw, hi);
+  const KEstimate k = combine_estimators(x);
+  EXPECT_EQ(k.kind, KEstimateKind::mean_of_estimators);
+  EXPECT_LE(k.mean, hi);
+  EXPECT_TRUE(contains(k.reason, "outside the estimators' range")) << k.reason;
+  EXPECT_TRUE(contains(k.reason, "minimum-variance weights (collision ")) << k.reason;
+}
+
+TEST(Statistics, StableCombinationIsTheMinimumVarianceOne) {
+  Estimators x;
+  for (int i = 0; i < 20; ++i) {
+    x[0].push_back(0.920 + 0.004 * wiggle(i, 1.7, 0.3) + 0.002 * wiggle(i, 2.9, 1.1));
+    x[1].push_back(0.918 + 0.004 * wiggle(i, 4.3, 2.0) + 0.001 * wiggle(i, 1.7, 0.3));
+    x[2].push_back(0.919 + 0.003 * wiggle(i, 1.7, 0.3) + 0.003 * wiggle(i, 4.3, 2.0));
+  }
+  const KEstimate k = combine_estimators(x);
+  ASSERT_EQ(k.kind, KEstimateKind::combined) << k.reason;
+  EXPECT_TRUE(k.combined());
+  EXPECT_EQ(k.reason, "");
+  EXPECT_EQ(k.batches, 20);
+  EXPECT_NEAR(k.mean, minimum_variance_combination(x), 1e-12);
+  // Never more uncertain than the best single estimator.
+  for (const auto& e : x) EXPECT_LE(k.std, mean_std(e).std * (1 + 1e-12));
+  EXPECT_GT(k.std, 0.0);
+}
+
+// A fuel with no absorption: the absorption estimator is 0 in every batch and printed "k (combined)
+// 0.00000" while the collision and track-length estimators gave 12.
+TEST(Statistics, AnEstimatorThatIsZeroEverywhereIsLeftOut) {
+  Estimators x;
+  for (int i = 0; i < 12; ++i) {
+    x[0].push_back(12.0 + 0.3 * wiggle(i, 1.7, 0.3));
+    x[1].push_back(0.0);
+    x[2].push_back(12.1 + 0.2 * wiggle(i, 4.3, 2.0));
+  }
+  const KEstimate k = combine_estimators(x);
+  EXPECT_GT(k.mean, 11.5);
+  EXPECT_LT(k.mean, 12.5);
+  EXPECT_TRUE(contains(k.reason, "the absorption estimator is 0 in every active batch")) << k.reason;
+  // With too few batches the mean of the two others, not of all three.
+  const Estimators few{{{12.0, 12.2}, {0.0, 0.0}, {12.1, 11.9}}};
+  const KEstimate f = combine_estimators(few);
+  EXPECT_EQ(f.kind, KEstimateKind::mean_of_estimators);
+  EXPECT_DOUBLE_EQ(f.mean, 12.05);
+  EXPECT_TRUE(contains(f.reason, "mean of the collision and track-length estimators")) << f.reason;
+}
+
+// A one-group infinite medium: every absorption scores nu Sigma_f / Sigma_a, so the absorption estimator
+// is exact; it is taken alone, with deviation 0, at any batch count from 2.
+TEST(Statistics, ZeroVarianceEstimatorIsTakenAlone) {
+  Estimators x;
+  for (int i = 0; i < 3; ++i) {
+    x[0].push_back(1.5 + 0.01 * wiggle(i, 1.7, 0.3));
+    x[1].push_back(1.5);
+    x[2].push_back(1.5 + 0.01 * wiggle(i, 4.3, 2.0));
+  }
+  const KEstimate k = combine_estimators(x);
+  EXPECT_EQ(k.kind, KEstimateKind::absorption);
+  EXPECT_EQ(k.mean, 1.5);
+  EXPECT_EQ(k.std, 0.0);
+  EXPECT_TRUE(contains(k.reason, "zero variance")) << k.reason;
+}
+
+TEST(Statistics, SingularCovarianceFallsBackToTheMean) {
+  Estimators x;
+  for (int i = 0; i < 15; ++i) {
+    x[0].push_back(1.0 + 0.01 * wiggle(i, 1.7, 0.3));
+    x[1].push_back(1.0 + 0.01 * wiggle(i, 4.3, 2.0));
+    x[2].push_back(x[0].back());  // collision and track-length move together exactly
+  }
+  const KEstimate k = combine_estimators(x);
+  EXPECT_EQ(k.kind, KEstimateKind::mean_of_estimators);
+  EXPECT_TRUE(contains(k.reason, "covariance is singular")) << k.reason;
+}
+
+TEST(BatchTable, RowsShowUndefinedDeviationsAndFallbacks) {
+  BatchResult inactive;
+  inactive.batch = 3;
+  inactive.k = 0.91234;
+  inactive.entropy = 5.6789;
+  EXPECT_EQ(format_batch_row(inactive), "     3    0.91234     5.6789\n");
+
+  BatchResult first = inactive;
+  first.batch = 11;
+  first.active = true;
+  first.k_running = combine_estimators({{{0.91}, {0.92}, {0.93}}});
+  EXPECT_EQ(format_batch_row(first), "    11    0.91234     5.6789     0.92000 +/-       - *\n");
+
+  BatchResult combined = first;
+  combined.k_running.kind = KEstimateKind::combined;
+  combined.k_running.mean = 0.918776;
+  combined.k_running.std = 0.001958;
+  EXPECT_EQ(format_batch_row(combined), "    11    0.91234     5.6789     0.91878 +/- 0.00196\n");
+  EXPECT_TRUE(contains(batch_table_header(), " batch   k(batch)    entropy    k(mean) +/- std\n"));
+  EXPECT_TRUE(contains(batch_table_header(), "* marks a fallback"));
+}
+
+TEST(Statistics, EntropyMeshWarning) {
+  const std::vector<std::int64_t> all{3, 0, 7};
+  EXPECT_EQ(entropy_mesh_warning(all, 10), "");
+  const std::vector<std::int64_t> none{0, 0, 0};
+  const std::string w = entropy_mesh_warning(none, 10);
+  EXPECT_TRUE(contains(w, "the entropy mesh holds none of the 10 fission sites")) << w;
+  EXPECT_TRUE(contains(w, "settings.entropy_mesh")) << w;
+  EXPECT_TRUE(contains(entropy_mesh_warning(all, 12), "2 of the 12 fission sites lie outside the entropy mesh"));
+}
+
+}  // namespace
+}  // namespace keff
