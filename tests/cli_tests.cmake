@@ -222,8 +222,9 @@ foreach(_file IN LISTS _bad_inputs)
     set(_exit 2)
   endif()
   if(_name MATCHES "^cmfd_" AND NOT KEFF_HAVE_CMFD)
-    # Without Kokkos Kernels every [cmfd] is refused first (below).
+    # Without Kokkos Kernels every [cmfd] is refused before the run (or the input error comes first).
     set(_expect "CMFD|cmfd")
+    set(_exit 2)
   endif()
   keff_expect_failure(bad_input_${_name} "${_expect}" ${_exit} run ${_file})
 endforeach()
