@@ -32,7 +32,9 @@ std::string format_batch_row(const BatchResult& b, bool cmfd) {
   char line[160];
   std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f", b.batch, b.k, b.entropy);
   std::string row = line;
-  if (cmfd && b.cmfd) {
+  if (cmfd && b.cmfd && b.cmfd->k == 0 && !b.cmfd->converged) {
+    row += "          -*         -";  // nothing to solve yet: every cell left out (too few collisions)
+  } else if (cmfd && b.cmfd) {
     std::snprintf(line, sizeof line, "   %8.5f%c  %8.4f", b.cmfd->k, b.cmfd->converged ? ' ' : '*', b.cmfd->entropy);
     row += line;
   } else if (cmfd) {

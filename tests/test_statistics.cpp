@@ -225,6 +225,26 @@ TEST(BatchTable, RowsShowUndefinedDeviationsAndFallbacks) {
   EXPECT_TRUE(contains(batch_table_header(), "* marks a fallback"));
 }
 
+// With CMFD, k_cmfd and the CMFD source's entropy after the entropy: blank before [cmfd] begin, '*' after
+// a solve that did not converge, '-' when there was nothing to solve (every cell left out).
+TEST(BatchTable, CmfdColumns) {
+  BatchResult b;
+  b.batch = 4;
+  b.k = 0.91234;
+  b.entropy = 5.6789;
+  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789                      \n");
+  b.cmfd = CmfdResult{};
+  b.cmfd->k = 1.18234;
+  b.cmfd->entropy = 4.25;
+  b.cmfd->converged = true;
+  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789    1.18234     4.2500\n");
+  b.cmfd->converged = false;
+  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789    1.18234*    4.2500\n");
+  b.cmfd = CmfdResult{};
+  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789          -*         -\n");
+  EXPECT_TRUE(contains(batch_table_header(true), " batch   k(batch)    entropy    k(cmfd)    H(cmfd)    k(mean) +/- std\n"));
+}
+
 TEST(Statistics, EntropyMeshWarning) {
   const std::vector<std::int64_t> all{3, 0, 7};
   EXPECT_EQ(entropy_mesh_warning(all, 10), "");
