@@ -23,16 +23,15 @@ set(_mpiflags "-DMPIFLAGS=${KEFF_MPIEXEC_PREFLAGS}")  # one argument: quoted whe
 add_test(NAME determinism_ranks_default
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
                  "-DARGS=run;--particles;2000;--batches;6;--inactive;2"
-                 "-DRANKS=1;2;4" -DOUT=${_out}/ranks_default -P ${_cmake_dir}/compare_ranks.cmake)
+                 "-DVARIANTS=1:;2:;4:" -DOUT=${_out}/ranks_default -P ${_cmake_dir}/compare_variants.cmake)
 add_test(NAME determinism_ranks_multigroup
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
                  "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml;--particles;3000;--batches;8;--inactive;3"
-                 "-DRANKS=1;2;4" -DOUT=${_out}/ranks_mg -P ${_cmake_dir}/compare_ranks.cmake)
+                 "-DVARIANTS=1:;2:;4:" -DOUT=${_out}/ranks_mg -P ${_cmake_dir}/compare_variants.cmake)
 add_test(NAME determinism_ranks_blocking_exchange
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
-                 "-DARGS=run;--particles;2000;--batches;6;--inactive;2"
-                 "-DEXTRA=--exchange;blocking;--sync-timers" "-DRANKS=1;4" -DOUT=${_out}/ranks_blocking
-                 -P ${_cmake_dir}/compare_ranks.cmake)
+                 "-DARGS=run;--particles;2000;--batches;6;--inactive;2;--exchange;blocking;--sync-timers"
+                 "-DVARIANTS=1:;4:" -DOUT=${_out}/ranks_blocking -P ${_cmake_dir}/compare_variants.cmake)
 # CMFD with feedback: the same bits at 1, 2 and 4 ranks, in history and event modes and with domain
 # decomposition (one build, one thread per rank; src/cmfd/README.md says what holds across thread
 # counts); and a restart continues the CMFD window bit for bit, at 1 and 2 ranks.
