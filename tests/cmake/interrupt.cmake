@@ -33,6 +33,27 @@ function(batches_in statepoint out)
   endif()
 endfunction()
 
+# A restart from STATEPOINT of the run ARGN, and ARGN straight, must give the same bits (WHAT names the
+# restart in the message); their summaries are OUT/NAME_restarted.json and OUT/NAME_straight.json.
+function(restart_equals_straight statepoint name what)
+  execute_process(COMMAND ${KEFF} ${ARGN} --restart "${statepoint}" --statepoint "" --quiet
+                          --json "${OUT}/${name}_restarted.json" RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+  execute_process(COMMAND ${KEFF} ${ARGN} --statepoint "" --quiet --json "${OUT}/${name}_straight.json"
+                  RESULT_VARIABLE rc2 ERROR_VARIABLE err2 TIMEOUT 600)
+  if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
+    message(FATAL_ERROR "${what} (${rc}) or the straight run (${rc2}) failed:\n${err}\n${err2}")
+  endif()
+  file(READ "${OUT}/${name}_restarted.json" a)
+  file(READ "${OUT}/${name}_straight.json" b)
+  foreach(key IN ITEMS batches k mesh)
+    string(JSON va GET "${a}" ${key})
+    string(JSON vb GET "${b}" ${key})
+    if(NOT va STREQUAL vb)
+      message(FATAL_ERROR "'${key}' differs between ${what} and the straight run")
+    endif()
+  endforeach()
+endfunction()
+
 # 1. SIGINT, one rank. --foreground: without it timeout signals the child and then its own process group,
 # the child again, and a run that has handled the first SIGINT by then takes the second as "end now".
 # A signal before the first batch ends stops the run inside it with nothing to continue from (case 5's
@@ -60,22 +81,7 @@ if(NOT held EQUAL done)
   message(FATAL_ERROR "SIGINT after batch ${done}, but the statepoint holds ${held} batches")
 endif()
 math(EXPR total "${done} + 3")
-execute_process(COMMAND ${KEFF} ${args} --particles 5000 --batches ${total} --restart "${OUT}/int.h5" --statepoint ""
-                        --quiet --json "${OUT}/restarted.json" RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
-execute_process(COMMAND ${KEFF} ${args} --particles 5000 --batches ${total} --statepoint "" --quiet
-                        --json "${OUT}/straight.json" RESULT_VARIABLE rc2 ERROR_VARIABLE err2 TIMEOUT 600)
-if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
-  message(FATAL_ERROR "restart after SIGINT (${rc}) or the straight run (${rc2}) failed:\n${err}\n${err2}")
-endif()
-file(READ "${OUT}/restarted.json" a)
-file(READ "${OUT}/straight.json" b)
-foreach(key IN ITEMS batches k mesh)
-  string(JSON va GET "${a}" ${key})
-  string(JSON vb GET "${b}" ${key})
-  if(NOT va STREQUAL vb)
-    message(FATAL_ERROR "'${key}' differs between ${done} + SIGINT + restart and ${total} straight")
-  endif()
-endforeach()
+restart_equals_straight("${OUT}/int.h5" sigint "${done} batches + SIGINT + restart" ${args} --particles 5000 --batches ${total})
 message("1. SIGINT after batch ${done}: status 130, statepoint written; its restart equals ${total} batches straight")
 
 # 2. SIGTERM to one of two ranks (as a batch system's scancel delivers it): both stop together.
@@ -168,21 +174,6 @@ no_temporaries("SIGINT inside a batch")
 if(done EQUAL 0)
   message("5. SIGINT inside batch 1: stopped part-way, nothing to continue from (the machine was slow to start)")
 else()
-  execute_process(COMMAND ${KEFF} ${long} --restart "${OUT}/inside.h5" --statepoint "" --quiet --json "${OUT}/inside_restarted.json"
-                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
-  execute_process(COMMAND ${KEFF} ${long} --statepoint "" --quiet --json "${OUT}/inside_straight.json"
-                  RESULT_VARIABLE rc2 ERROR_VARIABLE err2 TIMEOUT 600)
-  if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
-    message(FATAL_ERROR "restart after SIGINT inside a batch (${rc}) or the straight run (${rc2}) failed:\n${err}\n${err2}")
-  endif()
-  file(READ "${OUT}/inside_restarted.json" a)
-  file(READ "${OUT}/inside_straight.json" b)
-  foreach(key IN ITEMS batches k mesh)
-    string(JSON va GET "${a}" ${key})
-    string(JSON vb GET "${b}" ${key})
-    if(NOT va STREQUAL vb)
-      message(FATAL_ERROR "'${key}' differs between SIGINT inside batch ${CMAKE_MATCH_2} + restart and 3 batches straight")
-    endif()
-  endforeach()
+  restart_equals_straight("${OUT}/inside.h5" inside "SIGINT inside batch ${CMAKE_MATCH_2} + restart" ${long})
   message("5. SIGINT inside batch ${CMAKE_MATCH_2}: stopped part-way, statepoint of batch ${done}; its restart equals 3 batches straight")
 endif()
