@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Transport speed of two builds of keff, interleaved round by round (this kind of machine drifts by tens
+# of percent): the default benchmark and examples/hm_large.toml, history- and event-based; prints the
+# median particles/s (transport, active batches) of each and their ratio.
+#   perf/compare_builds.sh BEFORE_BIN_DIR AFTER_BIN_DIR [ROUNDS=5] [OUT=perf/results/compare_builds]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+before=$1 after=$2 rounds=${3:-5} out=${4:-perf/results/compare_builds}
+export OMP_PROC_BIND=spread OMP_PLACES=threads
+mkdir -p "$out"
+hm=examples/hm_large.toml
+for r in $(seq "$rounds"); do
+  for side in before after; do
+    bin=$before; [ "$side" = after ] && bin=$after
+    run() { "$bin/keff" run "$@" --quiet --statepoint '' --json "$out/$side-$cfg-$r.json"; }
+    cfg=def-h; run --particles 10000 --batches 12 --inactive 2
+    cfg=def-e; run --mode event --particles 10000 --batches 12 --inactive 2
+    cfg=hm-h;  run "$hm" --particles 4000 --batches 6 --inactive 2
+    cfg=hm-e;  run "$hm" --mode event --particles 4000 --batches 6 --inactive 2
+  done
+done
+python3 - "$out" <<'PY'
+import glob, json, statistics, sys
+out = sys.argv[1]
+for cfg in ["def-h", "def-e", "hm-h", "hm-e"]:
+    med = {}
+    for side in ["before", "after"]:
+        v = [json.load(open(f))["particles_per_second"] for f in sorted(glob.glob(f"{out}/{side}-{cfg}-*.json"))]
+        med[side] = statistics.median(v)
+        print(f"{cfg} {side}: " + " ".join(f"{x:.0f}" for x in v))
+    print(f"{cfg}: before {med['before']:.4g} after {med['after']:.4g} ratio {med['after'] / med['before']:.3f}")
+PY
