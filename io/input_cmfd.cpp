@@ -220,12 +220,12 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
   const double groups = out.n_groups();
   const double faces = (shape[0] + 1.0) * shape[1] * shape[2] + shape[0] * (shape[1] + 1.0) * shape[2] +
                        shape[0] * static_cast<double>(shape[1]) * (shape[2] + 1.0);
-  if (2 * groups * cells + 2 * groups * groups * cells + 2 * groups * faces >
+  if (5 * groups * cells + 2 * groups * groups * cells + 2 * groups * faces >
       static_cast<double>(limits::max_cmfd_tally_values)) {
     c.fail(c.has("energy_bounds") ? "energy_bounds" : (c.has("collapse") ? "collapse" : mesh_key),
            std::to_string(out.n_groups()) + " coarse groups on " + std::to_string(shape[0]) + " x " +
                std::to_string(shape[1]) + " x " + std::to_string(shape[2]) + " cells are too many CMFD tally values",
-           "2 G C + 2 G^2 C + 2 G F <= " + limits::number_text(limits::max_cmfd_tally_values) +
+           "5 G C + 2 G^2 C + 2 G F <= " + limits::number_text(limits::max_cmfd_tally_values) +
                " for G groups, C cells and F faces");
   }
 

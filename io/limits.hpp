@@ -31,7 +31,7 @@ inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;
 // Values of the mesh tally (energy groups x bins): reduced over ranks with an int MPI count, and
 // written as four arrays of doubles to both outputs.
 inline constexpr std::int64_t max_tally_values = std::int64_t{1} << 27;
-// Values of CMFD's tallies (2 G C + 2 G^2 C + 2 G F for G coarse groups on C cells with F faces): each
+// Values of CMFD's tallies (5 G C + 2 G^2 C + 2 G F for G coarse groups on C cells with F faces): each
 // batch's are reduced over ranks with an int MPI count and kept while in the tally window, and its
 // operators hold G C rows of up to G + 6 entries, indexed with ints.
 inline constexpr std::int64_t max_cmfd_tally_values = std::int64_t{1} << 27;

@@ -171,8 +171,8 @@ struct Cmfd {
   CmfdWindow window = CmfdWindow::none;
   int window_size = 10;               // rolling
   // A (coarse group, cell) with less collision weight than this in the window is left out of the solve
-  // (src/cmfd/cmfd_accelerator.cpp): too few events for its cross sections and currents.
-  double min_collisions = 1000;
+  // (src/cmfd/cmfd_accelerator.cpp): too few events for its currents and outgoing-group shares.
+  double min_collisions = 100;
   CmfdOptions solver;
   SourceLoc where;                    // of the [cmfd] table
 

@@ -108,14 +108,26 @@ struct CmfdEnergyGroups {
 
 // What CMFD is built from, per coarse cell and group, summed over ranks and in any one normalisation
 // (only ratios enter the operator): rates integrated over the cell, currents over the face.
-//   flux(g, c)             track-length or collision estimate of the flux integrated over the cell
-//   total(g, c)            total reaction rate (Sigma_t phi)
-//   scatter(g, h, c)       scattering rate from group g into group h
-//   nu_fission(g, h, c)    neutrons produced in group h by fissions in group g (chi included)
-//   current(s, g, f)       neutrons crossing face f in group g towards +axis (s = 0) or -axis (s = 1)
+//   flux(g, c)               track-length estimate of the flux integrated over the cell
+//   total(g, c)              analog: the weight of every collision (the cell balance, min_collisions)
+//   scatter(g, h, c)         analog: collisions survived from group g into group h
+//   nu_fission(g, h, c)      analog: neutrons produced in group h by fissions in group g (chi included)
+//   current(s, g, f)         neutrons crossing face f in group g towards +axis (s = 0) or -axis (s = 1)
+//   track_total(g, c)        track length times Sigma_t: the expected collisions
+//   track_absorption(g, c)   track length times Sigma_a
+//   track_nu_fission(g, c)   track length times nu Sigma_f
 // Each crossing is scored once, on the one face it crosses (OpenMC keeps out/in per cell side, twice
 // per crossing): half the atomics, and the two cells of a face see the same current, so the operator
 // is conservative by construction.
+//
+// The cross sections (sigma_t, sigma_s, nu_sigma_f below) come from the track-length rates, which in a
+// cell of one material are its cross sections exactly, whatever the flux: analog ones carry the noise
+// of a few hundred absorptions per cell and batch, and the coarse eigenproblem of a loosely coupled
+// core amplifies a local multiplication a few percent too high into a source peaked there (on the 200 cm
+// slab of examples/cmfd_slab_2g.toml with reflective ends, from a flat source, one batch's analog cross
+// sections gave a CMFD source entropy of 3.62 bits where the flat infinite-medium answer is 4.32, the
+// track-length ones 4.14: src/cmfd/README.md). Only the split over outgoing groups, which a track cannot
+// see, comes from the analog matrices.
 //
 // `Value` is Real for the solver and Fixed for the scores of one batch, which transport adds with
 // integer atomics (kernels/cmfd_tally.hpp): the same shape for both, so one batch's scores and the
@@ -131,19 +143,57 @@ struct CmfdTallies {
   Transfers scatter;
   Transfers nu_fission;
   Currents current;
+  Rates track_total;
+  Rates track_absorption;
+  Rates track_nu_fission;
 
   KOKKOS_INLINE_FUNCTION int n_groups() const { return static_cast<int>(flux.extent(0)); }
   KOKKOS_INLINE_FUNCTION int n_cells() const { return static_cast<int>(flux.extent(1)); }
 
+  // Macroscopic cross sections of (g, c), for a (g, c) with flux: total; scattering from g into h;
+  // neutrons born in h per fission neutron source in g.
+  KOKKOS_INLINE_FUNCTION Value sigma_t(int g, int c) const { return track_total(g, c) / flux(g, c); }
+  KOKKOS_INLINE_FUNCTION Value sigma_s(int g, int h, int c) const {
+    return (track_total(g, c) - track_absorption(g, c)) / flux(g, c) * scatter_share(g, h, c);
+  }
+  KOKKOS_INLINE_FUNCTION Value nu_sigma_f(int g, int h, int c) const {
+    return track_nu_fission(g, c) / flux(g, c) * birth_share(g, h, c);
+  }
+
   // Values over all arrays.
   std::size_t size() const;
+
+ private:
+  // The share of g's scattering in c that lands in h, as the analog collisions saw it; a neutron not
+  // yet seen to scatter there stays in its group.
+  KOKKOS_INLINE_FUNCTION Value scatter_share(int g, int h, int c) const {
+    Value all = 0;
+    for (int to = 0; to < n_groups(); ++to) all += scatter(g, to, c);
+    if (all > 0) return scatter(g, h, c) / all;
+    return h == g ? Value(1) : Value(0);
+  }
+  // The share of fission neutrons from g in c born in h, as the sites banked saw it; without a site
+  // from g there, the births in c from every group (the fission spectrum hardly depends on the parent);
+  // without any, the top group, where fission neutrons are born.
+  KOKKOS_INLINE_FUNCTION Value birth_share(int g, int h, int c) const {
+    Value from_g = 0, from_any = 0, into_h = 0;
+    for (int to = 0; to < n_groups(); ++to) from_g += nu_fission(g, to, c);
+    if (from_g > 0) return nu_fission(g, h, c) / from_g;
+    for (int from = 0; from < n_groups(); ++from) {
+      into_h += nu_fission(from, h, c);
+      for (int to = 0; to < n_groups(); ++to) from_any += nu_fission(from, to, c);
+    }
+    if (from_any > 0) return into_h / from_any;
+    return h == 0 ? Value(1) : Value(0);
+  }
 };
 
 // Calls f with the same array of each of `tallies` (one shape), array by array in the order of
 // CmfdTallies: the one list of its arrays, for resets, copies and packing.
 template <class F, class... Tallies>
 void for_each_cmfd_array(F&& f, Tallies&... tallies) {
-  f(tallies.flux...), f(tallies.total...), f(tallies.scatter...), f(tallies.nu_fission...), f(tallies.current...);
+  f(tallies.flux...), f(tallies.total...), f(tallies.scatter...), f(tallies.nu_fission...), f(tallies.current...),
+      f(tallies.track_total...), f(tallies.track_absorption...), f(tallies.track_nu_fission...);
 }
 
 template <class Mem, class Value>
@@ -156,7 +206,7 @@ std::size_t CmfdTallies<Mem, Value>::size() const {
 // Values a CmfdTallies of `groups` groups on `mesh` holds, in doubles so that no size overflows.
 inline double cmfd_tally_values(const CmfdMesh& mesh, int groups) {
   const double g = groups, cells = mesh.n_cells(), faces = mesh.n_faces();
-  return 2 * g * cells + 2 * g * g * cells + 2 * g * faces;
+  return 5 * g * cells + 2 * g * g * cells + 2 * g * faces;
 }
 
 // Zeroed tallies for `groups` groups on `mesh`, labelled keff::cmfd::<prefix><what>.
@@ -170,7 +220,10 @@ CmfdTallies<typename Exec::memory_space, Value> allocate_cmfd_tallies(const Exec
                  typename Tallies::Rates(Kokkos::view_alloc(exec, label("total")), groups, cells),
                  typename Tallies::Transfers(Kokkos::view_alloc(exec, label("scatter")), groups, groups, cells),
                  typename Tallies::Transfers(Kokkos::view_alloc(exec, label("nu_fission")), groups, groups, cells),
-                 typename Tallies::Currents(Kokkos::view_alloc(exec, label("current")), 2, groups, mesh.n_faces())};
+                 typename Tallies::Currents(Kokkos::view_alloc(exec, label("current")), 2, groups, mesh.n_faces()),
+                 typename Tallies::Rates(Kokkos::view_alloc(exec, label("track_total")), groups, cells),
+                 typename Tallies::Rates(Kokkos::view_alloc(exec, label("track_absorption")), groups, cells),
+                 typename Tallies::Rates(Kokkos::view_alloc(exec, label("track_nu_fission")), groups, cells)};
 }
 
 }  // namespace keff

@@ -5,13 +5,15 @@
 // history- and event-based transport score alike and, under domain decomposition, the rank that tracks
 // a flight scores it. The solver (src/cmfd/) reads the batch's scores summed over ranks and batches.
 //
-// Estimators, chosen so that the Monte Carlo balance of every coarse cell and group holds exactly in
-// the tallies:
+// Estimators. The analog ones are chosen so that the Monte Carlo balance of every coarse cell and group
+// holds exactly in the tallies:
 //   flux        track length in the cell (a flight is split at the faces it crosses)
 //   total       analog: the weight of every collision
 //   scatter     analog: the weight of every collision the neutron survives, from its group to its new one
 //   nu_fission  analog: k_prev per fission site banked, from the parent's group to the site's group
 //   current     analog: the weight of every crossing of a face, in its direction
+//   track_*     track length times the flight's Sigma_t, Sigma_a and nu Sigma_f: the cross sections the
+//               operator uses (kernels/cmfd_data.hpp says why)
 // Every neutron enters a (group, cell) by birth, scattering or a crossing, and leaves it by a collision
 // or a crossing, so for each (g, c): source weight born there + scattering into g there + crossings in =
 // collisions + crossings out (tests/test_cmfd_transport.cpp holds every cell to it, bit for bit). Summed
@@ -131,7 +133,7 @@ struct CmfdTally {
         }
       }
       if (axis < 0) break;  // the flight ends in this cell
-      if (track) add_flux(g, idx, p.weight * (Kokkos::fmax(t_face, t) - t));
+      if (track) add_track(g, idx, p.weight * (Kokkos::fmax(t_face, t) - t), p.xs);
       t = Kokkos::fmax(t_face, t);
       const int ahead = u[axis] > 0 ? 1 : 0;
       cross(g, w, axis, idx, ahead, 1 - ahead);
@@ -141,7 +143,7 @@ struct CmfdTally {
         return;
       }
     }
-    if (track) add_flux(g, idx, p.weight * (d - t));
+    if (track) add_track(g, idx, p.weight * (d - t), p.xs);
     p.cmfd_cell = mesh.cell(idx);
   }
 
@@ -187,8 +189,14 @@ struct CmfdTally {
     Kokkos::atomic_add(&scores.current(sense, g, mesh.face(axis, face_idx)), w);
   }
 
-  KOKKOS_INLINE_FUNCTION void add_flux(int g, const int idx[3], Real length_weight) const {
-    if (g >= 0) Kokkos::atomic_add(&scores.flux(g, mesh.cell(idx)), to_fixed<cmfd_fraction_bits>(length_weight));
+  // A track of `length_weight` (weight times length) in cell idx through a material of cross sections xs.
+  KOKKOS_INLINE_FUNCTION void add_track(int g, const int idx[3], Real length_weight, const MacroXs& xs) const {
+    if (g < 0) return;
+    const int c = mesh.cell(idx);
+    Kokkos::atomic_add(&scores.flux(g, c), to_fixed<cmfd_fraction_bits>(length_weight));
+    Kokkos::atomic_add(&scores.track_total(g, c), to_fixed<cmfd_fraction_bits>(length_weight * xs.total));
+    Kokkos::atomic_add(&scores.track_absorption(g, c), to_fixed<cmfd_fraction_bits>(length_weight * xs.absorption));
+    Kokkos::atomic_add(&scores.track_nu_fission(g, c), to_fixed<cmfd_fraction_bits>(length_weight * xs.nu_fission));
   }
 };
 

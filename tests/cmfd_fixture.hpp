@@ -27,6 +27,8 @@ struct CellXs {
 };
 
 // Device tallies and their host mirrors: fill the mirrors (set_cell, set_current or directly), then upload.
+// The track-length rates are those a track through each cell's material would score: total, total
+// minus the scattering out, and the production.
 struct TallyBuilder {
   using Tallies = CmfdTallies<DeviceMem>;
   CmfdMesh mesh;
@@ -63,6 +65,23 @@ struct TallyBuilder {
   }
 
   const Tallies& upload() {
+    const auto track_total = Kokkos::create_mirror_view(device.track_total);
+    const auto track_absorption = Kokkos::create_mirror_view(device.track_absorption);
+    const auto track_nu_fission = Kokkos::create_mirror_view(device.track_nu_fission);
+    for (int g = 0; g < groups; ++g) {
+      for (int c = 0; c < mesh.n_cells(); ++c) {
+        track_total(g, c) = total(g, c);
+        track_absorption(g, c) = total(g, c);
+        track_nu_fission(g, c) = 0;
+        for (int h = 0; h < groups; ++h) {
+          track_absorption(g, c) -= scatter(g, h, c);
+          track_nu_fission(g, c) += nu_fission(g, h, c);
+        }
+      }
+    }
+    Kokkos::deep_copy(device.track_total, track_total);
+    Kokkos::deep_copy(device.track_absorption, track_absorption);
+    Kokkos::deep_copy(device.track_nu_fission, track_nu_fission);
     Kokkos::deep_copy(device.flux, flux);
     Kokkos::deep_copy(device.total, total);
     Kokkos::deep_copy(device.scatter, scatter);

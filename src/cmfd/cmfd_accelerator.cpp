@@ -93,10 +93,10 @@ void CmfdAccelerator::Impl::add_to_sum(int batch_number, const std::vector<Fixed
 
 // The window's sums, converted from fixed point, as the solver's tallies on the device. A (group, cell)
 // with less collision weight than [cmfd] min_collisions is left out of the eigenproblem (its flux set to
-// 0: cmfd_operator.cpp), as a cell without any is: a cell that a few neutrons reached, early on, has a
-// local multiplication and currents from a handful of events, and with D-hat such a cell can hold an
-// eigenmode of its own, far above the core's (k_cmfd 2.4 on the 200 cm slab, with its source in one
-// cell). Its neighbours see the albedo the tallies measured on the face between them.
+// 0: cmfd_operator.cpp), as a cell without any is: a cell that a few neutrons reached, early on, has
+// currents and outgoing-group shares from a handful of events, and with D-hat such a cell can hold an
+// eigenmode of its own, far above the core's (README.md, "Left out"). Its neighbours see the albedo the
+// tallies measured on the face between them.
 void CmfdAccelerator::Impl::upload_sum(const DeviceExec& exec) {
   const Fixed* at = sum.data();
   for_each_cmfd_array([&](const auto& host) {

@@ -11,7 +11,9 @@ namespace detail {
 using CmfdPolicy = Kokkos::RangePolicy<DeviceExec>;
 
 // Whether unknown (g, c) takes part in the CMFD problem: it has flux and collisions. Cells without
-// either (outside the core, a void) would give 0/0 cross sections; they are left out.
+// either (outside the core, a void) would give 0/0 cross sections; they are left out. (Collisions are
+// the analog count, which min_collisions thresholds; the cross sections come from the track-length
+// rates, CmfdTallies::sigma_t and the like.)
 KOKKOS_INLINE_FUNCTION bool cmfd_active(const CmfdTallies<DeviceMem>& t, int g, int c) {
   return t.flux(g, c) > 0 && t.total(g, c) > 0;
 }
@@ -107,8 +109,8 @@ void compute_cmfd_coefficients(const DeviceExec& exec, const CmfdMesh& mesh, con
         const Real j_down = t.current(1, g, f) / area;
         Real dt = 0, dh = 0;
         if (lower_on && upper_on) {
-          const Real st_lower = t.total(g, lower) / t.flux(g, lower);
-          const Real st_upper = t.total(g, upper) / t.flux(g, upper);
+          const Real st_lower = t.sigma_t(g, lower);
+          const Real st_upper = t.sigma_t(g, upper);
           const Real phi_lower = t.flux(g, lower) / volume;
           const Real phi_upper = t.flux(g, upper) / volume;
           // 2 D_l D_u / (h D_l + h D_u) with D = 1 / (3 sigma_t)
@@ -135,7 +137,7 @@ void compute_cmfd_coefficients(const DeviceExec& exec, const CmfdMesh& mesh, con
           const Real measured = j_out > 0 ? Kokkos::fmin(j_in / j_out, Real(1)) : Real(0);
           const Real alpha = given >= 0 ? given : measured;
           const Real phi = t.flux(g, c) / volume;
-          dt = albedo_dtilde(t.total(g, c) / t.flux(g, c), h, alpha);
+          dt = albedo_dtilde(t.sigma_t(g, c), h, alpha);
           if (use_dhat) dh = (j_out - j_in) / phi - dt;
         }
         dtilde(g, f) = dt;
@@ -180,14 +182,14 @@ void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTa
           leak_diagonal += (dtilde(g, upper_face) + dhat(g, upper_face)) * inv_h;
           leak_diagonal += (dtilde(g, lower_face) + (lower_on ? -1 : 1) * dhat(g, lower_face)) * inv_h;
         }
-        const Real sigma_t = t.total(g, c) / t.flux(g, c);
+        const Real sigma_t = t.sigma_t(g, c);
         for_each_row_entry(mesh, groups, g, c, [&](int col, CmfdEntry e) {
           Real m = 0, f = 0;
           if (e.group >= 0) {  // in-cell: collisions minus scattering from e.group into g; fission neutrons
             const int h = e.group;
             if (cmfd_active(t, h, c)) {
-              m = -t.scatter(h, g, c) / t.flux(h, c);
-              f = t.nu_fission(h, g, c) / t.flux(h, c);
+              m = -t.sigma_s(h, g, c);
+              f = t.nu_sigma_f(h, g, c);
             }
             if (h == g) m += sigma_t + leak_diagonal;
           } else if (cmfd_active(t, g, col - g * n)) {  // a neighbour in the problem: coupled
