@@ -1,6 +1,7 @@
 # Runs keff twice with different thread counts and requires bit-identical results: every batch's k
 # estimators and entropy and the mesh tally (the JSON holds doubles with round-trip precision).
 #   cmake -DKEFF=... -DARGS="run;input.toml;..." -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=dir -P compare_runs.cmake
+include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
 file(MAKE_DIRECTORY "${OUT}")
 foreach(t IN ITEMS ${THREADS_A} ${THREADS_B})
   execute_process(COMMAND ${KEFF} ${ARGS} --quiet --statepoint "" --json "${OUT}/threads${t}.json"
@@ -11,13 +12,7 @@ foreach(t IN ITEMS ${THREADS_A} ${THREADS_B})
   endif()
   file(READ "${OUT}/threads${t}.json" json_${t})
 endforeach()
-foreach(key IN ITEMS batches mesh k)
-  string(JSON a GET "${json_${THREADS_A}}" ${key})
-  string(JSON b GET "${json_${THREADS_B}}" ${key})
-  if(NOT a STREQUAL b)
-    message(FATAL_ERROR "'${key}' differs between ${THREADS_A} and ${THREADS_B} threads:\n${a}\n---\n${b}")
-  endif()
-endforeach()
+expect_same_results("${json_${THREADS_A}}" "${json_${THREADS_B}}" "${THREADS_A} and ${THREADS_B} threads")
 string(JSON n LENGTH "${json_${THREADS_A}}" batches)
 string(JSON k GET "${json_${THREADS_A}}" k mean)
 message("identical over ${n} batches with ${THREADS_A} and ${THREADS_B} threads (k = ${k})")

@@ -7,6 +7,7 @@
 #     statepoint is either absent or complete (a restart reads it), and the next run writing it leaves
 #     no temporary file behind.
 #   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DINPUT=<multigroup input> -DOUT=dir -P interrupt.cmake
+include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 set(args run ${INPUT} --inactive 1)
@@ -45,13 +46,7 @@ function(restart_equals_straight statepoint name what)
   endif()
   file(READ "${OUT}/${name}_restarted.json" a)
   file(READ "${OUT}/${name}_straight.json" b)
-  foreach(key IN ITEMS batches k mesh)
-    string(JSON va GET "${a}" ${key})
-    string(JSON vb GET "${b}" ${key})
-    if(NOT va STREQUAL vb)
-      message(FATAL_ERROR "'${key}' differs between ${what} and the straight run")
-    endif()
-  endforeach()
+  expect_same_results("${a}" "${b}" "${what} and the straight run")
 endfunction()
 
 # 1. SIGINT, one rank. --foreground: without it timeout signals the child and then its own process group,

@@ -5,6 +5,7 @@
 # seed must be refused, naming both.
 #   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DNP=2 [-DHALF_NP=2] "-DARGS=run;--particles;..;--inactive;.."
 #         [-DEXTRA=--domains;2,1,1] -DBATCHES=10 -DHALF=5 -DOUT=dir -P restart.cmake
+include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
 file(MAKE_DIRECTORY "${OUT}")
 set(run ${MPIEXEC} -n ${NP} ${MPIFLAGS} ${KEFF} ${ARGS} ${EXTRA} --quiet)
 if(HALF_NP AND HALF_NP EQUAL NP)
@@ -31,13 +32,7 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ "${OUT}/straight.json" a_json)
 file(READ "${OUT}/restarted.json" b_json)
-foreach(key IN ITEMS batches mesh k)
-  string(JSON a GET "${a_json}" ${key})
-  string(JSON b GET "${b_json}" ${key})
-  if(NOT a STREQUAL b)
-    message(FATAL_ERROR "'${key}' differs between ${BATCHES} straight and ${HALF} + restart:\n${a}\n---\n${b}")
-  endif()
-endforeach()
+expect_same_results("${a_json}" "${b_json}" "${BATCHES} straight and ${HALF} + restart")
 
 # Another seed is another run: refused with exit status 2 and a message naming both.
 execute_process(COMMAND ${run} --batches ${BATCHES} --seed 987 --restart "${OUT}/half.h5" --statepoint ""
