@@ -3,6 +3,7 @@
 #include "io/output.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
+#include "io/test_point.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -58,6 +59,10 @@ void write_file_atomically(const std::string& path, std::string_view bytes, cons
   if (const std::string problem = write_new(tmp, bytes, O_CREAT | O_EXCL); !problem.empty()) {
     std::remove(tmp.c_str());
     fail(what, path, problem + " (nothing was replaced; the temporary file was removed)");
+  }
+  if (test_points_enabled()) {
+    static int written = 0;
+    test_point("write:" + std::to_string(++written));
   }
   // What the path points at may have changed while the file was written.
   std::string now;

@@ -1,5 +1,6 @@
 #include "src/batch_watch.hpp"
 
+#include "io/test_point.hpp"
 #include "src/interrupt.hpp"
 
 namespace keff {
@@ -19,7 +20,9 @@ std::int64_t BatchWatch::lost_on_rank() const {
   return n;
 }
 
-void BatchWatch::start(std::int64_t lost_allowed) {
+void BatchWatch::start(int batch, std::int64_t lost_allowed) {
+  batch_ = batch;
+  asked_ = 0;
   lost_at_start_ = lost_on_rank();
   allowed_ = lost_allowed;
   last_look_ = std::chrono::steady_clock::now();
@@ -30,6 +33,8 @@ std::int64_t BatchWatch::lost_since_start() const { return lost_on_rank() - lost
 
 bool BatchWatch::operator()() {
   if (stopped_) return true;
+  // The first call comes before the batch's first launch, the second after it.
+  if (++asked_ == 2 && test_points_enabled()) test_point("transport:" + std::to_string(batch_));
   if (interrupt_signal() != 0) return stopped_ = true;
   const auto now = std::chrono::steady_clock::now();
   if (now - last_look_ < lost_look_interval) return false;

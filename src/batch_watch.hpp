@@ -18,8 +18,9 @@ class BatchWatch {
  public:
   BatchWatch(const DeviceExec& exec, const LostRecord<DeviceMem>& lost);
 
-  // A batch (or its rerun) starts; `lost_allowed` more lost particles keep the run within settings.max_lost.
-  void start(std::int64_t lost_allowed);
+  // Batch `batch` (or its rerun) starts; `lost_allowed` more lost particles keep the run within
+  // settings.max_lost.
+  void start(int batch, std::int64_t lost_allowed);
   // True from the first call that finds a reason to stop. A signal is seen at every call; the lost
   // particles, a copy from the device, at most once a second.
   bool operator()();
@@ -37,6 +38,8 @@ class BatchWatch {
   std::int64_t allowed_ = 0;
   std::chrono::steady_clock::time_point last_look_;
   bool stopped_ = false;
+  int batch_ = 0;
+  int asked_ = 0;  // calls since start()
 };
 
 }  // namespace keff

@@ -2,6 +2,7 @@
 
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
+#include "io/test_point.hpp"
 
 #include <csignal>
 #include <cstring>
@@ -13,6 +14,7 @@ namespace {
 volatile std::sig_atomic_t received = 0;
 
 extern "C" void on_signal(int sig) {
+  note_signal();
   if (received != 0) {
     // The second signal: the user wants out now. What is being written is abandoned, and its temporary
     // file removed; the previous complete file (if any) stays where it was.

@@ -6,6 +6,7 @@
 
 #include "io/hdf5_file.hpp"
 #include "io/limits.hpp"
+#include "io/test_point.hpp"
 #include "src/cli.hpp"
 #include "src/interrupt.hpp"
 #include "src/run_options.hpp"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  keff::set_test_point_rank(rank);
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   // Kokkos aborts with a backtrace on an argument it refuses (--kokkos-num-threads=0) and hangs or crashes
   // on a thread count past its pool: check them first. Then every rank agrees, in the one collective

@@ -1,6 +1,7 @@
 #include "src/simulation.hpp"
 
 #include "io/output.hpp"
+#include "io/test_point.hpp"
 #include "src/interrupt.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -148,6 +149,7 @@ RunResults Simulation::run() {
     if (result.active) timers_.add(whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     tally_.print_row(result);
     if (statepoint_due(b)) write_statepoint_now();
+    if (test_points_enabled()) test_point("batch:" + std::to_string(b));
     if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
       if (!s.statepoint.empty() && !statepoint_due(b)) write_statepoint_now();
       source_.finish_exchange();  // no message may be left in flight when MPI finalizes

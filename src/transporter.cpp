@@ -159,7 +159,7 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
   cmfd.active = scores_cmfd(batch);
   TransportedBatch out;
   for (;;) {
-    watch_.start(lost_allowed);
+    watch_.start(batch, lost_allowed);
     Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
     Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
     Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));

@@ -91,9 +91,11 @@ set_tests_properties(cli_full_disk PROPERTIES LABELS "bad-input;mpi" TIMEOUT 600
 
 # SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
 # kill -9 leaves the previous complete statepoint or none, and no temporary file the next run trips over.
+# Each signal is sent at a point the run announces (tests/signal_at.sh), never after a delay.
 add_test(NAME cli_interrupt
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
                  -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
+                 -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
                  -DOUT=${_out}/interrupt -P ${_cmake_dir}/interrupt.cmake)
 set_tests_properties(cli_interrupt PROPERTIES LABELS "bad-input;mpi" TIMEOUT 900 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
