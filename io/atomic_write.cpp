@@ -1,6 +1,6 @@
 #include "io/atomic_write.hpp"
 
-#include "io/output.hpp"
+#include "io/output_error.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "io/test_point.hpp"

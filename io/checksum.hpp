@@ -1,5 +1,5 @@
 #pragma once
-// The 64-bit checksum stored with every dataset of an HDF5 nuclear-data library (io/LIBRARY_FORMAT.md).
+// The 64-bit checksum stored with every dataset of an HDF5 nuclear-data library (io/library/LIBRARY_FORMAT.md).
 //
 // FNV-1a-64 applied to whole 64-bit little-endian words, in four interleaved lanes: word i updates
 // lane i mod 4 as h = (h ^ w) * prime; a last partial word is zero-padded. The lanes start at the

@@ -5,7 +5,7 @@
 // printing is silenced while keff's calls run, so the exception is the one report.
 // The statepoint uses it now; the HDF5 nuclear-data library and restart reading build on the same
 // read functions. Files are opened with the default (serial) driver; one rank writes.
-#include "io/output.hpp"
+#include "io/output_error.hpp"
 
 #include <hdf5.h>
 

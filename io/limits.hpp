@@ -61,7 +61,7 @@ inline constexpr std::int64_t max_total_gridpoints = int_max;
 inline constexpr std::int64_t max_groups = 10000;
 // The largest k a batch can report, per event a history may take (settings.max_events), for the checks
 // of a restart: every source neutron has weight 1; a collision scores nu Sigma_f / Sigma_t <= max_nu (10:
-// physical_limits in io/nuclear_data.hpp; the multigroup input keeps nu_sigma_f <= 10 sigma_a), an
+// physical_limits in io/library/nuclear_data.hpp; the multigroup input keeps nu_sigma_f <= 10 sigma_a), an
 // absorption at most max_nu, a flight at most max_nu times its optical length, which -log(1 - xi) keeps
 // below 40 for a double xi < 1. A batch k past max_events x this no run reports: an edited statepoint
 // (k = 1e308 overflowed the running statistics).
@@ -89,7 +89,7 @@ inline constexpr std::int64_t max_text_nuclide_bytes(std::int64_t points) {
 }
 // Kokkos threads per rank (--kokkos-num-threads, KOKKOS_NUM_THREADS, OMP_NUM_THREADS): Kokkos' OpenMP
 // backend keeps its thread pool in a fixed array of 512 (OpenMPTraits::MAX_THREAD_COUNT; 513 threads
-// hung Kokkos::initialize, more crashed it; src/main.cpp checks the two agree). And per hardware thread
+// hung Kokkos::initialize, more crashed it; src/cli/main.cpp checks the two agree). And per hardware thread
 // of the machine at most 4: more only time-slice the same cores, each with its own scratch.
 inline constexpr std::int64_t max_threads = 512;
 inline constexpr std::int64_t max_threads_per_hardware_thread = 4;

@@ -1,7 +1,7 @@
 #include "io/output_path.hpp"
 
 #include "io/input_file.hpp"
-#include "io/output.hpp"
+#include "io/output_error.hpp"
 #include "io/printable.hpp"
 
 #include <dirent.h>

@@ -1,7 +1,7 @@
 #pragma once
 // CMFD's tallies as transport scores them: one batch on the coarse mesh and groups of [cmfd], in fixed
 // point with integer atomics, so the sums are the same in any order, on any thread or rank count and in
-// either transport mode. The steps of a history call the functions below (kernels/step_*.hpp), so
+// either transport mode. The steps of a history call the functions below (kernels/transport/step_*.hpp), so
 // history- and event-based transport score alike and, under domain decomposition, the rank that tracks
 // a flight scores it. The solver (src/cmfd/) reads the batch's scores summed over ranks and batches.
 //
@@ -54,7 +54,7 @@ struct CmfdTally {
   CmfdEnergyGroups<Mem> groups;
   CmfdTallies<Mem, Fixed> scores;                 // empty without CMFD
   Kokkos::View<std::int64_t, Mem> sites_outside;  // fission sites banked outside the mesh
-  bool active = false;                            // scoring this batch (src/transporter.cpp)
+  bool active = false;                            // scoring this batch (src/driver/transporter.cpp)
 
   KOKKOS_INLINE_FUNCTION int group_of(const Particle& p) const { return groups.group_of(p.energy, p.group); }
 

@@ -20,7 +20,7 @@ struct FissionBank {
 
 // Banks floor(expected + xi) fission neutrons at the particle's position: isotropic, unit weight, keyed
 // by (parent, progeny). `born(site, rng)` sets each one's energy or group. `bank` is anything with
-// push(site): a FissionBank, or the bank as a collision sees it (kernels/step_collide.hpp).
+// push(site): a FissionBank, or the bank as a collision sees it (kernels/transport/step_collide.hpp).
 template <class Bank, class Born>
 KOKKOS_INLINE_FUNCTION void bank_fission_sites(Particle& p, Real expected, const Bank& bank, const Born& born) {
   const int n_sites = static_cast<int>(expected + p.rng.next());

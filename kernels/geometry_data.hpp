@@ -1,5 +1,5 @@
 #pragma once
-// Device layout of the CSG geometry (Params: built once on the host by src/build_geometry, then
+// Device layout of the CSG geometry (Params: built once on the host by src/params/build_geometry, then
 // read-only) and of a particle's position in the nested universe hierarchy (State, one per history).
 #include "kernels/vocabulary/types.hpp"
 #include "kernels/vocabulary/vec3.hpp"

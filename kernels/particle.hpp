@@ -1,7 +1,7 @@
 #pragma once
 // The state of one neutron history: everything a history needs to continue from any step, so that
 // history-based transport can keep it in registers, event-based transport in SoA Views over slots
-// (kernels/particle_slots.hpp), and both call the same device step functions (kernels/step_*.hpp).
+// (kernels/transport/particle_slots.hpp), and both call the same device step functions (kernels/transport/step_*.hpp).
 #include "kernels/geometry_data.hpp"
 #include "kernels/rng.hpp"
 #include "kernels/vocabulary/vec3.hpp"
@@ -16,7 +16,7 @@ enum class Fate : int { alive = 0, absorbed, leaked, lost };
 // What a flight ends in: the step that comes next.
 enum class FlightEnd : int { collision = 0, boundary, lost };
 
-// Each field belongs to one slot group ([group] below; slot_fields in kernels/particle_slots.hpp), which
+// Each field belongs to one slot group ([group] below; slot_fields in kernels/transport/particle_slots.hpp), which
 // is how event-based transport keeps it between kernels: a new field goes into its group there too.
 struct Particle {
   // [position]
@@ -38,7 +38,7 @@ struct Particle {
   std::int64_t n_collisions = 0;
 
   // [history] This history's estimator scores so far, turned into fixed point when it ends
-  // (kernels/step_finish.hpp).
+  // (kernels/transport/step_finish.hpp).
   Real k_collision = 0, k_absorption = 0, k_tracklength = 0;
 
   // [xs] Cross sections at (xs_material, xs_energy, xs_group); looked up again only when one of them changes.

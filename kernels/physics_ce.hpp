@@ -53,7 +53,7 @@ struct ContinuousEnergyPhysics {
     s.energy = fission_energy(n, rng);
   }
 
-  // `bank`: where fission sites go (push(site); kernels/step_collide.hpp).
+  // `bank`: where fission sites go (push(site); kernels/transport/step_collide.hpp).
   template <class Cache, class Bank>
   KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache& cache, const Bank& bank,
                                                   Real k_prev) const {

@@ -37,7 +37,7 @@ struct MultigroupPhysics {
     s.group = sample_chi(material, rng);
   }
 
-  // `bank`: where fission sites go (push(site); kernels/step_collide.hpp).
+  // `bank`: where fission sites go (push(site); kernels/transport/step_collide.hpp).
   template <class Cache, class Bank>
   KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& xs, const Cache&, const Bank& bank,
                                                   Real k_prev) const {

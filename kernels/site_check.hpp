@@ -1,6 +1,6 @@
 #pragma once
 // Sites read from outside the run (a statepoint's source bank) that no fission in this problem can have
-// made: not located in a cell filled with fissionable material. The host checks of io/restart_check.hpp
+// made: not located in a cell filled with fissionable material. The host checks of io/output/restart_check.hpp
 // see only numbers; this one sees the geometry.
 #include "kernels/geometry.hpp"
 #include "kernels/vocabulary/site.hpp"

@@ -2,7 +2,7 @@
 // Next batch's source: exactly N sites combed from the M sorted fission sites. Site i of the new source
 // is bank site floor((i + xi) * M / N) with one random xi per batch, the same on every rank, so the
 // selection depends only on the global bank order, never on how it is split. The comb picks by index and
-// each site keeps its weight: 1 as banked, or the factor CMFD feedback gave it (src/source_cycle.cpp),
+// each site keeps its weight: 1 as banked, or the factor CMFD feedback gave it (src/driver/source_cycle.cpp),
 // which so reaches the next batch's histories.
 #include "kernels/vocabulary/batch.hpp"
 #include "kernels/vocabulary/site.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // The mutable State of the fission source between batches, owned by the source cycle
-// (src/source_cycle.hpp): this rank's share of the batch's source, which the bank exchange fills, the
+// (src/driver/source_cycle.hpp): this rank's share of the batch's source, which the bank exchange fills, the
 // bank in (parent, progeny) order with the offsets of each parent's sites, the entropy counts, CMFD
 // feedback's source counts and weight factors, and under domain decomposition the sites routed between
 // ranks. Made once per run by allocate_source_state();
@@ -54,7 +54,7 @@ struct SourceState {
   }
 };
 
-// What allocate_source_state allocates, before it does (src/memory_check.hpp), in doubles.
+// What allocate_source_state allocates, before it does (src/host/memory_check.hpp), in doubles.
 inline double source_state_bytes(const SourceStateSizes& n) {
   return (static_cast<double>(n.histories) + static_cast<double>(n.bank_capacity)) * sizeof(Site) +
          (static_cast<double>(n.histories) + 1 + n.entropy_bins) * sizeof(std::int64_t) +

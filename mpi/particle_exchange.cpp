@@ -1,7 +1,7 @@
 #include "mpi/particle_exchange.hpp"
 
-#include "kernels/event_arrive.hpp"
 #include "kernels/grow_only.hpp"
+#include "kernels/transport/event_arrive.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Domain decomposition's particle exchange, the router of event-based transport
-// (kernels/transport_event.hpp). Particles whose flight ends outside this rank's domain are packed by
+// (kernels/transport/transport_event.hpp). Particles whose flight ends outside this rank's domain are packed by
 // destination and sent while tracking goes on; receives from every other rank are pre-posted and polled
 // (MPI_Testsome) once per round, between kernel launches, and arrivals wait in an inbox until slots are
 // free. The batch ends when no particle is left anywhere and none is in flight: each rank reports the
@@ -11,10 +11,10 @@
 // Overlapped (default): sends leave the round they are packed. Blocking (the benchmark's baseline): a
 // bulk-synchronous round trip, every round, of MPI_Alltoall (counts), MPI_Alltoallv (particles) and
 // MPI_Allreduce (work left).
-#include "kernels/domain_mesh.hpp"
-#include "kernels/event_leave.hpp"
-#include "kernels/particle_slots.hpp"
 #include "kernels/device.hpp"
+#include "kernels/domain_mesh.hpp"
+#include "kernels/transport/event_leave.hpp"
+#include "kernels/transport/particle_slots.hpp"
 #include "mpi/communication_plan.hpp"
 #include "mpi/communicator.hpp"
 #include "mpi/mpi_type.hpp"

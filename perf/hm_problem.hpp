@@ -32,8 +32,8 @@
 //    the same points as XSBench's linear bins and every lookup lands in the same grid interval. The
 //    `linear` map (E = u * 2^24 eV, exact) keeps XSBench's interpolation in energy instead but crowds
 //    nine tenths of the lookups into the top decade of keff's log hash.
-#include "io/model.hpp"
-#include "io/nuclear_data.hpp"
+#include "io/input/model.hpp"
+#include "io/library/nuclear_data.hpp"
 #include "kernels/rng.hpp"
 #include "kernels/vocabulary/types.hpp"
 

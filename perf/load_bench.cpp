@@ -4,8 +4,8 @@
 // library's checksum (equal for every strategy and rank count, or the loaders disagree).
 //
 //   load_bench --library PATH [--load all|root|readers|node] [--readers K] [--repeats R] [--header]
-#include "io/library_loader.hpp"
-#include "io/packed_library.hpp"
+#include "io/library/library_loader.hpp"
+#include "io/library/packed_library.hpp"
 #include "mpi/communicator.hpp"
 
 #include <mpi.h>

@@ -15,7 +15,7 @@
 //       event:   XSBench -m event: a thread per lookup, sampling its energy and material inline
 //       queue:   all lookups sampled into a queue first; only the lookup kernel over it is timed
 //       sorted:  as queue, then the queue sorted by material and energy with keff's event-queue sort
-//                (kernels/event_queue.hpp), timed apart; XSBench -m event -k 1 does the same
+//                (kernels/transport/event_queue.hpp), timed apart; XSBench -m event -k 1 does the same
 //     --lookups L (17000000), --energy lethargy|linear (how XSBench's unit energy becomes eV),
 //     --schedule static|dynamic (queue and sorted; static is how keff's event transport launches them),
 //     --verify 0|1 (1: also run the reference pass that gives XSBench's verification number)
@@ -28,15 +28,15 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "io/model.hpp"
-#include "kernels/event_queue.hpp"
-#include "kernels/particle_slots.hpp"
+#include "io/input/model.hpp"
 #include "kernels/rng.hpp"
+#include "kernels/transport/event_queue.hpp"
+#include "kernels/transport/particle_slots.hpp"
 #include "kernels/workspace.hpp"
 #include "kernels/xs_lookup.hpp"
 #include "perf/hm_problem.hpp"
-#include "src/build_nuclear_data.hpp"
-#include "src/synthetic_data.hpp"
+#include "src/host/synthetic_data.hpp"
+#include "src/params/build_nuclear_data.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -329,7 +329,7 @@ void sample_queue(const Exec& exec, const HmDevice& d, const ParticleSlots<Exec>
 }
 
 // The lookup event's work over a queue of slots. `dynamic` false launches it as
-// kernels/event_kernel.hpp launches events, a static RangePolicy over the queue: on a CPU that hands
+// kernels/transport/event_kernel.hpp launches events, a static RangePolicy over the queue: on a CPU that hands
 // each thread one contiguous part of a sorted queue, and so all of one material's lookups.
 LookupRun lookup_queue(const Exec& exec, const KeffLookup& keff_lookup, const ParticleSlots<Exec>& slots,
                        Kokkos::View<const int*, Mem> queue, int n, bool dynamic) {

@@ -2,7 +2,7 @@
 // What the geometry tests share: geometries built in code (each add_* appends one entity to a
 // model::Problem and returns its index, with a file and line the messages can name), and a way to run a
 // device function once and read its answer back, so the tests are valid on GPU builds too.
-#include "io/model.hpp"
+#include "io/input/model.hpp"
 #include "kernels/device.hpp"
 
 #include <Kokkos_Core.hpp>

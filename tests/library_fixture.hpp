@@ -1,8 +1,8 @@
 #pragma once
 // Small synthetic libraries written to a scratch directory, shared by the nuclear-data library tests.
-#include "io/nuclear_data.hpp"
-#include "io/packed_library.hpp"
-#include "src/synthetic_data.hpp"
+#include "io/library/nuclear_data.hpp"
+#include "io/library/packed_library.hpp"
+#include "src/host/synthetic_data.hpp"
 
 #include <gtest/gtest.h>
 

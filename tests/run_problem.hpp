@@ -1,8 +1,8 @@
 #pragma once
 // Runs a problem to completion in-process, quietly, for tests that check its answers.
-#include "io/input.hpp"
+#include "io/input/input.hpp"
 #include "mpi/communicator.hpp"
-#include "src/simulation.hpp"
+#include "src/driver/simulation.hpp"
 
 #include <string>
 

@@ -4,7 +4,7 @@
 // the LA-13511 critical benchmarks stay critical with CMFD feedback on.
 #include <gtest/gtest.h>
 
-#include "io/geometry_bounds.hpp"
+#include "io/input/geometry_bounds.hpp"
 #include "run_problem.hpp"
 
 #include <cmath>

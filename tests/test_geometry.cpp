@@ -3,9 +3,9 @@
 // copied back, so the tests are valid on GPU builds too. Kernels are functors at namespace scope
 // (CUDA refuses extended lambdas inside the private TestBody of a gtest TEST).
 #include "geometry_support.hpp"
-#include "io/universe_nesting.hpp"
+#include "io/input/universe_nesting.hpp"
 #include "kernels/geometry.hpp"
-#include "src/build_geometry.hpp"
+#include "src/params/build_geometry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -669,7 +669,7 @@ TEST(GeometryCrossing, TransmissionIntoNeighbouringElements) {
   expect_vec_near(s2.level[3].offset, {0.63, -0.63, 0});
 }
 
-// ---- the model's nesting check (io/universe_nesting.hpp), on models made in code ----------------
+// ---- the model's nesting check (io/input/universe_nesting.hpp), on models made in code ----------------
 
 TEST(GeometryNesting, UniverseThatContainsItself) {
   model::Problem p;

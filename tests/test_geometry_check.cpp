@@ -1,12 +1,12 @@
-// The sampled geometry check (kernels/geometry_check.hpp, src/geometry_check.hpp) and the words for
-// what it finds and for lost particles (src/geometry_report.hpp). Runs at 1, 2 and 4 ranks: the check
+// The sampled geometry check (kernels/geometry_check.hpp, src/driver/geometry_check.hpp) and the words for
+// what it finds and for lost particles (src/host/geometry_report.hpp). Runs at 1, 2 and 4 ranks: the check
 // splits its points over the ranks and must find exactly what one rank finds alone.
 #include "geometry_support.hpp"
-#include "io/input.hpp"
+#include "io/input/input.hpp"
 #include "kernels/geometry_check.hpp"
 #include "mpi/communicator.hpp"
-#include "src/build_geometry.hpp"
-#include "src/geometry_check.hpp"
+#include "src/driver/geometry_check.hpp"
+#include "src/params/build_geometry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -78,7 +78,7 @@ PinBox pin_box(double pitch, bool with_outer, Extra extra) {
   }
   b.lattice = add_lattice(p, "pins", {-pitch, -pitch, 0}, {pitch, pitch, 0}, {2, 2, 1}, {b.pin, b.pin, b.pin, b.pin},
                           outer);
-  model::Lattice& l = p.lattices.back();  // 2-D: one layer spanning all z (io/model.hpp)
+  model::Lattice& l = p.lattices.back();  // 2-D: one layer spanning all z (io/input/model.hpp)
   l.lower_left[2] = -constants::infinity;
   l.pitch[2] = 2 * constants::infinity;
   b.box = add_cell(p, "box", b.root, box, FillKind::lattice, b.lattice);

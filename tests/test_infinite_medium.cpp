@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "run_problem.hpp"
-#include "src/build_problem.hpp"
+#include "src/params/build_problem.hpp"
 
 #include <cmath>
 #include <iostream>

@@ -1,7 +1,7 @@
 // Input reading: every example parses into the model it describes, the default embedded at build time
 // carries the example file's bytes unchanged, and every bad input fails with a message naming its file,
 // line and key.
-#include "io/input.hpp"
+#include "io/input/input.hpp"
 
 #include <gtest/gtest.h>
 

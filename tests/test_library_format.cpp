@@ -1,10 +1,10 @@
 // The HDF5 and text nuclear-data libraries: round trips bit for bit, conversion, the sorted index, and
 // every kind of bad data reported with the file and the object.
-#include "io/data_error.hpp"
 #include "io/hdf5_file.hpp"
-#include "io/hdf5_library.hpp"
-#include "io/library_reader.hpp"
-#include "io/text_library.hpp"
+#include "io/library/data_error.hpp"
+#include "io/library/hdf5_library.hpp"
+#include "io/library/library_reader.hpp"
+#include "io/library/text_library.hpp"
 #include "library_fixture.hpp"
 
 #include <hdf5.h>

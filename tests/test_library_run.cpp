@@ -1,12 +1,12 @@
 // A problem that names a library: the input keys, relative paths, a nuclide the library lacks, and the
 // same k in every batch whether the data comes from memory, an HDF5 file or a text directory.
-#include "io/data_error.hpp"
-#include "io/hdf5_library.hpp"
-#include "io/input.hpp"
-#include "io/text_library.hpp"
+#include "io/input/input.hpp"
+#include "io/library/data_error.hpp"
+#include "io/library/hdf5_library.hpp"
+#include "io/library/text_library.hpp"
 #include "library_fixture.hpp"
 #include "run_problem.hpp"
-#include "src/build_problem.hpp"
+#include "src/params/build_problem.hpp"
 
 #include <cstring>
 #include <fstream>

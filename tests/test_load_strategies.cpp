@@ -1,9 +1,9 @@
 // Every load strategy gives every rank the same library, bit for bit, as generating it in memory; and
 // a bad library is the same DataError on every rank, without a hang. Run at 1, 2 and 4 ranks.
-#include "io/data_error.hpp"
-#include "io/hdf5_library.hpp"
-#include "io/library_loader.hpp"
-#include "io/text_library.hpp"
+#include "io/library/data_error.hpp"
+#include "io/library/hdf5_library.hpp"
+#include "io/library/library_loader.hpp"
+#include "io/library/text_library.hpp"
 #include "library_fixture.hpp"
 #include "mpi/bulk_transfer.hpp"
 

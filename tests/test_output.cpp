@@ -1,7 +1,7 @@
 // Output files: the JSON summary round-trips every double bit for bit, the statepoint reads back
 // through the HDF5 wrapper unchanged, and a failed write throws OutputError and leaves no file behind.
 #include "io/hdf5_file.hpp"
-#include "io/output.hpp"
+#include "io/output/output.hpp"
 #include "io/output_path.hpp"
 
 #include <gtest/gtest.h>

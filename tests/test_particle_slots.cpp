@@ -1,4 +1,4 @@
-// Event-based transport's slots (kernels/particle_slots.hpp): a Particle stored into a slot and loaded
+// Event-based transport's slots (kernels/transport/particle_slots.hpp): a Particle stored into a slot and loaded
 // back keeps every field, and a store or a load with some field groups leaves the other groups alone.
 // Stores and loads run in a one-iteration kernel whose results are copied back, so the test holds on GPU
 // builds too; the kernel is a functor at namespace scope (CUDA refuses extended lambdas inside the
@@ -6,8 +6,8 @@
 //
 // The fields are listed here again on purpose, by group: the test must not trust the list it checks.
 // A new Particle field needs a value in distinct_particle() and a line in expect_groups().
-#include "kernels/particle_slots.hpp"
 #include "kernels/device.hpp"
+#include "kernels/transport/particle_slots.hpp"
 
 #include <gtest/gtest.h>
 

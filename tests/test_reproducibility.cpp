@@ -15,7 +15,7 @@
 //   KEFF_UPDATE_REFERENCE=1 build/bin/keff_reproducibility_tests --gtest_filter='*Stored*'
 #include <gtest/gtest.h>
 
-#include "io/geometry_bounds.hpp"
+#include "io/input/geometry_bounds.hpp"
 #include "run_problem.hpp"
 
 #include <array>

@@ -4,9 +4,9 @@
 // of 1e308 or NaN, an entropy past log2 of the bins, negative counts) is refused with the value and the
 // allowed range; a dataset's announced size is checked before it is read.
 #include "io/hdf5_file.hpp"
-#include "io/input.hpp"
-#include "io/output.hpp"
-#include "io/restart_check.hpp"
+#include "io/input/input.hpp"
+#include "io/output/output.hpp"
+#include "io/output/restart_check.hpp"
 #include "run_problem.hpp"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
-// k over active batches from fixed batch values: each rule of combine_estimators (src/statistics.hpp),
+// k over active batches from fixed batch values: each rule of combine_estimators (src/host/statistics.hpp),
 // the cases that printed a k outside every estimator or a deviation of 0, and the batch table's rows.
 #include <gtest/gtest.h>
 
-#include "src/batch_table.hpp"
-#include "src/statistics.hpp"
+#include "src/host/batch_table.hpp"
+#include "src/host/statistics.hpp"
 
 #include <array>
 #include <cmath>

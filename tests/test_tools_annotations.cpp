@@ -2,10 +2,10 @@
 // event under "keff::", so kokkos-tools (space-time stack, kernel timer) attributes time without edits.
 #include <gtest/gtest.h>
 
-#include "io/input.hpp"
-#include "run_problem.hpp"
+#include "io/input/input.hpp"
 #include "mpi/communicator.hpp"
-#include "src/simulation.hpp"
+#include "run_problem.hpp"
+#include "src/driver/simulation.hpp"
 
 #include <Kokkos_Core.hpp>
 

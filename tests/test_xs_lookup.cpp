@@ -1,12 +1,12 @@
 // Continuous-energy data and lookup: synthetic library generation (determinism, shapes, sizes), the
 // three energy-grid searches (identical indices and bit-identical cross sections), the macroscopic sum,
 // nuclide sampling, and the material / multigroup builders.
-#include "io/input.hpp"
-#include "io/data_error.hpp"
+#include "io/input/input.hpp"
+#include "io/library/data_error.hpp"
 #include "kernels/rng.hpp"
 #include "kernels/xs_lookup.hpp"
-#include "src/build_nuclear_data.hpp"
-#include "src/synthetic_data.hpp"
+#include "src/host/synthetic_data.hpp"
+#include "src/params/build_nuclear_data.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 // No allocation in a batch: a Kokkos Tools allocation callback, installed around a batch's transport and
 // around a whole batch (transport, bank ordering, exchange, entropy, tallies), must see nothing once the
 // first batch has sized the bank exchange's grow-only buffers. Everything else is allocated once per run
-// (kernels/transport_state.hpp), the unique token of the scratch included. With domain decomposition
+// (kernels/transport/transport_state.hpp), the unique token of the scratch included. With domain decomposition
 // the particle exchange, the site router and their communication plans grow only as well.
 #include <gtest/gtest.h>
 
-#include "io/geometry_bounds.hpp"
-#include "io/input.hpp"
+#include "io/input/geometry_bounds.hpp"
+#include "io/input/input.hpp"
 #include "kernels/source_state.hpp"
-#include "kernels/transport_state.hpp"
+#include "kernels/transport/transport_state.hpp"
 #include "run_problem.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -107,7 +107,7 @@ TEST(ZeroAllocations, DomainDecomposition) {
   expect_no_allocation_in_transport(p);
 }
 
-// The memory check before allocating (src/memory_check.hpp) uses transport_state_bytes: it must be what
+// The memory check before allocating (src/host/memory_check.hpp) uses transport_state_bytes: it must be what
 // allocate_transport_state then allocates, history- and event-based.
 TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
   using Exec = Kokkos::DefaultExecutionSpace;

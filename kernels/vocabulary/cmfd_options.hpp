@@ -1,7 +1,7 @@
 #pragma once
 // What the CMFD eigenvalue solve is asked to do and what it reports. Plain data, no Kokkos, in the
 // vocabulary because the input reader fills CmfdOptions ([cmfd.solver], io/) and the results record
-// CmfdResult per batch (io/run_results.hpp), both below the solver in src/cmfd/: one struct, one set of
+// CmfdResult per batch (io/output/run_results.hpp), both below the solver in src/cmfd/: one struct, one set of
 // defaults.
 #include <string>
 

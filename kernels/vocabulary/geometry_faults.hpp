@@ -1,7 +1,7 @@
 #pragma once
 // What can be wrong with a geometry, in the words both sides use: the faults the sampled geometry check
 // finds at a point (kernels/geometry_check.hpp) and the reasons a particle is lost in transport
-// (kernels/tally_data.hpp's LostRecord). The host turns both into messages (src/geometry_report.hpp).
+// (kernels/tally_data.hpp's LostRecord). The host turns both into messages (src/host/geometry_report.hpp).
 // No Kokkos: host-only code includes this.
 #include "kernels/vocabulary/types.hpp"
 #include "kernels/vocabulary/vec3.hpp"

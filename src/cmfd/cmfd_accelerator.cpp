@@ -3,7 +3,7 @@
 #include "src/cmfd/cmfd_accelerator.hpp"
 
 #include "src/cmfd/cmfd_solver.hpp"
-#include "src/run.hpp"
+#include "src/host/run_error.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 

@@ -1,8 +1,8 @@
 #pragma once
 // CMFD over a run: each batch from [cmfd] begin, the batch's scores (kernels/cmfd_tally.hpp, fixed point)
 // summed over ranks into the tally window, the window's CMFD eigenproblem solved (CmfdSolver), and its
-// fission source handed out for feedback. The run tally owns one (src/run_tally.hpp); the source cycle
-// reweights the fission bank with its source (src/source_cycle.hpp).
+// fission source handed out for feedback. The run tally owns one (src/driver/run_tally.hpp); the source cycle
+// reweights the fission bank with its source (src/driver/source_cycle.hpp).
 //
 //   CmfdAccelerator cmfd(exec, *problem.cmfd, params.cmfd_mesh, params.cmfd_n_groups, comm);
 //   const CmfdResult r = cmfd.add_batch(exec, batch, transporter.cmfd_scores());   // collective
@@ -14,8 +14,8 @@
 //
 // Built with Kokkos Kernels only; in a build without it the constructor throws cmfd_support.hpp's
 // message (cmfd_accelerator_unavailable.cpp), and the CLI refuses [cmfd] before that.
-#include "io/model.hpp"
-#include "io/run_results.hpp"
+#include "io/input/model.hpp"
+#include "io/output/run_results.hpp"
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/device.hpp"
 #include "mpi/communicator.hpp"

@@ -1,4 +1,4 @@
-# Signals during a run (src/interrupt.hpp, io/output_path.hpp), each sent at a point the run announces
+# Signals during a run (src/host/interrupt.hpp, io/output_path.hpp), each sent at a point the run announces
 # (io/test_point.hpp, tests/signal_at.sh), so every case reaches the same phase on any machine:
 #  1. SIGINT at one rank after batch 2: the run stops with status 130 and one message, the statepoint
 #     is written, and a restart from it to 5 batches equals 5 batches straight, bit for bit.

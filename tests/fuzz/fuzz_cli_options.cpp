@@ -1,8 +1,8 @@
 // libFuzzer target: any bytes as a `keff run` command line (NUL-separated arguments) plus Kokkos'
 // arguments and environment. Parsing, the overrides on the default problem, the rank-dependent limits
 // and the Kokkos argument check must either pass or throw UsageError / InputError.
-#include "io/input.hpp"
-#include "src/run_options.hpp"
+#include "io/input/input.hpp"
+#include "src/cli/run_options.hpp"
 
 #include <cstddef>
 #include <cstdint>

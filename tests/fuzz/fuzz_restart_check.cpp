@@ -1,8 +1,8 @@
 // libFuzzer target: any bytes as the content of a statepoint (what read_statepoint returns once its
 // checksum matched) for a small multigroup problem: check_restart_data must accept it or throw
 // InputError; anything else (another exception, a crash, a sanitizer report) is a bug.
-#include "io/input.hpp"
-#include "io/restart_check.hpp"
+#include "io/input/input.hpp"
+#include "io/output/restart_check.hpp"
 
 #include <cstddef>
 #include <cstdint>

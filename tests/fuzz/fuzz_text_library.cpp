@@ -2,8 +2,8 @@
 // it the file of the index's first nuclide (wherever the index puts it, within the library directory).
 // Opening and reading the library must return it or throw DataError; anything else (another exception,
 // a crash, a hang, a sanitizer report, an allocation the announced sizes would not bound) is a bug.
-#include "io/data_error.hpp"
-#include "io/text_library.hpp"
+#include "io/library/data_error.hpp"
+#include "io/library/text_library.hpp"
 
 #include <unistd.h>
 

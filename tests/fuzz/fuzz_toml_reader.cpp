@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes as a keff input file. read_problem_string must either return a problem or
 // throw InputError; anything else (another exception, a crash, a hang, a sanitizer report) is a bug.
-#include "io/input.hpp"
+#include "io/input/input.hpp"
 
 #include <cstddef>
 #include <cstdint>

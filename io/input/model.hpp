@@ -1,0 +1,203 @@
+#pragma once
+// The problem as read from input: plain host data, validated and with every name resolved to an index.
+// io/ fills it (TOML or the embedded default); src/ turns it into device Params. Each entity keeps where
+// it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
+#include "io/library/load_strategy.hpp"
+#include "kernels/vocabulary/cmfd_options.hpp"
+#include "kernels/vocabulary/types.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace keff::model {
+
+struct SourceLoc {
+  std::string file;  // "<default>" for the embedded benchmark
+  int line = 0;
+  std::string str() const { return file + ":" + std::to_string(line); }
+};
+
+enum class PhysicsMode { continuous_energy, multigroup };
+inline constexpr EnumName<PhysicsMode> physics_mode_names[] = {{PhysicsMode::continuous_energy, "continuous-energy"},
+                                                              {PhysicsMode::multigroup, "multigroup"}};
+constexpr std::span<const EnumName<PhysicsMode>> enum_names(PhysicsMode) { return physics_mode_names; }
+
+struct Surface {
+  int user_id = 0;  // the id written in the input
+  SurfaceKind kind = SurfaceKind::x_plane;
+  std::array<double, surface_coeff_count> coeffs{};
+  BoundaryKind boundary = BoundaryKind::transmission;
+  SourceLoc where;
+};
+
+// The length of a general plane's normal (a, b, c): the reader refuses a plane whose length is not a
+// positive finite number, the geometry builder divides by it.
+inline double plane_normal_length(const std::array<double, surface_coeff_count>& c) {
+  return std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+}
+
+struct HalfSpace {
+  int surface = 0;  // index into Problem::surfaces
+  bool positive = false;
+};
+
+struct Cell {
+  std::string name;
+  int universe = 0;  // index into Problem::universes
+  std::vector<HalfSpace> region;  // intersection; never empty
+  FillKind fill_kind = FillKind::material;
+  int fill = -1;  // material index (-1 = void), universe index or lattice index
+  SourceLoc where;
+};
+
+struct Universe {
+  std::string name;
+  std::vector<int> cells;  // indices into Problem::cells, in input order
+};
+
+struct Lattice {
+  std::string name;
+  std::array<double, 3> lower_left{};
+  std::array<double, 3> pitch{};
+  std::array<int, 3> shape{1, 1, 1};
+  // A 2-D lattice (input without z) has shape[2] = 1, lower_left[2] = -constants::infinity and
+  // pitch[2] = 2 * constants::infinity: one layer spanning all z, centred on z = 0.
+  // Universe indices, x fastest, then y upward from lower_left, then z.
+  std::vector<int> universes;
+  int outer = -1;  // universe index outside the elements, -1 = none (particles there are lost)
+  SourceLoc where;
+};
+
+struct NuclideAmount {
+  std::string name;
+  double density = 0;  // atoms / barn-cm, > 0
+};
+
+struct Material {
+  std::string name;
+  SourceLoc where;
+  // Continuous energy
+  std::vector<NuclideAmount> nuclides;
+  // Multigroup (macroscopic, cm^-1), sized to Problem::groups; sigma_f, nu_sigma_f and chi are zeros
+  // where the input leaves them out (a non-fissile material)
+  std::vector<double> sigma_t, sigma_f, nu_sigma_f, chi;
+  std::vector<std::vector<double>> sigma_s;  // [from][to]
+};
+
+// Where continuous-energy data comes from. An empty `library` means synthetic data generated in
+// memory from (nuclides, gridpoints, seed, shape); otherwise `library` is the path of an HDF5 library
+// file or a text library directory (resolved against the input file's directory), read by `load`.
+struct NuclearDataSpec {
+  std::string library;
+  LoadSpec load;
+  int nuclides = 68;          // library size (Hoogenboom-Martin "small")
+  int gridpoints = 11303;     // points per nuclide
+  std::uint64_t seed = 20251;
+  bool flat = false;          // energy-independent cross sections and nu (verification)
+  SourceLoc where;
+};
+
+struct Box {
+  std::array<double, 3> lower{};
+  std::array<double, 3> upper{};
+};
+
+struct Mesh {
+  Box box;
+  std::array<int, 3> shape{1, 1, 1};
+};
+
+struct Settings {
+  std::int64_t particles = 10000;
+  int batches = 50;
+  int inactive = 10;
+  std::uint64_t seed = 1;
+  PhysicsMode mode = PhysicsMode::continuous_energy;
+  EnergyGridKind energy_grid = EnergyGridKind::hash;
+  std::optional<TransportMode> transport;  // unset: history-based, or event-based with domains
+  std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
+  // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a
+  // CPU (caches already serve scattered lookups and sorting costs more than it saves; perf/RESULTS.md).
+  std::optional<EventSort> event_sort;
+  int hash_bins = 8000;
+  double bank_capacity_factor = 3.0;  // fission bank sites per source particle before overflow
+  double initial_k = 1.0;
+  int max_events = 100000;            // per history; beyond it the particle counts as lost
+  std::int64_t max_lost = 10;         // more lost particles than this fails the run
+  Box source;                         // initial source: uniform in this box, in fissionable material
+  Mesh entropy_mesh;                  // Shannon entropy of the fission source
+  Mesh tally_mesh;                    // flux and fission rate per energy group
+  std::vector<double> tally_energy_bounds;  // eV, ascending, continuous-energy group edges
+  std::string statepoint = "statepoint.h5";  // empty: none written
+  int statepoint_interval = 0;               // > 0: also write it every this many batches
+  bool allow_oversubscribed_memory = false;  // run even when the memory estimate exceeds what is available
+  // Points of the sampled overlap and gap check before a run (src/driver/geometry_check.hpp); 0 skips it.
+  std::int64_t geometry_check_points = 100000;
+};
+
+// Domain decomposition: the geometry's bounding box (or the given box) cut into a mesh of domains.
+// Each domain is tracked by ranks / domains ranks (its replicas, which share its particles); a particle
+// leaving a domain continues on the ranks of the domain it enters.
+struct Domains {
+  std::array<int, 3> mesh{1, 1, 1};
+  Box box;
+  SourceLoc where;  // of the [domains] table
+  int count() const { return mesh[0] * mesh[1] * mesh[2]; }
+};
+
+// Which batches CMFD's tallies sum, as OpenMC names them: `none` every batch since `begin`; `expanding`
+// the last 2^k, 2^k the largest power of two not above the batches since `begin` (the window doubles,
+// dropping the oldest half, whose source was furthest from converged); `rolling` the last `window_size`.
+enum class CmfdWindow { none, expanding, rolling };
+inline constexpr EnumName<CmfdWindow> cmfd_window_names[] = {
+    {CmfdWindow::none, "none"}, {CmfdWindow::expanding, "expanding"}, {CmfdWindow::rolling, "rolling"}};
+constexpr std::span<const EnumName<CmfdWindow>> enum_names(CmfdWindow) { return cmfd_window_names; }
+
+// [cmfd]: coarse-mesh finite difference acceleration (src/cmfd/README.md, keys in io/README.md).
+struct Cmfd {
+  bool enabled = true;                // [cmfd] enabled; keff run --cmfd / --no-cmfd
+  Mesh mesh;                          // the coarse mesh: a box and its shape, or a lattice's
+  // Partial current in per partial current out on the mesh's outer faces (-x, +x, -y, +y, -z, +z):
+  // 0 vacuum, 1 reflective, negative for the ratio the tallies measure (kernels/cmfd_data.hpp).
+  std::array<double, 6> albedo{};
+  std::vector<double> energy_bounds;  // continuous energy: coarse group edges, eV, ascending
+  std::vector<int> collapse;          // multigroup: the coarse group of each of the problem's groups
+  int begin = 1;                      // the first batch tallied (and solved)
+  bool feedback = false;              // reweight the fission source to CMFD's, or only report k_cmfd
+  CmfdWindow window = CmfdWindow::none;
+  int window_size = 10;               // rolling
+  // A (coarse group, cell) with less collision weight than this in the window is left out of the solve
+  // (src/cmfd/cmfd_accelerator.cpp): too few events for its currents and outgoing-group shares.
+  double min_collisions = 100;
+  CmfdOptions solver;
+  SourceLoc where;                    // of the [cmfd] table
+
+  int n_groups() const {
+    return energy_bounds.empty() ? (collapse.empty() ? 1 : collapse.back() + 1)
+                                 : static_cast<int>(energy_bounds.size()) - 1;
+  }
+};
+
+struct Problem {
+  std::string source_name;  // input file path, or "<default>"
+  Settings settings;
+  NuclearDataSpec nuclear_data;
+  int groups = 0;  // multigroup only
+  std::vector<Surface> surfaces;
+  std::vector<Cell> cells;
+  std::vector<Universe> universes;
+  std::vector<Lattice> lattices;
+  std::vector<Material> materials;
+  int root_universe = 0;
+  std::optional<Domains> domains;  // absent: every rank tracks particles anywhere
+  std::optional<Cmfd> cmfd;        // absent: no [cmfd] table
+
+  // CMFD runs: a [cmfd] table that is enabled (keff run --cmfd / --no-cmfd decide over its key).
+  bool cmfd_on() const { return cmfd && cmfd->enabled; }
+};
+
+}  // namespace keff::model

@@ -1,0 +1,180 @@
+#include "io/output/restart_check.hpp"
+
+#include "io/input/geometry_bounds.hpp"
+#include "io/input/input.hpp"
+#include "io/limits.hpp"
+#include "io/printable.hpp"
+#include "kernels/vocabulary/types.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace keff {
+
+namespace {
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+std::string vec_text(const Vec3& v) {
+  std::string text = "(";
+  text.append(number(v.x)).append(", ").append(number(v.y)).append(", ").append(number(v.z)).append(")");
+  return text;
+}
+
+// A site's problem, or "" when it is one a fission in this problem can have made.
+// `weighted`: a run with CMFD feedback, whose sites carry the weights the feedback gave them.
+std::string site_problem(const Site& s, const model::Problem& p, const std::optional<model::Box>& bounds,
+                         bool weighted) {
+  if (!std::isfinite(s.r.x) || !std::isfinite(s.r.y) || !std::isfinite(s.r.z)) {
+    return "position " + vec_text(s.r) + " is not finite";
+  }
+  if (bounds) {
+    for (int d = 0; d < 3; ++d) {
+      const auto i = static_cast<std::size_t>(d);
+      if (!(s.r[d] >= bounds->lower[i] && s.r[d] <= bounds->upper[i])) {
+        return "position " + vec_text(s.r) + " is outside the geometry (allowed: inside its bounding box " +
+               vec_text({bounds->lower[0], bounds->lower[1], bounds->lower[2]}) + " to " +
+               vec_text({bounds->upper[0], bounds->upper[1], bounds->upper[2]}) + ")";
+      }
+    }
+  }
+  const double norm = std::sqrt(s.u.x * s.u.x + s.u.y * s.u.y + s.u.z * s.u.z);
+  if (!(std::fabs(norm - 1.0) <= 1e-6)) return "direction " + vec_text(s.u) + " is not a unit vector";
+  if (!(s.weight > 0.0 && std::isfinite(s.weight))) return "weight " + number(s.weight) + " is not a finite positive number";
+  // The comb gives every source site weight 1 (kernels/source_select.hpp), so a bank of `particles` sites
+  // carries the problem's normalisation exactly; one heavier site would bank that many more fission
+  // sites per collision (a bank edited to large weights ran without end).
+  // With CMFD feedback the sites keep the weights it gave them (src/cmfd/README.md); their total is
+  // checked instead (check_restart_data).
+  if (!weighted && !(std::fabs(s.weight - 1.0) <= limits::site_weight_tolerance)) {
+    char tolerance[16];
+    std::snprintf(tolerance, sizeof tolerance, "%g", limits::site_weight_tolerance);
+    return "weight " + number(s.weight) + " is not 1 (allowed: 1 within " + tolerance +
+           ", the weight the comb gives every source site)";
+  }
+  if (p.settings.mode == model::PhysicsMode::multigroup) {
+    if (s.group < 0 || s.group >= p.groups) {
+      return "group " + std::to_string(s.group) + " is not one of the problem's groups (allowed: 0 to " +
+             std::to_string(p.groups - 1) + ")";
+    }
+  } else if (!(s.energy >= constants::energy_min_ev && s.energy <= constants::energy_max_ev)) {
+    return "energy " + number(s.energy) + " eV is outside the continuous-energy range (allowed: " +
+           number(constants::energy_min_ev) + " to " + number(constants::energy_max_ev) + " eV)";
+  }
+  if (s.parent < 0 || s.progeny < 0) return "history keys (parent, progeny) are negative";
+  return {};
+}
+
+}  // namespace
+
+void check_restart_data(const std::string& path, const RunResults& sp, const model::Problem& p) {
+  const auto fail = [&](const std::string& what) {
+    throw InputError("cannot restart from '" + printable(path) + "': " + what);
+  };
+  const auto& s = p.settings;
+  // What the fingerprint covers, compared as values too: the file's own attributes could disagree with it.
+  if (sp.particles != s.particles || sp.inactive != s.inactive || sp.seed != s.seed) {
+    fail("it holds particles = " + std::to_string(sp.particles) + ", inactive = " + std::to_string(sp.inactive) +
+         ", seed = " + std::to_string(sp.seed) + " (allowed: this run's " + std::to_string(s.particles) + ", " +
+         std::to_string(s.inactive) + ", " + std::to_string(s.seed) + ")");
+  }
+  if (sp.batch.empty()) fail("it holds no batch (allowed: a statepoint written after a batch)");
+  // Every k a batch can report: see limits::max_k_per_event.
+  const double max_k = limits::max_k_per_event * static_cast<double>(s.max_events);
+  const std::int64_t entropy_bins = static_cast<std::int64_t>(s.entropy_mesh.shape[0]) * s.entropy_mesh.shape[1] *
+                                    s.entropy_mesh.shape[2];
+  const double max_entropy = std::log2(static_cast<double>(entropy_bins)) * (1 + 1e-12);
+  for (std::size_t i = 0; i < sp.batch.size(); ++i) {
+    const BatchResult& b = sp.batch[i];
+    const int expected = static_cast<int>(i) + 1;
+    if (b.batch != expected || b.active != (expected > s.inactive)) {
+      fail("batch record " + std::to_string(i) + " is batch " + std::to_string(b.batch) +
+           (b.active ? " (active)" : " (inactive)") + " (allowed: batch " + std::to_string(expected) +
+           (expected > s.inactive ? ", active)" : ", inactive)"));
+    }
+    const std::string batch = "batch " + std::to_string(b.batch) + ": ";
+    const std::pair<const char*, double> ks[] = {
+        {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
+    for (const auto& [name, v] : ks) {
+      if (!(v >= 0.0 && v <= max_k)) {
+        fail(batch + name + " = " + number(v) + " (allowed: a finite k in [0, " + number(max_k) + "]: at most " +
+             number(limits::max_k_per_event) + " per event of settings.max_events = " + std::to_string(s.max_events) + ")");
+      }
+    }
+    if (b.k != b.k_collision) {
+      fail(batch + "k = " + number(b.k) + " differs from k_collision = " + number(b.k_collision) +
+           " (allowed: equal; a batch's k is its collision estimate)");
+    }
+    if (!(b.entropy >= 0.0 && b.entropy <= max_entropy)) {
+      fail(batch + "entropy = " + number(b.entropy) + " bits (allowed: 0 to log2(" + std::to_string(entropy_bins) +
+           " entropy-mesh bins) = " + number(std::log2(static_cast<double>(entropy_bins))) + ")");
+    }
+    if (b.fission_sites < 1) {
+      fail(batch + "fission_sites = " + std::to_string(b.fission_sites) +
+           " (allowed: at least 1; a batch without fission sites ends the run)");
+    }
+    const double sd = b.k_running.std;
+    const bool sd_ok = !b.k_running.has_std() || (sd >= 0.0 && std::isfinite(sd));  // undefined below 2 batches
+    if (b.active && (!(b.k_running.mean >= 0.0 && b.k_running.mean <= max_k) || !sd_ok)) {
+      fail(batch + "the running k " + number(b.k_running.mean) + " +/- " + number(b.k_running.std) +
+           " is not a finite non-negative mean with a finite non-negative (or undefined) deviation");
+    }
+  }
+  // The next batch's fission sites are normalised by the last batch's collision estimate.
+  if (sp.restart.k_prev != sp.batch.back().k_collision) {
+    fail("k_prev = " + number(sp.restart.k_prev) + " differs from the last batch's k_collision = " +
+         number(sp.batch.back().k_collision) + " (allowed: equal; it normalises the next batch's fission sites)");
+  }
+  if (sp.lost_particles < 0 || sp.lost_particles > s.max_lost) {
+    fail("lost_particles = " + std::to_string(sp.lost_particles) + " (allowed: 0 to settings.max_lost = " +
+         std::to_string(s.max_lost) + "; a run that lost more stopped before writing)");
+  }
+  if (sp.bank_overflows < 0) {
+    fail("bank_overflows = " + std::to_string(sp.bank_overflows) + " (allowed: a count, >= 0)");
+  }
+  const std::int64_t groups = s.mode == model::PhysicsMode::multigroup
+                                  ? p.groups
+                                  : static_cast<std::int64_t>(s.tally_energy_bounds.size()) - 1;
+  const std::int64_t tally_values = groups * s.tally_mesh.shape[0] * s.tally_mesh.shape[1] * s.tally_mesh.shape[2];
+  const std::pair<const char*, const std::vector<double>*> sums[] = {{"flux_sum", &sp.restart.flux_sum},
+                                                                     {"flux_sq", &sp.restart.flux_sq},
+                                                                     {"fission_sum", &sp.restart.fission_sum},
+                                                                     {"fission_sq", &sp.restart.fission_sq}};
+  for (const auto& [name, v] : sums) {
+    if (static_cast<std::int64_t>(v->size()) != tally_values) {
+      fail(std::string("/restart/") + name + " holds " + std::to_string(v->size()) + " values (allowed: " +
+           std::to_string(tally_values) + ", the mesh tally's groups x bins)");
+    }
+    for (const double x : *v) {
+      if (!(x >= 0.0 && std::isfinite(x))) fail("a mesh-tally accumulator holds " + number(x) + " (allowed: finite, >= 0)");
+    }
+  }
+  if (static_cast<std::int64_t>(sp.source_bank.size()) != s.particles) {
+    fail("the source bank holds " + std::to_string(sp.source_bank.size()) + " sites (allowed: particles = " +
+         std::to_string(s.particles) + ", one per history of the next batch)");
+  }
+  const auto bounds = geometry_bounding_box(p);
+  // CMFD feedback reweights the bank before the comb (src/driver/source_cycle.cpp), keeping the bank's total;
+  // the comb then takes `particles` of its sites with their weights, so the source's total is `particles`
+  // only on average. A statepoint of a feedback run may hold such weights when this run feeds back too.
+  const bool weighted = p.cmfd_on() && p.cmfd->feedback && sp.cmfd && sp.cmfd->feedback;
+  double total = 0;
+  for (std::size_t i = 0; i < sp.source_bank.size(); ++i) {
+    if (const std::string what = site_problem(sp.source_bank[i], p, bounds, weighted); !what.empty()) {
+      fail("source site " + std::to_string(i) + ": " + what);
+    }
+    total += sp.source_bank[i].weight;
+  }
+  const double n = static_cast<double>(s.particles), ratio = limits::max_cmfd_source_weight_ratio;
+  if (weighted && !(total >= n / ratio && total <= n * ratio)) {
+    fail("the source sites weigh " + number(total) + " in all (allowed with CMFD feedback: from particles / " +
+         number(ratio) + " to particles x " + number(ratio) + ", particles = " + std::to_string(s.particles) +
+         ": the feedback keeps the bank's total weight, which the comb samples)");
+  }
+}
+
+}  // namespace keff

@@ -1,0 +1,170 @@
+#pragma once
+// Everything a finished (or interrupted) run reports: filled by src/driver/simulation, written by io/ as the
+// JSON summary and the HDF5 statepoint. Plain host data.
+#include "kernels/vocabulary/cmfd_options.hpp"
+#include "kernels/vocabulary/site.hpp"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace keff {
+
+struct MeanStd {
+  double mean = 0;
+  // Standard deviation of the mean: NaN (undefined; JSON null, printed "-") with fewer than two
+  // batches, never a 0 that would claim an exact value.
+  double std = std::numeric_limits<double>::quiet_NaN();
+  bool has_std() const { return std == std; }  // not NaN
+};
+
+// How a k over active batches was formed; src/host/statistics.hpp (combine_estimators) says when each is used.
+enum class KEstimateKind : int { none, combined, mean_of_estimators, collision, absorption, tracklength };
+inline constexpr EnumName<KEstimateKind> k_estimate_kind_names[] = {
+    {KEstimateKind::none, "none"},
+    {KEstimateKind::combined, "combined"},
+    {KEstimateKind::mean_of_estimators, "mean_of_estimators"},
+    {KEstimateKind::collision, "collision"},
+    {KEstimateKind::absorption, "absorption"},
+    {KEstimateKind::tracklength, "tracklength"}};
+constexpr std::span<const EnumName<KEstimateKind>> enum_names(KEstimateKind) { return k_estimate_kind_names; }
+
+// k over active batches with how it was formed, and why not by the combination when it was not.
+struct KEstimate : MeanStd {
+  KEstimateKind kind = KEstimateKind::none;
+  int batches = 0;     // active batches it is made of
+  std::string reason;  // one line; "" when kind is combined
+  bool combined() const { return kind == KEstimateKind::combined; }
+};
+
+struct BatchResult {
+  int batch = 0;     // 1-based
+  bool active = false;
+  double k = 0;      // the batch's combined estimate (the collision estimator while the run is inactive)
+  double k_collision = 0, k_absorption = 0, k_tracklength = 0;
+  double entropy = 0;  // bits
+  KEstimate k_running;  // over active batches so far (none while inactive)
+  std::int64_t fission_sites = 0;
+  // The CMFD solve after this batch (batches from [cmfd] begin): k_cmfd, the entropy of the CMFD
+  // source, the solver's iterations. A statepoint keeps k, entropy, iterations and convergence.
+  std::optional<CmfdResult> cmfd;
+};
+
+struct MeshTallyResult {
+  std::array<int, 3> shape{1, 1, 1};
+  std::array<double, 3> lower{}, upper{};
+  std::vector<double> energy_bounds;  // eV (continuous energy); empty in multigroup
+  int groups = 1;
+  // Per bin, index ((g * nz + iz) * ny + iy) * nx + ix; per source particle, over active batches.
+  std::vector<double> flux_mean, flux_std, fission_mean, fission_std;
+};
+
+// Seconds one phase took over the whole run, across ranks (rank 0's copy; other ranks hold their own
+// time in all three).
+struct PhaseTiming {
+  std::string phase;
+  double min = 0, mean = 0, max = 0;
+};
+
+// MPI calls of the fission-bank exchange, summed over ranks (the communication benchmark reads these),
+// and the source sites the next batch transported while the exchange was still in flight.
+struct ExchangeCounts {
+  std::string mode;  // "overlapped" | "blocking"
+  std::int64_t exchanges = 0, irecv = 0, isend = 0, testsome = 0, arrived_early = 0, waitall = 0, sites_sent = 0;
+  std::int64_t sites_transported_early = 0;
+};
+
+// How a run transported: "history" or "event"; for event-based transport, the slots per rank and,
+// summed over ranks and batches, the rounds and the queue lengths (particles per event kernel).
+struct TransportReport {
+  std::string mode = "history";
+  std::string sort;  // event-based: the lookup-queue order
+  std::int64_t slots = 0;
+  std::int64_t rounds = 0, lookups = 0, flights = 0, crossings = 0, collisions = 0;
+};
+
+// Domain decomposition: the mesh, and per rank (min / mean / max over ranks) what crossed domain
+// borders and where the time went; the mesh tally's memory per rank against a run without domains.
+struct DomainReport {
+  std::array<int, 3> mesh{1, 1, 1};
+  int replicas = 1;                 // ranks per domain
+  std::int64_t particles_sent = 0;  // over ranks and batches
+  std::int64_t messages_sent = 0;
+  std::int64_t bytes_sent = 0;
+  std::int64_t sites_routed = 0;    // fission and source sites moved between batches
+  std::int64_t termination_checks = 0, confirmations = 0;
+  PhaseTiming pack, mpi, idle;      // seconds: packing/unpacking, in MPI calls, idle waiting
+  std::int64_t tally_bins_max = 0;  // bins held by the rank holding most
+  std::int64_t tally_bins_all = 0;  // bins of the whole mesh (per group)
+  std::size_t tally_bytes_max = 0;  // device scores, host copies and statistics, on that rank
+  std::size_t tally_bytes_replicated = 0;  // the same for a rank holding every bin
+};
+
+// A run with CMFD: its coarse mesh, groups and settings ([cmfd]), for the outputs.
+struct CmfdReport {
+  std::array<int, 3> shape{1, 1, 1};
+  std::array<double, 3> lower{}, upper{};
+  std::array<double, 6> albedo{};     // -x, +x, -y, +y, -z, +z; negative: measured
+  int groups = 1;
+  std::vector<double> energy_bounds;  // continuous energy
+  std::vector<int> collapse;          // multigroup
+  int begin = 1;
+  bool feedback = false;
+  std::string window;                 // "none" | "expanding" | "rolling"
+  int window_size = 0;                // rolling
+};
+
+// CMFD's tally window, as a restart needs it (src/cmfd/cmfd_accelerator.hpp): the sum over the window
+// and, for a window that drops its oldest batches, the batches in it (oldest first) with their scores,
+// each batch's summed over ranks (fixed point, in the order of kernels/cmfd_data.hpp's CmfdTallies).
+struct CmfdWindowData {
+  std::vector<std::int64_t> sum;
+  std::vector<std::int64_t> batches;
+  std::vector<std::int64_t> scores;  // [batches.size()][sum.size()]
+};
+
+// What a statepoint holds beyond the results so that a restart continues bit for bit.
+struct RestartData {
+  std::uint64_t fingerprint = 0;  // of the input (see src/host/fingerprint.hpp); a restart must match it
+  double k_prev = 1.0;            // k of the last batch: normalises the next batch's fission sites
+  // Raw accumulators over active batches, per mesh bin: sum and sum of squares per source particle.
+  std::vector<double> flux_sum, flux_sq, fission_sum, fission_sq;
+  std::optional<CmfdWindowData> cmfd;  // a run with CMFD, once it has tallied
+};
+
+struct RunResults {
+  std::string input;        // input file, or "<default>"
+  std::string mode;         // "continuous-energy" | "multigroup"
+  std::string energy_grid;  // "hash" | "unionized" | "nuclide" (continuous energy)
+  std::string execution_space;
+  int threads = 1, ranks = 1;
+  std::uint64_t seed = 0;
+  std::int64_t particles = 0;
+  int batches = 0, inactive = 0;
+  int nuclides = 0, gridpoints = 0;
+
+  std::vector<BatchResult> batch;
+  MeanStd k_collision, k_absorption, k_tracklength;
+  KEstimate k_combined;  // the run's k: the combination of the three, or the fallback it names
+  double particles_per_second = 0;        // active batches' transport alone
+  double batch_particles_per_second = 0;  // active batches whole: transport, bank phases and reductions
+  std::vector<PhaseTiming> timing;  // in report order
+  bool synchronized_timers = false; // a barrier before each timed phase (scaling studies)
+  ExchangeCounts exchange;
+  TransportReport transport;
+  std::optional<DomainReport> domains;
+  std::optional<CmfdReport> cmfd;
+  std::int64_t lost_particles = 0;
+  int bank_overflows = 0;  // batches rerun with a larger bank
+
+  MeshTallyResult mesh;
+  std::vector<Site> source_bank;  // the source for the batch after the last, in global order
+  RestartData restart;
+};
+
+}  // namespace keff

@@ -1,0 +1,165 @@
+// The JSON run summary, for scripts that compare runs and machines. nlohmann::json prints each double
+// as the shortest text that reads back to the same bits, so values compare exactly after a round trip.
+#include "io/atomic_write.hpp"
+#include "io/output/output.hpp"
+
+#include <nlohmann/json.hpp>
+
+
+namespace keff {
+namespace {
+
+// Ordered: keys appear as listed here ("k" first) and timing phases in report order.
+using json = nlohmann::ordered_json;
+
+// A value that is not defined (a deviation of fewer than two batches, a running k before the first
+// active batch) is null, never a number that would claim a value.
+json defined(double v) { return v == v ? json(v) : json(nullptr); }
+
+json mean_std(const MeanStd& m) { return {{"mean", defined(m.mean)}, {"std", defined(m.std)}}; }
+
+// The run's k: mean, std, how it was formed and, when it is not the combination, why.
+json k_estimate(const KEstimate& k) {
+  return {{"mean", defined(k.mean)}, {"std", defined(k.std)}, {"estimate", std::string(name_of(k.kind))}, {"reason", k.reason}};
+}
+
+// A batch's CMFD solve (batches from [cmfd] begin), as the statepoint keeps it.
+void add_cmfd(json& batch, const CmfdResult& c) {
+  batch["k_cmfd"] = c.k;
+  batch["cmfd_entropy"] = c.entropy;
+  batch["cmfd_outer_iterations"] = c.outer_iterations;
+  batch["cmfd_inner_iterations"] = c.inner_iterations;
+  batch["cmfd_converged"] = c.converged;
+}
+
+json cmfd_json(const std::optional<CmfdReport>& c) {
+  if (!c) return nullptr;
+  return {{"shape", c->shape},
+          {"lower", c->lower},
+          {"upper", c->upper},
+          {"albedo", c->albedo},
+          {"groups", c->groups},
+          {"energy_bounds", c->energy_bounds},
+          {"collapse", c->collapse},
+          {"begin", c->begin},
+          {"feedback", c->feedback},
+          {"window", c->window},
+          {"window_size", c->window_size}};
+}
+
+json batches_json(const std::vector<BatchResult>& batches) {
+  json out = json::array();
+  for (const auto& b : batches) {
+    out.push_back({{"batch", b.batch},
+                   {"active", b.active},
+                   {"k", b.k},
+                   {"k_collision", b.k_collision},
+                   {"k_absorption", b.k_absorption},
+                   {"k_tracklength", b.k_tracklength},
+                   {"entropy", b.entropy},
+                   {"k_mean", b.active ? defined(b.k_running.mean) : json(nullptr)},
+                   {"k_std", b.active ? defined(b.k_running.std) : json(nullptr)},
+                   {"fission_sites", b.fission_sites}});
+    if (b.cmfd) add_cmfd(out.back(), *b.cmfd);
+  }
+  return out;
+}
+
+json mesh_json(const MeshTallyResult& m) {
+  return {{"shape", m.shape},
+          {"lower", m.lower},
+          {"upper", m.upper},
+          {"energy_bounds", m.energy_bounds},
+          {"groups", m.groups},
+          {"flux_mean", m.flux_mean},
+          {"flux_std", m.flux_std},
+          {"fission_mean", m.fission_mean},
+          {"fission_std", m.fission_std}};
+}
+
+json timing_json(const PhaseTiming& t) { return {{"min", t.min}, {"mean", t.mean}, {"max", t.max}}; }
+
+json domains_json(const std::optional<DomainReport>& d) {
+  if (!d) return nullptr;
+  return {{"mesh", d->mesh},
+          {"replicas", d->replicas},
+          {"particles_sent", d->particles_sent},
+          {"messages_sent", d->messages_sent},
+          {"bytes_sent", d->bytes_sent},
+          {"sites_routed", d->sites_routed},
+          {"termination_checks", d->termination_checks},
+          {"confirmations", d->confirmations},
+          {"seconds", {{"pack", timing_json(d->pack)}, {"mpi", timing_json(d->mpi)}, {"idle", timing_json(d->idle)}}},
+          {"tally",
+           {{"bins_max", d->tally_bins_max},
+            {"bins_all", d->tally_bins_all},
+            {"bytes_max", d->tally_bytes_max},
+            {"bytes_replicated", d->tally_bytes_replicated}}}};
+}
+
+json summary(const RunResults& r) {
+  // Per phase, seconds over the run on the fastest rank, on average and on the slowest.
+  json timing = json::object();
+  for (const auto& t : r.timing) timing[t.phase] = {{"min", t.min}, {"mean", t.mean}, {"max", t.max}};
+  const auto& x = r.exchange;
+  const auto& t = r.transport;
+  return {{"k", k_estimate(r.k_combined)},
+          {"estimators",
+           {{"collision", mean_std(r.k_collision)},
+            {"absorption", mean_std(r.k_absorption)},
+            {"tracklength", mean_std(r.k_tracklength)},
+            {"combined", mean_std(r.k_combined)}}},
+          {"batches", batches_json(r.batch)},
+          {"particles_per_second", r.particles_per_second},
+          {"batch_particles_per_second", r.batch_particles_per_second},
+          {"timing", timing},
+          {"timing_synchronized", r.synchronized_timers},
+          {"bank_exchange",
+           {{"mode", x.mode},
+            {"exchanges", x.exchanges},
+            {"irecv", x.irecv},
+            {"isend", x.isend},
+            {"testsome", x.testsome},
+            {"arrived_early", x.arrived_early},
+            {"waitall", x.waitall},
+            {"sites_sent", x.sites_sent},
+            {"sites_transported_early", x.sites_transported_early}}},
+          {"transport",
+           {{"mode", t.mode},
+            {"sort", t.sort},
+            {"slots", t.slots},
+            {"rounds", t.rounds},
+            {"lookups", t.lookups},
+            {"flights", t.flights},
+            {"crossings", t.crossings},
+            {"collisions", t.collisions}}},
+          {"domains", domains_json(r.domains)},
+          {"cmfd", cmfd_json(r.cmfd)},
+          {"run",
+           {{"input", r.input},
+            {"mode", r.mode},
+            {"energy_grid", r.energy_grid},
+            {"execution_space", r.execution_space},
+            {"threads", r.threads},
+            {"ranks", r.ranks},
+            {"seed", r.seed},
+            {"particles", r.particles},
+            {"batches", r.batches},
+            {"inactive", r.inactive},
+            {"nuclides", r.nuclides},
+            {"gridpoints", r.gridpoints}}},
+          {"lost_particles", r.lost_particles},
+          {"bank_overflows", r.bank_overflows},
+          {"mesh", mesh_json(r.mesh)}};
+}
+
+}  // namespace
+
+void write_summary_json(const std::string& path, const RunResults& results) {
+  // Built before the temporary file exists, so a failure here leaves nothing behind.
+  // Invalid UTF-8 (an odd input path) is replaced rather than thrown.
+  const std::string text = summary(results).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  detail::write_file_atomically(path, text, "the JSON summary");
+}
+
+}  // namespace keff

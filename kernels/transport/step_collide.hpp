@@ -1,0 +1,38 @@
+#pragma once
+// Step: a collision at the particle's position. Scores the collision estimator and the mesh tally, then
+// lets the physics sample the nuclide, bank fission neutrons and absorb or scatter; CMFD scores the
+// collision, the scattering and every site banked.
+#include "kernels/particle.hpp"
+#include "kernels/transport/transport_context.hpp"
+
+namespace keff {
+
+// The fission bank as the physics of one collision sees it: each site pushed is banked, and scored as
+// CMFD production of the colliding neutron's coarse cell and group (nothing when CMFD is inactive).
+template <class Mem>
+struct CollisionBank {
+  const FissionBank<Mem>& bank;
+  const CmfdTally<Mem>& cmfd;
+  CmfdCollision parent;
+  Real k_prev;
+
+  KOKKOS_INLINE_FUNCTION void push(const Site& s) const {
+    bank.push(s);
+    cmfd.score_site(parent, s, k_prev);
+  }
+};
+
+// `cache`: the micro-XS cache the particle's last lookup filled (kernels/transport/step_lookup.hpp).
+template <class Mem, class Physics, class Cache>
+KOKKOS_INLINE_FUNCTION void collide(const TransportContext<Mem, Physics>& ctx, Particle& p, const Cache& cache) {
+  const MacroXs xs = p.xs;
+  ++p.n_collisions;
+  p.k_collision += p.weight * xs.nu_fission / xs.total;
+  ctx.mesh.score_collision(p, xs);
+  const CmfdCollision before = ctx.cmfd.before_collision(p);
+  const CollisionBank<Mem> bank{ctx.bank, ctx.cmfd, before, ctx.control.k_prev};
+  p.k_absorption += ctx.physics.collide(p, xs, cache, bank, ctx.control.k_prev).k_absorption;
+  ctx.cmfd.score_collision(before, p);
+}
+
+}  // namespace keff

@@ -1,0 +1,27 @@
+#pragma once
+// Step: a history begins at its source site, with its own random stream, located in the geometry.
+#include "kernels/geometry.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/transport/transport_context.hpp"
+#include "kernels/vocabulary/site.hpp"
+
+namespace keff {
+
+// `index`: the history's global index in the batch, which alone decides its random numbers.
+template <class Mem, class Physics>
+KOKKOS_INLINE_FUNCTION Particle start_history(const TransportContext<Mem, Physics>& ctx, const Site& s,
+                                              std::int64_t index) {
+  Particle p;
+  p.r = s.r;
+  p.u = s.u;
+  p.energy = s.energy;
+  p.group = s.group;
+  p.weight = s.weight;
+  p.index = index;
+  p.rng = history_rng(ctx.control.coords, RngStream::tracking, index);
+  if (!locate(ctx.geometry, p.r, p.u, p.geo)) ctx.lose(p, LostReason::at_source);
+  ctx.cmfd.start(p);
+  return p;
+}
+
+}  // namespace keff

@@ -1,0 +1,115 @@
+#pragma once
+// The mutable State that transport writes, in one place with one owner (src/driver/transporter): the fission
+// bank, the batch's mesh-tally and CMFD scores, the lost record, the history mode's per-thread scratch
+// and the event mode's slots and queues. allocate_transport_state() makes all of it once per run; only the bank
+// grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate. The
+// source a batch transports and the ordered bank belong to the source cycle (src/driver/source_cycle.hpp).
+#include "kernels/cmfd_tally.hpp"
+#include "kernels/fission_bank.hpp"
+#include "kernels/tally_data.hpp"
+#include "kernels/transport/event_queue.hpp"
+#include "kernels/transport/particle_slots.hpp"
+#include "kernels/vocabulary/site.hpp"
+#include "kernels/workspace.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+namespace keff {
+
+// What the State is sized by.
+struct TransportStateSizes {
+  std::int64_t bank_capacity = 0;  // fission sites before the bank overflows
+  RegularMesh tally_mesh;
+  MeshWindow tally_window;         // the bins this rank holds
+  int tally_groups = 1;
+  CmfdMesh cmfd_mesh;              // CMFD's coarse mesh and groups (0 groups: no CMFD scores)
+  int cmfd_groups = 0;
+  int max_nuclides = 1;            // longest material: the micro-XS scratch row
+  // Event-based transport (0 slots: history-based, no slots allocated)
+  int event_slots = 0;
+  EventSort event_sort = EventSort::none;
+  int n_materials = 0;
+  int n_groups = 0;                // multigroup: sort keys by group
+};
+
+template <class Exec>
+struct TransportState {
+  using Mem = typename Exec::memory_space;
+
+  FissionBank<Mem> bank;                  // sites banked this batch, in the order they were pushed
+  MeshTally<Mem> mesh;                    // this batch's scores
+  CmfdTally<Mem> cmfd;                    // this batch's CMFD scores (zero-size without CMFD)
+  LostRecord<Mem> lost;
+  Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
+  ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
+  EventQueues<Exec> queues;
+
+  std::int64_t bank_capacity() const { return static_cast<std::int64_t>(bank.sites.extent(0)); }
+
+  std::size_t bytes() const {
+    const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
+    return b(bank.sites) + b(mesh.flux) + b(mesh.fission) + cmfd.scores.size() * sizeof(Fixed) + workspace.bytes() +
+           slots.bytes() + queues.bytes();
+  }
+};
+
+// What allocate_transport_state will allocate, before it does (src/host/memory_check.hpp), in doubles so that no
+// size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot (particle,
+// micro-XS row, queue entries) and the lookup sort's key offsets. A test holds it to the allocated bytes().
+inline double transport_state_bytes(const TransportStateSizes& n, double concurrency, double bytes_per_slot) {
+  const double tally = 2.0 * n.tally_groups * static_cast<double>(n.tally_window.n_bins()) * sizeof(Fixed) +
+                       (n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed) : 0.0);
+  const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
+  const double sort_offsets = (event_sort_keys(n.event_slots, n.event_sort, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
+  return static_cast<double>(n.bank_capacity) * sizeof(Site) + tally + scratch + sort_offsets +
+         static_cast<double>(n.event_slots) * bytes_per_slot;
+}
+
+namespace detail {
+template <class View, class Exec, class... Extents>
+View state_view(const Exec& exec, const char* what, Extents... n) {
+  return View(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("keff::state::") + what), n...);
+}
+}  // namespace detail
+
+// Allocates the whole State on `exec`. `energy_bounds`: the mesh tally's group edges (continuous energy;
+// empty in multigroup), kept by reference; `cmfd_groups`: CMFD's coarse groups, also kept.
+template <class Exec>
+TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportStateSizes& n,
+                                              Kokkos::View<const Real*, typename Exec::memory_space> energy_bounds,
+                                              const CmfdEnergyGroups<typename Exec::memory_space>& cmfd_groups = {}) {
+  using Mem = typename Exec::memory_space;
+  using detail::state_view;
+  using Sites = Kokkos::View<Site*, Mem>;
+  using Scores = Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem>;
+  FissionBank<Mem> bank{state_view<Sites>(exec, "bank_sites", n.bank_capacity),
+                        Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::bank_count")))};
+  MeshTally<Mem> mesh{n.tally_mesh,
+                      n.tally_window,
+                      energy_bounds,
+                      state_view<Scores>(exec, "tally_flux", n.tally_groups, n.tally_window.n_bins()),
+                      state_view<Scores>(exec, "tally_fission", n.tally_groups, n.tally_window.n_bins()),
+                      Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::tally_outside")))};
+  const LostRecord<Mem> lost = allocate_lost_record(exec);
+  return TransportState<Exec>{bank,
+                              mesh,
+                              allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
+                              lost,
+                              Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
+                              allocate_particle_slots(exec, n.event_slots, n.max_nuclides),
+                              allocate_event_queues(exec, n.event_slots, n.event_sort, n.n_materials, n.n_groups)};
+}
+
+// Replaces the bank with room for `capacity` sites (between batches only).
+template <class Exec>
+void grow_bank(const Exec& exec, TransportState<Exec>& state, std::int64_t capacity) {
+  using Sites = Kokkos::View<Site*, typename Exec::memory_space>;
+  state.bank.sites = Sites();  // free the old bank before the new one is allocated
+  state.bank.sites = detail::state_view<Sites>(exec, "bank_sites", capacity);
+}
+
+}  // namespace keff

@@ -1,0 +1,480 @@
+#include "src/cli/cli.hpp"
+
+#include "io/checksum.hpp"
+#include "io/input/input.hpp"
+#include "io/input_file.hpp"
+#include "io/library/data_error.hpp"
+#include "io/library/library_reader.hpp"
+#include "io/output/output.hpp"
+#include "io/output/restart_check.hpp"
+#include "io/output_path.hpp"
+#include "io/printable.hpp"
+#include "mpi/bulk_transfer.hpp"
+#include "mpi/communicator.hpp"
+#include "src/cli/data_command.hpp"
+#include "src/cli/geometry_command.hpp"
+#include "src/cli/run_options.hpp"
+#include "src/cmfd/cmfd_support.hpp"
+#include "src/driver/geometry_check.hpp"
+#include "src/driver/run.hpp"
+#include "src/host/batch_table.hpp"
+#include "src/host/fingerprint.hpp"
+#include "src/host/interrupt.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace keff {
+
+namespace {
+
+constexpr const char* usage_text =
+    "usage: keff run [input.toml] [options]\n"
+    "\n"
+    "Runs a k-eigenvalue (criticality) power iteration. Without an input file, runs the embedded default\n"
+    "benchmark (a reflected lattice of fuel pins in water; synthetic nuclear data generated in memory).\n"
+    "\n"
+    "options (each overrides the input):\n"
+    "  --particles N      histories per batch (1 <= N <= 2^40)\n"
+    "  --batches B        batches in all (1 <= B <= 1000000)\n"
+    "  --inactive I       batches before tallies start (0 <= I < B)\n"
+    "  --seed S           random number seed (1 <= S <= 2^63 - 1)\n"
+    "  --json FILE        write the run summary as JSON\n"
+    "  --statepoint FILE  write the HDF5 statepoint here ('' for none; default: settings.statepoint);\n"
+    "                     also every settings.statepoint_interval batches when that is set\n"
+    "  --restart FILE     continue from a statepoint of the same input (same particles, inactive, seed)\n"
+    "                     up to --batches; the results equal an uninterrupted run bit for bit\n"
+    "  --mode MODE        transport: 'history' (one thread per neutron) or 'event' (a kernel per event over\n"
+    "                     queues of particles; settings.transport)\n"
+    "  --domains NX,NY,NZ decompose space into NX x NY x NZ domains over the geometry's bounding box (or\n"
+    "                     [domains] of the input); the rank count must be a multiple of NX*NY*NZ\n"
+    "  --cmfd, --no-cmfd  CMFD acceleration on or off, with the input's [cmfd] mesh and settings\n"
+    "  --exchange MODE    fission-bank and particle exchange: 'overlapped' (default; computation goes on\n"
+    "                     while messages move) or 'blocking' (waits for each exchange: the benchmarks'\n"
+    "                     baseline)\n"
+    "  --sync-timers      a barrier before each timed phase (scaling studies; slows the run)\n"
+    "  --allow-oversubscribed-memory\n"
+    "                     run even if the memory estimate exceeds the memory available\n"
+    "  --quiet            print only errors\n"
+    "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) are passed to Kokkos.\n"
+    "Before transport, settings.geometry_check_points (default 100000) points of the geometry are checked\n"
+    "for overlapping cells and gaps; a model found faulty is refused.\n"
+    "\n"
+    "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
+    "  keff data generate|convert|info ...             nuclear-data library tools\n"
+    "  keff --help | --version\n";
+
+std::string format_bytes(std::size_t bytes) {
+  char text[32];
+  const double b = static_cast<double>(bytes);
+  if (b >= 1e9) std::snprintf(text, sizeof text, "%.2f GB", b / 1e9);
+  else if (b >= 1e6) std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+  else std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
+  return text;
+}
+
+// The run header's line for [cmfd], or nothing without CMFD.
+std::string cmfd_description(const model::Problem& p) {
+  if (!p.cmfd_on()) return {};
+  const model::Cmfd& c = *p.cmfd;
+  const auto& n = c.mesh.shape;
+  std::string text = "  cmfd            " + std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " +
+                     std::to_string(n[2]) + " cells x " + std::to_string(c.n_groups()) + " group(s) from batch " +
+                     std::to_string(c.begin) + ", feedback " + (c.feedback ? "on" : "off") + ", window " +
+                     std::string(name_of(c.window));
+  if (c.window == model::CmfdWindow::rolling) text += " of " + std::to_string(c.window_size);
+  return text + "\n";
+}
+
+void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm,
+                   const std::string& geometry_check) {
+  const auto& s = p.settings;
+  os << "keff: k-eigenvalue power iteration\n"
+     << "  input           " << p.source_name << "\n"
+     << "  physics         "
+     << (s.mode == model::PhysicsMode::multigroup
+             ? "multigroup, " + std::to_string(p.groups) + " groups"
+             : "continuous energy, " + std::to_string(run.nuclides) + " nuclides x " + std::to_string(run.gridpoints) +
+                   " points")
+     << "\n"
+     << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "
+     << p.lattices.size() << " lattices, " << p.surfaces.size() << " surfaces\n"
+     << "  geometry check  " << geometry_check << "\n"
+     << "  particles       " << s.particles << " per batch, " << s.batches << " batches (" << s.inactive
+     << " inactive), seed " << s.seed << "\n"
+     << "  parallelism     " << comm.size() << " rank(s) x " << run.concurrency << " " << run.execution_space
+     << " thread(s)\n"
+     << "  transport       "
+     << (run.event_slots > 0 ? "event-based, " + std::to_string(run.event_slots) + " slots of " +
+                                   format_bytes(run.bytes_per_slot) + " on rank 0"
+                             : std::string("history-based"))
+     << "\n"
+     << cmfd_description(p)
+     << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which per-thread micro-XS scratch "
+     << format_bytes(run.scratch_bytes) << "\n\n";
+}
+
+// Whether two outputs name one file: the same existing file, or the same target after following links.
+bool same_output(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  const auto ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return false;
+  const auto cb = std::filesystem::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+
+// The outputs rank 0 will write, checked before anything runs (io/output_path.hpp): each can be created
+// or replaced as a regular file, none is one of the run's inputs (the input file, the restart file, any
+// file of the nuclear-data library), and the two are not one file. The statepoint may replace the
+// restart file it continues from, which is read whole before anything is written.
+void check_outputs(const RunOptions& o, const model::Problem& p) {
+  const std::string statepoint_what = o.statepoint ? "--statepoint" : "settings.statepoint";
+  std::vector<InputFile> inputs;
+  if (o.input) inputs.push_back({*o.input, "the input file"});
+  if (!p.nuclear_data.library.empty()) {
+    for (auto& f : library_input_files(p.nuclear_data.library)) inputs.push_back(std::move(f));
+  }
+  if (o.json) {
+    check_output_path(*o.json, "--json");
+    check_not_an_input(*o.json, "--json", inputs);
+    if (o.restart) check_not_an_input(*o.json, "--json", {{*o.restart, "the restart file"}});
+  }
+  if (!p.settings.statepoint.empty()) {
+    check_output_path(p.settings.statepoint, statepoint_what);
+    check_not_an_input(p.settings.statepoint, statepoint_what, inputs);
+    if (o.json && same_output(*o.json, p.settings.statepoint)) {
+      throw UsageError("--json '" + printable(*o.json) + "' is also the statepoint (allowed: another file)");
+    }
+  }
+}
+
+// A restart file is read by every rank with HDF5: a FIFO or a device would block or be read as garbage.
+void check_restart_file(const std::string& path) {
+  try {
+    require_regular_file(path);
+  } catch (const InputFileError& e) {
+    throw InputError(std::string("cannot restart from ") + e.what());
+  }
+}
+
+std::string describe(const RunResults& sp) {
+  return "'" + sp.input + "' (fingerprint " + fingerprint_text(sp.restart.fingerprint) + ", " +
+         std::to_string(sp.particles) + " particles, " + std::to_string(sp.inactive) + " inactive, seed " +
+         std::to_string(sp.seed) + ")";
+}
+
+// A statepoint can continue this run only if it was written by the same input and leaves batches to run.
+void check_restartable(const std::string& path, const RunResults& sp, const model::Problem& p,
+                       std::uint64_t fingerprint) {
+  const auto& s = p.settings;
+  if (sp.restart.fingerprint != fingerprint) {
+    throw InputError("cannot restart from '" + path + "': it was written by a run of " + describe(sp) +
+                     ", but this run is of '" + p.source_name + "' (fingerprint " + fingerprint_text(fingerprint) +
+                     ", " + std::to_string(s.particles) + " particles, " + std::to_string(s.inactive) +
+                     " inactive, seed " + std::to_string(s.seed) +
+                     "); a restart needs the same input file, particles, inactive batches and seed");
+  }
+  const auto done = static_cast<int>(sp.batch.size());
+  if (done >= s.batches) {
+    throw InputError("cannot restart from '" + path + "': it already holds " + std::to_string(done) +
+                     " batches and this run asks for " + std::to_string(s.batches) +
+                     " (ask for more with --batches)");
+  }
+}
+
+// CMFD's solves over the run: k_cmfd of the last, and the solver's work per solve.
+void print_cmfd_summary(std::ostream& os, const RunResults& r) {
+  if (!r.cmfd) return;
+  int solves = 0, unconverged = 0;
+  double outer = 0, inner = 0, k = 0;
+  for (const auto& b : r.batch) {
+    if (!b.cmfd) continue;
+    ++solves;
+    unconverged += b.cmfd->converged ? 0 : 1;
+    outer += b.cmfd->outer_iterations;
+    inner += b.cmfd->inner_iterations;
+    k = b.cmfd->k;
+  }
+  if (solves == 0) return;
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "\n CMFD: k_cmfd %.5f after the last batch; %d solves (%d not converged), per solve %.3g power and"
+                " %.3g GMRES iterations\n",
+                k, solves, unconverged, outer / solves, inner / solves);
+  os << line;
+}
+
+void print_summary(std::ostream& os, const RunResults& r) {
+  char line[200];
+  os << "\n Results over " << (r.batches - r.inactive) << " active batches\n";
+  const auto row = [&](const std::string& name, const MeanStd& m) {
+    std::snprintf(line, sizeof line, "   %-16s %s\n", name.c_str(), format_k(m).c_str());
+    os << line;
+  };
+  // The run's k: the combination, or the fallback it names with the reason (src/host/statistics.hpp).
+  const auto& k = r.k_combined;
+  row(k.combined() ? std::string("k (combined)")
+                   : "k (" + std::string(k.kind == KEstimateKind::mean_of_estimators ? "mean" : name_of(k.kind)) + ")",
+      k);
+  if (!k.reason.empty()) os << "     " << (k.combined() ? "" : "not combined: ") << k.reason << "\n";
+  row("k (collision)", r.k_collision);
+  row("k (absorption)", r.k_absorption);
+  row("k (track-length)", r.k_tracklength);
+  os << "   lost particles   " << r.lost_particles << "\n"
+     << "   bank overflows   " << r.bank_overflows << "\n\n Time by phase (s, over " << r.ranks << " rank(s)"
+     << (r.synchronized_timers ? ", synchronized" : "") << ")\n";
+  std::snprintf(line, sizeof line, "   %-20s %10s %10s %10s\n", "", "min", "mean", "max");
+  os << line;
+  for (const auto& t : r.timing) {
+    std::snprintf(line, sizeof line, "   %-20s %10.4f %10.4f %10.4f\n", t.phase.c_str(), t.min, t.mean, t.max);
+    os << line;
+  }
+  const auto& x = r.exchange;
+  os << "\n Bank exchange (" << x.mode << "): " << x.exchanges << " exchanges, " << x.irecv << " Irecv, " << x.isend
+     << " Isend, " << x.testsome << " Testsome (" << x.arrived_early << " completed before the wait), " << x.waitall
+     << " Waitall, " << x.sites_sent << " sites sent; " << x.sites_transported_early
+     << " source sites transported while the exchange was in flight\n";
+  if (const auto& t = r.transport; t.mode == "event" && t.rounds > 0) {
+    std::snprintf(line, sizeof line,
+                  "\n Event-based transport: %lld slots, lookups sorted by %s, %lld rounds; per round %.4g lookups,"
+                  " %.4g flights, %.4g crossings, %.4g collisions\n",
+                  static_cast<long long>(t.slots), t.sort == "none" ? "nothing" : t.sort.c_str(), static_cast<long long>(t.rounds),
+                  static_cast<double>(t.lookups) / static_cast<double>(t.rounds),
+                  static_cast<double>(t.flights) / static_cast<double>(t.rounds),
+                  static_cast<double>(t.crossings) / static_cast<double>(t.rounds),
+                  static_cast<double>(t.collisions) / static_cast<double>(t.rounds));
+    os << line;
+  }
+  if (const auto& d = r.domains) {
+    std::snprintf(line, sizeof line,
+                  "\n Domains %d x %d x %d (%d rank(s) each): %lld particles crossed domains in %lld messages (%.3g MB);"
+                  " %lld sites routed between batches\n",
+                  d->mesh[0], d->mesh[1], d->mesh[2], d->replicas, static_cast<long long>(d->particles_sent),
+                  static_cast<long long>(d->messages_sent), 1e-6 * static_cast<double>(d->bytes_sent),
+                  static_cast<long long>(d->sites_routed));
+    os << line;
+    for (const auto* t : {&d->pack, &d->mpi, &d->idle}) {
+      std::snprintf(line, sizeof line, "   %-20s %10.4f %10.4f %10.4f\n", (t->phase + " (s)").c_str(), t->min, t->mean,
+                    t->max);
+      os << line;
+    }
+    std::snprintf(line, sizeof line,
+                  "   mesh tally: at most %lld of %lld bins per rank, %s per rank (%s if every rank held every bin)\n",
+                  static_cast<long long>(d->tally_bins_max), static_cast<long long>(d->tally_bins_all),
+                  format_bytes(d->tally_bytes_max).c_str(), format_bytes(d->tally_bytes_replicated).c_str());
+    os << line;
+  }
+  print_cmfd_summary(os, r);
+  std::snprintf(line, sizeof line,
+                "\n Particles/s (active batches): %.4g in transport, %.4g over whole batches (bank and reductions "
+                "included)  [%d rank(s) x %d %s thread(s)]\n",
+                r.particles_per_second, r.batch_particles_per_second, r.ranks, r.threads, r.execution_space.c_str());
+  os << line;
+}
+
+int run_command(const std::vector<std::string_view>& args, const Communicator& comm) {
+  // Everything that can fail on one rank alone (a file only some ranks can read) happens here, and the
+  // ranks agree on the outcome before the first collective: one message, the same exit on every rank.
+  RunOptions opts;
+  model::Problem problem;
+  RunResults statepoint;
+  std::uint64_t fingerprint = 0;
+  std::uint64_t identity = 0;  // of this rank's input and arguments; the ranks must agree on it
+  std::string failure;
+  bool usage = false;
+  try {
+    opts = parse_run_options(args);
+    const std::string text = opts.input ? read_input_file(*opts.input) : std::string(default_problem_toml());
+    problem = read_problem_string(text, opts.input ? *opts.input : "<default>");
+    apply_overrides(opts, problem);
+    if (problem.cmfd_on() && !cmfd_available) {
+      throw InputError(std::string(cmfd_unavailable_message) + " (asked for by [cmfd] at " + problem.cmfd->where.str() + ")");
+    }
+    check_run_limits(problem, comm.size());
+    fingerprint = input_fingerprint(text, problem.settings);
+    identity = run_fingerprint(text, args);
+    if (comm.is_root()) check_outputs(opts, problem);  // rank 0 writes them
+    if (opts.restart) {
+      check_restart_file(*opts.restart);
+      try {
+        statepoint = read_statepoint(*opts.restart);
+      } catch (const OutputError& e) {
+        throw InputError(std::string("cannot restart: ") + e.what());
+      }
+      check_restartable(*opts.restart, statepoint, problem, fingerprint);
+      check_restart_data(*opts.restart, statepoint, problem);
+    }
+  } catch (const UsageError& e) {
+    failure = e.what();
+    usage = true;
+  } catch (const InputError& e) {
+    failure = e.what();
+  } catch (const OutputError& e) {  // an output path that cannot be written: a usage error, found early
+    failure = e.what();
+    usage = true;
+  }
+  failure = comm.first_error(failure);
+  if (!failure.empty()) {
+    // Every rank throws; which kind only changes the hint (both exit with status 2).
+    if (comm.any(usage)) throw UsageError(failure);
+    throw InputError(failure);
+  }
+  if (!comm.all_equal(identity)) {
+    throw UsageError("the " + std::to_string(comm.size()) + " ranks were not given the same run: every rank must "
+                     "read an input with the same bytes and the same 'keff run' arguments (one command for all ranks)");
+  }
+  std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
+
+  // Overlaps and gaps, before the nuclear data is made: a model found faulty is bad input.
+  std::string geometry_check = "skipped (settings.geometry_check_points = 0)";
+  if (problem.settings.geometry_check_points > 0) {
+    const GeometryCheck check = check_geometry(problem, comm, problem.settings.geometry_check_points);
+    if (check.found()) throw InputError(geometry_refusal(problem, check));
+    geometry_check = geometry_check_summary(check);
+  }
+
+  Run sim(problem, comm, log, {opts.exchange, opts.sync_timers, fingerprint});
+  if (opts.restart) {
+    sim.restart_from(statepoint);
+    if (log) *log << "keff: restarting from " << *opts.restart << " after batch " << statepoint.batch.size() << "\n";
+    statepoint = {};  // the bank copy is no longer needed
+  }
+  if (log) print_problem(*log, problem, sim.setup(), comm, geometry_check);
+  RunResults results = sim.run();
+
+  if (comm.is_root()) {
+    const auto start = std::chrono::steady_clock::now();
+    if (opts.json) write_summary_json(*opts.json, results);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    results.timing.push_back({"output (rank 0)", seconds, seconds, seconds});
+    if (log) {
+      print_summary(*log, results);
+      if (!problem.settings.statepoint.empty()) *log << " Statepoint: " << problem.settings.statepoint << "\n";
+      if (opts.json) *log << " Summary:    " << *opts.json << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+namespace {
+
+// The arguments without Kokkos' own (--kokkos-*, which Kokkos takes out of argv when it starts and which
+// may sit anywhere, even before the command): what the command is, as cli_main will see it.
+std::vector<std::string_view> keff_arguments(const std::vector<std::string_view>& all) {
+  std::vector<std::string_view> args;
+  for (const auto a : all) {
+    if (!a.starts_with("--kokkos-")) args.push_back(a);
+  }
+  return args;
+}
+
+}  // namespace
+
+std::string command_name(const std::vector<std::string_view>& all) {
+  const auto args = keff_arguments(all);
+  if (args.empty()) return "";
+  std::string name = printable(args[0].substr(0, 64));
+  if (args[0] == "data" && args.size() > 1) name += " " + printable(args[1].substr(0, 64));
+  return name;
+}
+
+int agree_on_start(const std::vector<std::string_view>& args, const std::string& kokkos_problem) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::string command = command_name(args);
+  const std::uint64_t id = checksum64(command.data(), command.size());
+  // One reduction: the lowest rank with a bad Kokkos argument (as size - rank, so the maximum), and the
+  // command's hash and its complement (their maxima are complements only if every rank has the same).
+  std::uint64_t v[3] = {kokkos_problem.empty() ? 0 : static_cast<std::uint64_t>(size - rank), id, ~id};
+  MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (v[1] != ~v[2]) {  // every rank is here: the messages below are collectives of their own
+    const auto shown = [](const std::string& c) { return "'keff" + (c.empty() ? std::string() : " " + c) + "'"; };
+    const std::string first = broadcast(command, 0, MPI_COMM_WORLD);
+    const std::optional<std::string> mine =
+        command == first ? std::nullopt : std::optional<std::string>("rank " + std::to_string(rank) + " runs " + shown(command));
+    const std::optional<std::string> other = first_error(mine, MPI_COMM_WORLD);
+    if (rank == 0) {
+      std::cerr << "keff: error: the " << size << " ranks were not started with the same command: rank 0 runs "
+                << shown(first) << " but " << other.value_or("another rank another")
+                << " (allowed: one keff command on every rank; each part of an MPMD launch 'A : B' must start it)"
+                << std::endl;
+    }
+    return 2;
+  }
+  if (v[0] > 0) {
+    if (rank == size - static_cast<int>(v[0])) {
+      std::cerr << "keff: error: " << kokkos_problem << "\nrun 'keff --help' for usage" << std::endl;
+    }
+    return 2;
+  }
+  return 0;
+}
+
+std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& all) {
+  const auto args = keff_arguments(all);
+  if (args.empty()) return ImmediateAnswer{usage_text, 2};
+  const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
+  if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{usage_text, 0};
+  if (args[0] == "--version") return ImmediateAnswer{"keff 0.1.0 (" + backend_description() + ")\n", 0};
+  const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
+  if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
+  if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};
+  return std::nullopt;
+}
+
+int cli_main(int argc, char** argv) {
+  const Communicator comm;
+  const auto error = [&](const std::string& what) {
+    if (comm.is_root()) std::cerr << "keff: error: " << what << std::endl;
+  };
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  try {
+    if (const auto answer = immediate_answer(args)) {
+      if (comm.is_root()) std::cout << answer->text;
+      return answer->status;
+    }
+    if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
+    if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
+    if (args[0] == "check-geometry") return geometry_command({args.begin() + 1, args.end()}, comm);
+    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, check-geometry, data)");
+  } catch (const UsageError& e) {
+    error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
+    return 2;
+  } catch (const InputError& e) {  // every rank reads the same input and fails the same way
+    error(e.what());
+    return 2;
+  } catch (const DataError& e) {   // nuclear-data loaders agree on the error first: every rank throws it
+    error(e.what());
+    return 2;
+  } catch (const RunError& e) {    // decided on reduced values: every rank throws it
+    error(e.what());
+    return 1;
+  } catch (const Interrupted& e) {  // agreed over ranks between batches: every rank throws it
+    error(e.what());
+    return e.exit_status();
+  } catch (const OutputError& e) {  // statepoints: agreed on every rank; the JSON: rank 0 alone, at the end
+    error(e.what());
+    return 1;
+  } catch (const MpiError& e) {     // may be one rank's alone: say so once, from that rank, and end them all
+    std::cerr << "keff: MPI error on rank " << comm.rank() << " of " << comm.size() << ": " << e.what() << std::endl;
+    if (comm.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "keff: error (rank " << comm.rank() << "): " << e.what() << std::endl;
+    if (comm.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);  // other ranks may wait in a collective
+    return 1;
+  }
+}
+
+}  // namespace keff

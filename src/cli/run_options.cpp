@@ -1,0 +1,359 @@
+#include "src/cli/run_options.hpp"
+
+#include "io/input/geometry_bounds.hpp"
+#include "io/limits.hpp"
+#include "io/printable.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstring>
+
+namespace keff {
+
+namespace {
+
+// A flag's value that must be one of an enum's names.
+template <class E>
+E parse_choice(std::string_view flag, std::string_view text) {
+  const std::optional<E> e = enum_from_name<E>(text);
+  if (!e) {
+    throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + allowed_names<E>() + ")");
+  }
+  return *e;
+}
+
+// "NX,NY,NZ", each from 1 to 64 (as [domains] mesh).
+std::array<int, 3> parse_domains(std::string_view text) {
+  std::array<int, 3> mesh{};
+  std::string_view rest = text;
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto comma = rest.find(',');
+    const std::string_view part = axis < 2 ? rest.substr(0, comma) : rest;
+    int v = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    const bool ok = ec == std::errc() && end == part.data() + part.size() && v >= 1 && v <= 64 &&
+                    (axis == 2 || comma != std::string_view::npos);
+    if (!ok) {
+      throw UsageError("--domains: '" + printable(text) +
+                       "' is not allowed (allowed: NX,NY,NZ, integers from 1 to 64, e.g. 2,2,1)");
+    }
+    mesh[static_cast<std::size_t>(axis)] = v;
+    if (axis < 2) rest = rest.substr(comma + 1);
+  }
+  return mesh;
+}
+
+// --cmfd / --no-cmfd turn the input's [cmfd] on or off: its mesh and groups come from the input.
+void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
+  if (o.cmfd && *o.cmfd && !p.cmfd) {
+    throw UsageError("--cmfd: " + p.source_name + " has no [cmfd] table to turn on (allowed: an input with [cmfd], "
+                     "which names the coarse mesh; io/README.md)");
+  }
+  if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
+  if (p.cmfd_on() && p.cmfd->begin > p.settings.batches) {
+    throw UsageError("cmfd.begin = " + std::to_string(p.cmfd->begin) + " (" + p.cmfd->where.str() +
+                     ") is past the last batch (" + std::to_string(p.settings.batches) + ")");
+  }
+}
+
+}  // namespace
+
+std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min, std::int64_t max) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max) {
+    throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " +
+                     limits::integer_range(min, max) + ")");
+  }
+  return v;
+}
+
+RunOptions parse_run_options(const std::vector<std::string_view>& args) {
+  RunOptions o;
+  // A path given as an empty string: only --statepoint '' has a meaning (write none).
+  const auto path = [](std::string_view flag, std::string_view v) {
+    if (v.empty()) throw UsageError(std::string(flag) + ": the path is empty (allowed: a file path)");
+    return std::string(v);
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    const auto value = [&]() -> std::string_view {
+      if (i + 1 >= args.size()) throw UsageError(printable(a) + " needs a value");
+      return args[++i];
+    };
+    if (a == "--particles") {
+      o.particles = parse_integer(a, value(), 1, limits::max_particles);
+    } else if (a == "--batches") {
+      o.batches = parse_integer(a, value(), 1, limits::max_batches);
+    } else if (a == "--inactive") {
+      o.inactive = parse_integer(a, value(), 0, limits::max_batches - 1);
+    } else if (a == "--seed") {
+      o.seed = parse_integer(a, value(), 1, limits::int64_max);
+    } else if (a == "--json") {
+      o.json = path(a, value());
+    } else if (a == "--statepoint") {
+      o.statepoint = std::string(value());
+    } else if (a == "--restart") {
+      o.restart = path(a, value());
+    } else if (a == "--exchange") {
+      o.exchange = parse_choice<ExchangeMode>(a, value());
+    } else if (a == "--mode") {
+      o.transport = parse_choice<TransportMode>(a, value());
+    } else if (a == "--domains") {
+      o.domains = parse_domains(value());
+    } else if (a == "--cmfd" || a == "--no-cmfd") {
+      o.cmfd = a == "--cmfd";
+    } else if (a == "--sync-timers") {
+      o.sync_timers = true;
+    } else if (a == "--quiet") {
+      o.quiet = true;
+    } else if (a == "--allow-oversubscribed-memory") {
+      o.allow_oversubscribed_memory = true;
+    } else if (a.starts_with("-")) {
+      throw UsageError("unknown option '" + printable(a) + "'");
+    } else if (!o.input) {
+      o.input = std::string(a);
+    } else {
+      throw UsageError("more than one input file ('" + printable(*o.input) + "', '" + printable(a) + "')");
+    }
+  }
+  return o;
+}
+
+void apply_overrides(const RunOptions& o, model::Problem& p) {
+  auto& s = p.settings;
+  if (o.particles) s.particles = *o.particles;
+  if (o.batches) s.batches = static_cast<int>(*o.batches);
+  if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
+  if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
+  if (o.statepoint) s.statepoint = *o.statepoint;
+  if (o.allow_oversubscribed_memory) s.allow_oversubscribed_memory = true;
+  if (o.transport) s.transport = *o.transport;
+  if (o.domains) {
+    if (!p.domains) {
+      const auto box = geometry_bounding_box(p);
+      if (!box) {
+        throw UsageError("--domains: the geometry's bounding box cannot be read off its root cells; give [domains] "
+                         "with lower_left and upper_right in the input instead");
+      }
+      p.domains = model::Domains{};
+      p.domains->box = *box;
+      p.domains->where = {p.source_name, 0};
+    }
+    p.domains->mesh = *o.domains;
+  }
+  if (p.domains && s.transport == TransportMode::history) {
+    throw UsageError("domain decomposition runs event-based transport: drop --mode history (or settings.transport = "
+                     "\"history\"), or the domains");
+  }
+  if (s.inactive >= s.batches) {
+    throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
+                     std::to_string(s.batches) + ")");
+  }
+  apply_cmfd_override(o, p);
+}
+
+void check_run_limits(const model::Problem& p, int ranks) {
+  const auto& s = p.settings;
+  const std::int64_t per_rank = (s.particles + ranks - 1) / ranks;
+  if (per_rank > limits::max_particles_per_rank) {
+    throw UsageError("particles = " + std::to_string(s.particles) + " over " + std::to_string(ranks) + " rank(s) is " +
+                     std::to_string(per_rank) + " histories per rank (allowed: at most " +
+                     limits::number_text(limits::max_particles_per_rank) + " per rank; use more ranks or fewer particles)");
+  }
+  if (!s.statepoint.empty() && s.particles > limits::max_statepoint_sites) {
+    throw UsageError("particles = " + std::to_string(s.particles) + " is too many for a statepoint, which gathers the "
+                     "whole source bank (" + std::to_string(sizeof(Site)) + " bytes a site) on rank 0 in one message "
+                     "(allowed: particles <= " + std::to_string(limits::max_statepoint_sites) +
+                     " while a statepoint is written; or --statepoint '' / settings.statepoint = \"\" for none)");
+  }
+}
+
+namespace {
+
+// Kokkos matches its arguments by prefix (core/src/impl/Kokkos_Command_Line_Parsing.cpp): anything
+// starting with "--kokkos-num-threads" is taken as that flag and must be "=INT".
+bool integer_in(std::string_view text, std::int64_t min, std::int64_t max) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && end == text.data() + text.size() && v >= min && v <= max;
+}
+
+bool boolean_word(std::string_view text) {
+  std::string lower(text);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* w : {"yes", "true", "1", "no", "false", "0"}) {
+    if (lower == w) return true;
+  }
+  return false;
+}
+
+// "'<arg>' is not allowed (allowed: <allowed>)", appended piece by piece (GCC 12 warns falsely about
+// overlapping copies in a chain of + that starts with a literal).
+std::string not_allowed(std::string_view arg, const std::string& allowed) {
+  std::string out(1, '\'');
+  out += printable(arg);
+  out += "' is not allowed (allowed: ";
+  out += allowed;
+  out += ')';
+  return out;
+}
+
+// Kokkos' own check_arg: `arg` is `flag`, or `flag` followed by a character that cannot continue a
+// flag's name ("--threads=4", "--threads.toml"; not "--threadsafe").
+bool kokkos_matches(std::string_view arg, std::string_view flag) {
+  if (!arg.starts_with(flag)) return false;
+  if (arg.size() == flag.size()) return true;
+  const auto next = static_cast<unsigned char>(arg[flag.size()]);
+  return !(std::isalnum(next) || next == '-' || next == '_');
+}
+
+// "4" or "4,2": OpenMP's list of thread counts per nesting level, each a positive integer up to `max`.
+bool thread_list(std::string_view text, std::int64_t max) {
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', at);
+    std::string_view part = text.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.front()))) part.remove_prefix(1);
+    while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back()))) part.remove_suffix(1);
+    if (!integer_in(part, 1, max)) return false;
+    if (comma == std::string_view::npos) return true;
+    at = comma + 1;
+  }
+}
+
+struct IntegerFlag {
+  const char* flag;
+  const char* env;
+  std::int64_t min, max;
+  std::string why;  // the reason for the maximum, for the message
+};
+
+// Kokkos Tools libraries: a ';'-separated list; each must load.
+std::string tool_libraries_problem(std::string_view what, std::string_view list, const KokkosEnvironment& env) {
+  if (!env.tool_library_problem) return {};
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t end = std::min(list.find(';', at), list.size());
+    const std::string lib(list.substr(at, end - at));
+    if (!lib.empty()) {
+      if (const std::string problem = env.tool_library_problem(lib); !problem.empty()) {
+        return std::string(what) + ": the Kokkos Tools library '" + printable(lib) + "' cannot be loaded: " +
+               printable(problem) + " (allowed: a loadable shared library, by path or by a name the dynamic " +
+               "loader finds, e.g. on LD_LIBRARY_PATH)";
+      }
+    }
+    at = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::int64_t max_threads_for(int hardware_threads) {
+  if (hardware_threads <= 0) return limits::max_threads;
+  return std::min<std::int64_t>(limits::max_threads, limits::max_threads_per_hardware_thread * hardware_threads);
+}
+
+std::string check_kokkos_arguments(int argc, const char* const* argv, const KokkosEnvironment& env) {
+  const std::int64_t max_threads = max_threads_for(env.hardware_threads);
+  const std::string threads_why =
+      "at most " + std::to_string(limits::max_threads_per_hardware_thread) + " per hardware thread" +
+      (env.hardware_threads > 0 ? " (" + std::to_string(env.hardware_threads) + " here)" : std::string()) +
+      " and at most " + std::to_string(limits::max_threads) + ", the thread pool of Kokkos' OpenMP backend";
+  const IntegerFlag integers[] = {
+      {"--kokkos-num-threads", "KOKKOS_NUM_THREADS", 1, max_threads, threads_why},
+      {"--kokkos-threads", nullptr, 1, max_threads, threads_why},  // Kokkos' older spelling, still read
+      {"--kokkos-device-id", "KOKKOS_DEVICE_ID", 0, limits::max_device_id, ""},
+      {"--kokkos-device", nullptr, 0, limits::max_device_id, ""}};
+  const auto range = [](const IntegerFlag& f) {
+    return limits::integer_range(f.min, f.max) + (f.why.empty() ? std::string() : ": " + f.why);
+  };
+  const char* booleans[][2] = {{"--kokkos-disable-warnings", "KOKKOS_DISABLE_WARNINGS"},
+                               {"--kokkos-print-configuration", "KOKKOS_PRINT_CONFIGURATION"},
+                               {"--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS"}};
+  // Spellings Kokkos reads (and acts on: --threads=600 crashed it) without the --kokkos- prefix, or only
+  // to warn that they are gone; keff takes the --kokkos- spelling above instead.
+  const char* replaced[][2] = {{"--threads", "--kokkos-num-threads=N"},
+                               {"--num-threads", "--kokkos-num-threads=N"},
+                               {"--device-id", "--kokkos-device-id=D"},
+                               {"--device", "--kokkos-device-id=D"},
+                               {"--kokkos-num-devices", "--kokkos-map-device-id-by=mpi_rank"},
+                               {"--kokkos-ndevices", "--kokkos-map-device-id-by=mpi_rank"},
+                               {"--num-devices", "--kokkos-map-device-id-by=mpi_rank"},
+                               {"--ndevices", "--kokkos-map-device-id-by=mpi_rank"}};
+  const char* tool_flags[] = {"--kokkos-tools-libs", "--kokkos-tools-library"};
+  constexpr std::string_view map_flag = "--kokkos-map-device-id-by";
+  constexpr std::string_view map_allowed = "random, mpi_rank";
+  const auto env_var = [&](const char* name) { return env.getenv ? env.getenv(name) : nullptr; };
+  for (int i = 1; i < argc; ++i) {
+    if (!argv[i]) break;
+    const std::string_view a = argv[i];
+    for (const auto& f : integers) {
+      const std::string_view flag = f.flag;
+      // "--kokkos-device" is a prefix of "--kokkos-device-id": Kokkos tells them apart as kokkos_matches does.
+      if (!(flag == "--kokkos-device" ? kokkos_matches(a, flag) : a.starts_with(flag))) continue;
+      const bool has_value = a.size() > flag.size() && a[flag.size()] == '=';
+      if (!has_value || !integer_in(a.substr(flag.size() + 1), f.min, f.max)) {
+        return not_allowed(a, std::string(flag) + "=N with N " + range(f));
+      }
+    }
+    for (const auto& r : replaced) {
+      if (kokkos_matches(a, r[0])) {
+        return not_allowed(a, std::string(r[1]) + "; Kokkos reads '" + r[0] + "' too, but keff takes " + r[1]);
+      }
+    }
+    for (const auto& b : booleans) {
+      const std::string_view flag = b[0];
+      if (!a.starts_with(flag) || a == flag) continue;
+      if (a[flag.size()] != '=' || !boolean_word(a.substr(flag.size() + 1))) {
+        return not_allowed(a, std::string(flag) + " or " + std::string(flag) + "=true|false|yes|no|1|0");
+      }
+    }
+    if (a.starts_with(map_flag)) {
+      const std::string_view v = a.size() > map_flag.size() ? a.substr(map_flag.size() + 1) : std::string_view();
+      if (a.size() <= map_flag.size() + 1 || a[map_flag.size()] != '=' || (v != "random" && v != "mpi_rank")) {
+        return not_allowed(a, std::string(map_flag) + "=" + std::string(map_allowed));
+      }
+    }
+    for (const std::string_view flag : tool_flags) {
+      if (!kokkos_matches(a, flag)) continue;
+      if (a.size() <= flag.size() + 1 || a[flag.size()] != '=') return not_allowed(a, std::string(flag) + "=LIBRARY[;LIBRARY...]");
+      if (std::string p = tool_libraries_problem(flag, a.substr(flag.size() + 1), env); !p.empty()) return p;
+    }
+  }
+  for (const auto& f : integers) {
+    if (!f.env) continue;
+    const char* v = env_var(f.env);
+    if (v && !integer_in(v, f.min, f.max)) {
+      return "environment variable " + std::string(f.env) + "='" + printable(v) + "' is not allowed (allowed: " +
+             range(f) + ")";
+    }
+  }
+  // Kokkos' OpenMP backend counts the threads of one parallel region of the OpenMP default size before
+  // it applies its own count: OMP_NUM_THREADS=1000000 crashed it whatever --kokkos-num-threads said.
+  if (const char* v = env_var("OMP_NUM_THREADS"); env.openmp && v && !thread_list(v, max_threads)) {
+    return "environment variable OMP_NUM_THREADS='" + printable(v) + "' is not allowed (allowed: a thread count, or " +
+           "a comma-separated list of them per nesting level, each " + range(integers[0]) + ")";
+  }
+  for (const auto& b : booleans) {
+    const char* v = env_var(b[1]);
+    if (v && !boolean_word(v)) {
+      return "environment variable " + std::string(b[1]) + "='" + printable(v) +
+             "' is not allowed (allowed: true, false, yes, no, 1, 0)";
+    }
+  }
+  if (const char* v = env_var("KOKKOS_MAP_DEVICE_ID_BY"); v && std::string_view(v) != "random" && std::string_view(v) != "mpi_rank") {
+    return "environment variable KOKKOS_MAP_DEVICE_ID_BY='" + printable(v) + "' is not allowed (allowed: " +
+           std::string(map_allowed) + ")";
+  }
+  for (const char* name : {"KOKKOS_TOOLS_LIBS", "KOKKOS_PROFILE_LIBRARY"}) {
+    if (const char* v = env_var(name)) {
+      if (std::string p = tool_libraries_problem("environment variable " + std::string(name), v, env); !p.empty()) return p;
+    }
+  }
+  return {};
+}
+
+}  // namespace keff

@@ -1,0 +1,235 @@
+#include "src/driver/simulation.hpp"
+
+#include "io/output/output.hpp"
+#include "io/test_point.hpp"
+#include "src/host/interrupt.hpp"
+
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+namespace keff {
+
+namespace {
+
+// Every phase the summary reports, in report order. Fixed, so that every rank reduces the same list.
+constexpr const char* reported_phases[] = {"setup",          "initial source",     "transport inactive",
+                                           "transport active", "bank sort",        "cmfd", "bank exchange post",
+                                           "bank exchange wait", "source routing", "reductions",
+                                           "io"};
+
+// Integer sums, exact in any order.
+BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
+  std::int64_t v[] = {c.k_collision, c.k_absorption, c.k_tracklength, c.collisions,     c.histories,
+                      c.absorbed,    c.leaked,       c.lost,          c.weight_started, c.weight_ended};
+  comm.sum(v, static_cast<int>(std::size(v)));
+  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
+}
+
+// Active batches from transport to the batch's row, bank phases and reductions included: the rate a user
+// waits for. Not a phase of the table, which it would count twice.
+constexpr const char* whole_active_batches = "active batches";
+
+}  // namespace
+
+Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
+                       std::ostream* log, SimulationOptions options)
+    : exec_(exec), problem_(problem), comm_(comm), options_(options),
+      split_(problem.settings.particles, comm.size()),
+      params_(build_problem(exec, problem, comm)),
+      plan_(plan_transport(exec, problem, params_, split_.part(comm.rank()).count)),
+      domains_(decompose_domains(problem, comm, plan_.event_slots, options.exchange)),
+      transporter_(exec, problem, comm, split_, params_, plan_, domains_.get(), comm.is_root() ? log : nullptr),
+      source_(exec, problem, comm, split_, params_, domains_.get(), transporter_.bank_capacity()),
+      tally_(exec, problem, comm, params_, domains_.get(), transporter_.mesh_scores().window,
+             comm.is_root() ? log : nullptr) {
+  exec.fence();
+  timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
+}
+
+RunSetup Simulation::setup() const {
+  RunSetup r = transporter_.setup();
+  r.state_bytes += source_.bytes();
+  return r;
+}
+
+ScopedPhase Simulation::timed(const char* phase) {
+  if (options_.sync_timers) comm_.barrier();
+  return ScopedPhase(timers_, phase);
+}
+
+void Simulation::finish_exchange() {
+  const auto t = timed("bank exchange wait");
+  source_.finish_exchange();
+}
+
+void Simulation::sample_initial_source() {
+  const auto t = timed("initial source");
+  source_.sample_initial();
+}
+
+// Waiting inside transport for the previous batch's bank exchange counts as exchange time.
+TransportedBatch Simulation::transport(int batch) {
+  if (options_.sync_timers) comm_.barrier();
+  const auto start = std::chrono::steady_clock::now();
+  const TransportedBatch t =
+      transporter_.transport(batch, tally_.k_prev(), source_.batch_source(), problem_.settings.max_lost - tally_.lost());
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  timers_.add(batch > problem_.settings.inactive ? "transport active" : "transport inactive", elapsed - t.exchange_wait);
+  timers_.add("bank exchange wait", t.exchange_wait);
+  tally_.count_reruns(t.reruns);
+  return t;
+}
+
+BatchResult Simulation::run_batch(int batch) {
+  const TransportedBatch transported = transport(batch);
+  if (transported.abandoned) stop_inside(batch, transported);
+  {
+    const auto t = timed("bank sort");
+    source_.order_bank(transporter_.bank(), transported.banked);
+  }
+  accelerate(batch);
+  std::int64_t sites = 0;
+  {
+    const auto t = timed("bank exchange post");
+    sites = source_.post_exchange(batch);
+  }
+  if (options_.exchange == ExchangeMode::blocking) finish_exchange();
+  BatchCounters global;
+  double entropy = 0;
+  {  // while the exchange is in flight
+    const auto t = timed("reductions");
+    Kokkos::Profiling::ScopedRegion region("keff::batch::reductions");
+    global = sum_over_ranks(comm_, transported.sums);
+    source_.progress();
+    entropy = source_.entropy(batch, sites);
+    if (batch > problem_.settings.inactive) {
+      tally_.add_mesh_scores(exec_, transporter_.mesh_scores(), global, [this] { source_.progress(); });
+    }
+  }
+  if (domains_) {
+    finish_exchange();
+    const auto t = timed("source routing");
+    source_.route_to_domains();
+  }
+  transporter_.check_conservation(batch, global);
+  if (tally_.count_lost(global.lost)) throw RunError(transporter_.lost_report(batch, tally_.lost()));
+  return tally_.record(batch, global, entropy, sites);
+}
+
+// CMFD, in the batches it tallies: the batch's scores over ranks into the window and the solve (run
+// tally), then with feedback the ordered bank reweighted to the CMFD source (source cycle), before the
+// comb carries it into the next source.
+void Simulation::accelerate(int batch) {
+  if (!transporter_.scores_cmfd(batch)) return;
+  const auto t = timed("cmfd");
+  Kokkos::Profiling::ScopedRegion region("keff::cmfd::batch");
+  if (const auto source = tally_.solve_cmfd(exec_, batch, transporter_.cmfd_scores())) source_.reweight(*source);
+}
+
+// Every rank abandoned `batch` part-way. After a signal the run stops as it would have after the batch
+// before: the source this batch started from is still the source buffer's, untouched by transport, so
+// its statepoint is that of the previous batch and a restart runs this batch again, bit for bit. Without
+// one, some rank lost more particles than the run allows.
+void Simulation::stop_inside(int batch, const TransportedBatch& abandoned) {
+  const auto& s = problem_.settings;
+  if (const int sig = agreed_interrupt(comm_)) {
+    const bool resumable = batch > 1 && !s.statepoint.empty();
+    if (resumable) write_statepoint_now();
+    source_.finish_exchange();  // no message may be left in flight when MPI finalizes
+    throw Interrupted(sig, batch - 1, s.batches, resumable ? s.statepoint : "", batch);
+  }
+  throw RunError(transporter_.lost_report(batch, tally_.lost() + comm_.sum(abandoned.lost)));
+}
+
+RunResults Simulation::run() {
+  Kokkos::Profiling::ScopedRegion region("keff::run");
+  const auto& s = problem_.settings;
+  if (tally_.batches_done() == 0) sample_initial_source();
+  tally_.print_header();
+  for (int b = tally_.batches_done() + 1; b <= s.batches; ++b) {
+    Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
+    const auto start = std::chrono::steady_clock::now();
+    const BatchResult result = run_batch(b);
+    if (result.active) timers_.add(whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    tally_.print_row(result);
+    if (statepoint_due(b)) write_statepoint_now();
+    if (test_points_enabled()) test_point("batch:" + std::to_string(b));
+    if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
+      if (!s.statepoint.empty() && !statepoint_due(b)) write_statepoint_now();
+      source_.finish_exchange();  // no message may be left in flight when MPI finalizes
+      throw Interrupted(sig, b, s.batches, s.statepoint);
+    }
+  }
+  finish_exchange();  // the source after the last batch
+  return collect_results(false);
+}
+
+void Simulation::restart_from(const RunResults& sp) {
+  const auto t = timed("io");
+  tally_.restore(sp);  // the statepoint was checked against this problem (io/output/restart_check.hpp)
+  source_.restore(sp.source_bank);
+}
+
+bool Simulation::statepoint_due(int batch) const {
+  const auto& s = problem_.settings;
+  if (s.statepoint.empty()) return false;
+  return batch == s.batches || (s.statepoint_interval > 0 && batch % s.statepoint_interval == 0);
+}
+
+// Rank 0 writes (the bank gathered to it); every rank learns whether that worked before going on, so a
+// failed write ends all ranks with rank 0's message instead of leaving them in the next collective.
+void Simulation::write_statepoint_now() {
+  const auto t = timed("io");
+  Kokkos::Profiling::ScopedRegion region("keff::io::statepoint");
+  const RunResults res = collect_results(true);
+  std::string failure;
+  if (comm_.is_root()) {
+    try {
+      write_statepoint(problem_.settings.statepoint, res);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  failure = comm_.first_error(failure);
+  if (!failure.empty()) throw OutputError(failure);
+}
+
+RunResults Simulation::collect_results(bool with_bank) {
+  const auto& s = problem_.settings;
+  const RunSetup setup = transporter_.setup();
+  RunResults res;
+  res.input = problem_.source_name;
+  res.mode = name_of(s.mode);
+  res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.energy_grid);
+  res.execution_space = setup.execution_space;
+  res.threads = setup.concurrency;
+  res.ranks = comm_.size();
+  res.seed = s.seed;
+  res.particles = split_.total();
+  res.batches = s.batches;
+  res.inactive = s.inactive;
+  res.nuclides = setup.nuclides;
+  res.gridpoints = setup.gridpoints;
+  tally_.collect(res);
+  res.restart.fingerprint = options_.fingerprint;
+
+  res.timing = reduce_over_ranks(timers_, comm_, reported_phases);
+  res.synchronized_timers = options_.sync_timers;
+  // The slowest rank sets the pace of a batch.
+  const double histories = static_cast<double>(split_.total()) * tally_.active_batches_run();
+  for (const auto& p : res.timing) {
+    if (p.phase == "transport active" && p.max > 0) res.particles_per_second = histories / p.max;
+  }
+  const char* const whole[] = {whole_active_batches};
+  for (const auto& p : reduce_over_ranks(timers_, comm_, whole)) res.batch_particles_per_second = histories / p.max;
+  res.exchange = source_.exchange_report(options_.exchange);
+  res.transport = transporter_.report();
+  if (const DomainDecomposition* d = domains_.get()) {
+    res.domains = d->report(comm_);
+    res.domains->sites_routed = comm_.sum(source_.sites_routed());
+    tally_.report_memory(*res.domains);
+  }
+  if (with_bank) res.source_bank = source_.gather();
+  return res;
+}
+
+}  // namespace keff

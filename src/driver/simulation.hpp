@@ -1,0 +1,79 @@
+#pragma once
+// The power iteration, read in one screen: a loop over batches that tells three owners what to do.
+// What they share is built first, from the top, and handed to each (Celeritas' CoreParams): the
+// problem's Params (src/params/build_problem.hpp), how transport runs (TransportPlan) and, with
+// [domains], the domain decomposition.
+//
+//   Transporter (src/driver/transporter)   the TransportState, history or event transport, the rerun of a
+//                                          batch whose fission bank overflowed
+//   SourceCycle (src/driver/source_cycle)  every site buffer between batches: bank ordering, domain
+//                                          routing, the comb and its exchange between ranks, the source feed
+//   RunTally    (src/driver/run_tally)     k estimators, batch history, lost and overflow counts, the mesh
+//                                          tally's sums, the batch table and the RunResults
+//
+// A batch (src/README.md): transport -> order the bank -> [CMFD: solve, reweight the bank] -> post the
+// bank exchange -> reductions (k, entropy, mesh tally) while it is in flight -> record. The batch's histories are split evenly over
+// ranks once (split_): the one particle count every owner reads.
+#include "io/input/model.hpp"
+#include "io/output/run_results.hpp"
+#include "kernels/device.hpp"
+#include "mpi/communicator.hpp"
+#include "src/driver/run.hpp"
+#include "src/driver/run_tally.hpp"
+#include "src/driver/source_cycle.hpp"
+#include "src/driver/transporter.hpp"
+#include "src/host/timers.hpp"
+
+#include <chrono>
+#include <iosfwd>
+#include <memory>
+
+namespace keff {
+
+class Simulation {
+ public:
+  Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, std::ostream* log,
+             SimulationOptions options = {});
+
+  // Samples the initial source (unless restarted) and runs the remaining batches, writing statepoints.
+  RunResults run();
+  // Continues from a statepoint instead of the initial source: its batches, accumulators and source.
+  // The caller has checked that it comes from this input (fingerprint) and leaves batches to run.
+  void restart_from(const RunResults& statepoint);
+
+  // The steps of run(), public so tests can drive and observe them.
+  void sample_initial_source();
+  TransportedBatch transport(int batch);  // this rank's histories of the batch; allocates nothing
+  // The batch's result. A batch abandoned part-way (a signal, or a batch that cannot end) throws
+  // Interrupted or RunError on every rank.
+  BatchResult run_batch(int batch);
+  // Collective: timings reduced over ranks, and with `with_bank` the source gathered on rank 0.
+  RunResults collect_results(bool with_bank = true);
+
+  RunSetup setup() const;
+
+ private:
+  // The phase's timer, after a barrier when timers are synchronized.
+  ScopedPhase timed(const char* phase);
+  void accelerate(int batch);
+  void finish_exchange();
+  [[noreturn]] void stop_inside(int batch, const TransportedBatch& abandoned);
+  bool statepoint_due(int batch) const;
+  void write_statepoint_now();
+
+  std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
+  DeviceExec exec_;
+  const model::Problem& problem_;
+  const Communicator& comm_;
+  SimulationOptions options_;
+  PhaseTimers timers_;
+  const EvenSplit split_;  // the batch's histories over ranks
+  const ProblemParams params_;
+  const TransportPlan plan_;
+  std::unique_ptr<DomainDecomposition> domains_;  // [domains]: space split over the ranks
+  Transporter transporter_;
+  SourceCycle source_;
+  RunTally tally_;
+};
+
+}  // namespace keff

@@ -1,0 +1,105 @@
+#pragma once
+// The transporter: the TransportState that transport writes (kernels/transport/transport_state.hpp)
+// over the problem's Params, and history- or event-based transport as the plan says. It runs the
+// histories of one batch's source and, when any rank's fission bank overflowed, grows the bank and
+// reruns the batch on every rank: histories are reproducible, so nothing is dropped and the rerun gives
+// what an unbounded bank would have. Under domain decomposition event-based transport moves particles
+// with the domains' particle exchange. The Params, the plan and the domains are the Simulation's, built
+// before any owner and handed to each.
+#include "io/input/model.hpp"
+#include "io/output/run_results.hpp"
+#include "kernels/device.hpp"
+#include "kernels/tally_data.hpp"
+#include "kernels/transport/transport_event.hpp"
+#include "kernels/transport/transport_state.hpp"
+#include "mpi/communicator.hpp"
+#include "src/driver/batch_watch.hpp"
+#include "src/driver/domain_decomposition.hpp"
+#include "src/driver/run.hpp"
+#include "src/driver/source_feed.hpp"
+#include "src/params/build_problem.hpp"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+namespace keff {
+
+// What transporting one batch gave on this rank.
+struct TransportedBatch {
+  BatchCounters sums;         // counters of the histories that ended here
+  std::int64_t banked = 0;    // fission sites in the bank
+  int reruns = 0;             // the batch was rerun this often with a larger bank
+  double exchange_wait = 0;   // seconds spent inside transport waiting for the previous bank exchange
+  bool abandoned = false;     // some rank stopped it part-way (src/driver/batch_watch.hpp); the rest is meaningless
+  std::int64_t lost = 0;      // abandoned: particles this rank lost in it
+};
+
+// How a rank transports: history-based (no slots) or event-based with this many slots of this size.
+struct TransportPlan {
+  std::size_t bytes_per_slot = 0;  // event-based transport: of one slot
+  std::int64_t event_slots = 0;    // 0: history-based transport
+};
+
+// Event-based when asked for, or implied by domain decomposition; slots from settings.event.slots, or as
+// many as a quarter of the free device memory holds, never more than the rank's `histories`.
+TransportPlan plan_transport(const DeviceExec& exec, const model::Problem& problem, const ProblemParams& params,
+                             std::int64_t histories);
+
+class Transporter {
+ public:
+  // Allocates the State once its memory is known to be there (collective). `domains`: null without
+  // [domains].
+  Transporter(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, const EvenSplit& split,
+              const ProblemParams& params, const TransportPlan& plan, DomainDecomposition* domains, std::ostream* log);
+
+  std::int64_t bank_capacity() const { return state_.bank_capacity(); }
+
+  // Runs the histories of `source`, batch `batch`, fission sites normalised by `k_prev`, while the run
+  // may still lose `lost_allowed` particles. Collective: whether any rank's bank overflowed (all rerun)
+  // and whether any rank stopped part-way (all abandon the batch) are agreed. Allocates nothing unless
+  // the bank overflows.
+  TransportedBatch transport(int batch, Real k_prev, const BatchSource& source, std::int64_t lost_allowed);
+
+  // After transport: the banked sites, the batch's mesh-tally scores and, in batches CMFD tallies, its scores.
+  Kokkos::View<const Site*, DeviceMem> bank() const { return state_.bank.sites; }
+  const MeshTally<DeviceMem>& mesh_scores() const { return state_.mesh; }
+  const CmfdTally<DeviceMem>& cmfd_scores() const { return state_.cmfd; }
+  // Whether CMFD tallies batch `batch`: [cmfd] is on and the batch is at or past its begin.
+  bool scores_cmfd(int batch) const { return problem_.cmfd_on() && batch >= problem_.cmfd->begin; }
+
+  // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
+  // under domain decomposition every particle sent arrives and no collision scores outside its rank's
+  // tally window. Throws RunError otherwise. Collective.
+  void check_conservation(int batch, const BatchCounters& global) const;
+  // Why a run with too many lost particles stops: the counts per reason and where the first was lost.
+  // Collective.
+  std::string lost_report(int batch, std::int64_t lost_total) const;
+
+  // Collective: event-based transport's queue statistics summed over ranks.
+  TransportReport report() const;
+  // This rank's share of what the run header prints.
+  RunSetup setup() const;
+
+ private:
+  template <class Physics>
+  BatchCounters transport_with(const Physics& physics, const BatchControl& control, const CmfdTally<DeviceMem>& cmfd,
+                               const BatchSource& source);
+  std::int64_t read_bank_count() const;
+  void grow_bank(std::int64_t needed);
+
+  DeviceExec exec_;
+  const model::Problem& problem_;
+  const Communicator& comm_;
+  const EvenSplit& split_;
+  const ProblemParams& params_;
+  const TransportPlan plan_;
+  DomainDecomposition* domains_;
+  std::ostream* log_;
+  TransportState<DeviceExec> state_;
+  BatchWatch watch_;
+  Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
+  EventStatistics event_stats_;     // summed over the batches run
+};
+
+}  // namespace keff

@@ -1,0 +1,71 @@
+#include "src/host/interrupt.hpp"
+
+#include "io/output_path.hpp"
+#include "io/printable.hpp"
+#include "io/test_point.hpp"
+
+#include <csignal>
+#include <cstring>
+
+namespace keff {
+
+namespace {
+
+volatile std::sig_atomic_t received = 0;
+
+extern "C" void on_signal(int sig) {
+  note_signal();
+  if (received != 0) {
+    // The second signal: the user wants out now. What is being written is abandoned, and its temporary
+    // file removed; the previous complete file (if any) stays where it was.
+    remove_registered_temporaries();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);  // delivered, with the default action, when this handler returns
+    return;
+  }
+  received = sig;
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+std::string message(int sig, int batch, int batches, const std::string& statepoint, int abandoned) {
+  std::string m = "interrupted by " + signal_name(sig) + " after batch " + std::to_string(batch) + " of " +
+                  std::to_string(batches);
+  if (!statepoint.empty()) {
+    m += ": statepoint written to '" + printable(statepoint) + "' (continue with --restart " + printable(statepoint) + ")";
+  } else if (abandoned == 1) {
+    m += ": no batch had ended, so there is nothing to continue from";
+  } else {
+    m += ": no statepoint is configured (settings.statepoint, --statepoint), so the run cannot be continued";
+  }
+  if (abandoned > 0) m += "; batch " + std::to_string(abandoned) + ", under way, was stopped and left out";
+  return m;
+}
+
+}  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // system calls in flight (a write, an MPI wait) carry on
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int interrupt_signal() { return received; }
+
+void clear_interrupt() { received = 0; }
+
+int agreed_interrupt(const Communicator& comm) { return static_cast<int>(comm.max(received)); }
+
+Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned)
+    : std::runtime_error(message(signal, batch, batches, statepoint, abandoned)), signal_(signal) {}
+
+}  // namespace keff

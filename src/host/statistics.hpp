@@ -1,0 +1,57 @@
+#pragma once
+// Batch statistics: the mean and standard deviation of the mean over active batches; k from the
+// collision, absorption and track-length estimators (their minimum-variance combination where it is
+// defined and stable, otherwise a stated fallback with the reason); Shannon entropy of the fission
+// source and a warning when its mesh misses the sites. Host only; no Kokkos.
+#include "io/output/run_results.hpp"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace keff {
+
+// Active batches from which combine_estimators combines. Its weights are C^-1 1 / (1' C^-1 1) with C
+// the sample covariance of the three estimators over n batches (n - 1 degrees of freedom). C is
+// singular below n = 4; the mean of its inverse, which sets the weights, exists only from n = 6 and
+// overstates the true inverse by (n - 1) / (n - 5) (inverse Wishart): 2 at n = 9, 1.8 at n = 10, 1.27
+// at n = 20. Below 10 the weights are mostly noise (at 5 batches a combination fell below all three
+// estimators, with a deviation a third of theirs); OpenMC combines from 4 with a small-sample
+// correction of the deviation, MCNP prints its combination from about 30 cycles.
+inline constexpr int min_batches_to_combine = 10;
+
+// Mean and standard deviation of the mean of `samples`: the std is NaN (undefined) with fewer than two
+// samples, the mean NaN with none.
+MeanStd mean_std(const std::vector<double>& samples);
+
+// k over the active batches so far from the estimators x[e][batch], e = collision, absorption,
+// track-length, in this order of rules (KEstimate::reason says which applied and why):
+//  1. no batch: kind none, mean and std NaN.
+//  2. An estimator that is 0 in every batch (no absorption in fissionable material, no fission on any
+//     track) while another is not is left out of everything below: it estimates nothing.
+//  3. From 2 batches, an estimator left whose value is the same in every batch has zero variance: it is
+//     the minimum-variance estimate (the absorption estimator of a one-group infinite medium is exact),
+//     taken alone with std 0.
+//  4. With fewer than min_batches_to_combine batches, or one estimator left: the mean of the estimators
+//     left, per batch, then over batches, with the standard deviation of that mean (so their
+//     correlation is accounted for); std NaN with one batch. Kind mean_of_estimators, or the one
+//     estimator's kind.
+//  5. Otherwise the minimum-variance combination w = C^-1 1 / (1' C^-1 1) of the estimators left, with
+//     std sqrt(1 / (1' C^-1 1) / n) (kind combined, reason ""), unless
+//      - C is not positive definite (two estimators move together exactly): the mean of rule 4;
+//      - the combination lies outside [min, max] of the estimators' means: an extrapolation by negative
+//        weights from an estimated covariance, which a user cannot check; the mean of rule 4.
+KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x);
+
+// Shannon entropy in bits of a histogram; 0 for an empty one.
+double shannon_entropy(std::span<const std::int64_t> counts);
+
+// A warning for the batch's fission sites counted per entropy-mesh bin (`counts`, of `sites` sites in
+// all): "" when the mesh holds every site; otherwise one line saying how many lie outside
+// settings.entropy_mesh, that the entropy (0 when none is inside) then says nothing about the source's
+// convergence, and how to fix it. For the driver to print once per run, at the first batch it happens.
+std::string entropy_mesh_warning(std::span<const std::int64_t> counts, std::int64_t sites);
+
+}  // namespace keff

@@ -1,0 +1,342 @@
+// Device Params for nuclear data: nuclide grids with their acceleration structure, materials, and
+// multigroup tables. Everything is assembled in host Views, then mirrored to device memory once.
+#include "src/params/build_nuclear_data.hpp"
+
+#include "io/input/input.hpp"
+#include "io/library/nuclear_data.hpp"
+#include "io/limits.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace keff {
+
+namespace {
+
+using HostExec = Kokkos::DefaultHostExecutionSpace;
+using HostMem = Kokkos::HostSpace;
+
+template <class T>
+Kokkos::View<T*, HostMem> host_view(const std::string& what, std::size_t n) {
+  return Kokkos::View<T*, HostMem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::xs::" + what), n);
+}
+
+template <class T>
+Kokkos::View<T**, Kokkos::LayoutRight, HostMem> host_view_2d(const std::string& what, std::size_t n0,
+                                                            std::size_t n1) {
+  return Kokkos::View<T**, Kokkos::LayoutRight, HostMem>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::xs::" + what), n0, n1);
+}
+
+template <class V>
+auto to_device(const V& host) {
+  return Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
+}
+
+std::string source_of(const NuclideLibrary& library) {
+  return library.path.empty() ? std::string("the synthetic library") : "the library '" + library.path + "'";
+}
+
+}  // namespace
+
+void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, int hash_bins, const std::string& input) {
+  const auto n_nuc = static_cast<std::int64_t>(library.nuclides.size());
+  if (grid != EnergyGridKind::hash ||
+      limits::checked_product(limits::max_xs_table_entries, std::int64_t{hash_bins} + 1, n_nuc)) {
+    return;
+  }
+  throw InputError((input.empty() ? std::string() : input + ": ") + "settings.hash_bins = " + std::to_string(hash_bins) + " with the " + std::to_string(n_nuc) +
+                   " nuclides of " + source_of(library) + ": (hash_bins + 1) x nuclides hash-grid entries are too " +
+                   "many (allowed: at most " + limits::number_text(limits::max_xs_table_entries) +
+                   "; fewer hash_bins, or energy_grid = \"nuclide\")");
+}
+
+NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
+                                              EnergyGridKind grid, int hash_bins) {
+  Kokkos::Profiling::ScopedRegion region("keff::xs::build_nuclide_params");
+  const auto& nuclides = library.nuclides;
+  const int n_nuc = static_cast<int>(nuclides.size());
+
+  std::int64_t n_points = 0;
+  for (const NuclideData& d : nuclides) {
+    check_nuclide(d, library.path.empty() ? "nuclear data" : library.path);
+    n_points += static_cast<std::int64_t>(d.energy.size());
+  }
+  if (n_points > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("nuclear data: " + std::to_string(n_points) +
+                                " grid points in all exceed the 2^31 - 1 an int index can address");
+  }
+
+  // Every nuclide's points, concatenated.
+  auto offsets = host_view<int>("grid_offsets", static_cast<std::size_t>(n_nuc) + 1);
+  offsets(0) = 0;
+  for (int n = 0; n < n_nuc; ++n) offsets(n + 1) = offsets(n) + static_cast<int>(nuclides[n].energy.size());
+  const auto np = static_cast<std::size_t>(n_points);
+  auto points = host_view<GridPoint>("grid_points", np);
+  auto awr = host_view<Real>("awr", static_cast<std::size_t>(n_nuc));
+  auto nu0 = host_view<Real>("nu0", static_cast<std::size_t>(n_nuc));
+  auto nu1 = host_view<Real>("nu1", static_cast<std::size_t>(n_nuc));
+  auto watt_a = host_view<Real>("watt_a", static_cast<std::size_t>(n_nuc));
+  auto watt_b = host_view<Real>("watt_b", static_cast<std::size_t>(n_nuc));
+  auto fissile = host_view<int>("fissile", static_cast<std::size_t>(n_nuc));
+  for (int n = 0; n < n_nuc; ++n) {
+    const NuclideData& d = nuclides[n];
+    for (std::size_t i = 0; i < d.energy.size(); ++i) {
+      const auto j = static_cast<std::size_t>(offsets(n)) + i;
+      points(j) = GridPoint{d.energy[i], d.elastic[i], d.capture[i], d.fission[i]};
+    }
+    awr(n) = d.awr;
+    nu0(n) = d.nu0;
+    nu1(n) = d.nu1;
+    watt_a(n) = d.watt_a;
+    watt_b(n) = d.watt_b;
+    fissile(n) = d.fissile ? 1 : 0;
+  }
+
+  NuclideParams<DeviceMem> p;
+  p.grid_kind = static_cast<int>(grid);
+  HostExec host;
+
+  if (grid == EnergyGridKind::hash) {
+    if (hash_bins < 1) throw std::invalid_argument("hash_bins must be >= 1, got " + std::to_string(hash_bins));
+    check_hash_grid_size(library, grid, hash_bins);
+    const Real log_emin = std::log(constants::energy_min_ev);
+    const Real inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - log_emin);
+    // hash_index(b, n) = the largest local index whose point falls in a bin < b (at or below the lower
+    // edge of bin b), 0 if none. The bin of a point uses the same formula as energy_search.
+    auto hash_index = host_view_2d<int>("hash_index", static_cast<std::size_t>(hash_bins) + 1,
+                                        static_cast<std::size_t>(n_nuc));
+    Kokkos::parallel_for(
+        "keff::xs::build_hash_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_nuc), [=](int n) {
+          const int base = offsets(n);
+          const int npts = offsets(n + 1) - base;
+          int i = 0;      // points [0, i) have bin < b
+          int bin_i = 0;  // bin of point i
+          auto bin_of = [&](int k) {
+            const Real x = (std::log(points(base + k).energy) - log_emin) * inv_dlog;
+            if (!(x > 0)) return 0;
+            if (x >= static_cast<Real>(hash_bins)) return hash_bins - 1;
+            return static_cast<int>(x);
+          };
+          bin_i = bin_of(0);
+          for (int b = 0; b <= hash_bins; ++b) {
+            while (i < npts && bin_i < b) {
+              ++i;
+              if (i < npts) bin_i = bin_of(i);
+            }
+            hash_index(b, n) = i > 0 ? i - 1 : 0;
+          }
+        });
+    host.fence("keff::xs::build_hash_grid");
+    p.hash_index = to_device(hash_index);
+    p.hash_log_emin = log_emin;
+    p.hash_inv_dlog = inv_dlog;
+  } else if (grid == EnergyGridKind::unionized) {
+    std::vector<Real> merged(np);
+    for (std::size_t j = 0; j < np; ++j) merged[j] = points(j).energy;
+    std::sort(merged.begin(), merged.end());
+    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+    const auto n_union = merged.size();
+    if (!limits::checked_product(limits::max_xs_table_entries, static_cast<std::int64_t>(n_union), n_nuc)) {
+      throw InputError("settings.energy_grid = \"unionized\" with the " + std::to_string(n_nuc) + " nuclides of " +
+                       source_of(library) + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
+                       " nuclides are too many entries for the union grid's index (allowed: at most " +
+                       limits::number_text(limits::max_xs_table_entries) + "; energy_grid = \"hash\" or \"nuclide\")");
+    }
+    auto union_energy = host_view<Real>("union_energy", n_union);
+    std::copy(merged.begin(), merged.end(), union_energy.data());
+    std::vector<Real>().swap(merged);
+    auto union_index = host_view_2d<int>("union_index", n_union, static_cast<std::size_t>(n_nuc));
+    // Blocks of union points in parallel; within a block each nuclide's cursor starts from a binary
+    // search and then walks, writing whole rows (contiguous in LayoutRight).
+    constexpr std::int64_t block = 4096;
+    const auto n_blocks = static_cast<std::int64_t>((n_union + block - 1) / block);
+    Kokkos::parallel_for(
+        "keff::xs::build_union_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_blocks), [=](std::int64_t blk) {
+          const std::int64_t u0 = blk * block;
+          const std::int64_t u1 = std::min<std::int64_t>(u0 + block, static_cast<std::int64_t>(n_union));
+          std::vector<int> cursor(static_cast<std::size_t>(n_nuc));  // largest local index <= union_energy(u)
+          for (int n = 0; n < n_nuc; ++n) {
+            const GridPoint* e = points.data() + offsets(n);
+            const int npts = offsets(n + 1) - offsets(n);
+            const int above = static_cast<int>(
+                std::upper_bound(e, e + npts, union_energy(u0),
+                                 [](Real energy, const GridPoint& point) { return energy < point.energy; }) -
+                e);
+            cursor[n] = above - 1;
+          }
+          for (std::int64_t u = u0; u < u1; ++u) {
+            const Real eu = union_energy(u);
+            for (int n = 0; n < n_nuc; ++n) {
+              const int base = offsets(n);
+              const int last = offsets(n + 1) - base - 1;
+              int c = cursor[n];
+              while (c < last && points(base + c + 1).energy <= eu) ++c;
+              cursor[n] = c;
+              union_index(u, n) = c < 0 ? 0 : c;
+            }
+          }
+        });
+    host.fence("keff::xs::build_union_grid");
+    p.union_energy = to_device(union_energy);
+    p.union_index = to_device(union_index);
+  } else if (grid != EnergyGridKind::nuclide) {
+    throw std::invalid_argument("unknown energy grid kind " + std::to_string(static_cast<int>(grid)));
+  }
+
+  p.grid_offsets = to_device(offsets);
+  p.points = to_device(points);
+  p.awr = to_device(awr);
+  p.nu0 = to_device(nu0);
+  p.nu1 = to_device(nu1);
+  p.watt_a = to_device(watt_a);
+  p.watt_b = to_device(watt_b);
+  p.fissile = to_device(fissile);
+  exec.fence("keff::xs::build_nuclide_params");
+  return p;
+}
+
+MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
+                                                const NuclideLibrary& library) {
+  const auto& materials = problem.materials;
+  const std::size_t n_mat = materials.size();
+  const int n_lib = static_cast<int>(library.nuclides.size());
+
+  std::vector<int> nuclide;
+  std::vector<Real> density;
+  auto offsets = host_view<int>("material_offsets", n_mat + 1);
+  auto fissionable = host_view<int>("material_fissionable", n_mat);
+  int max_nuclides = 1;
+  offsets(0) = 0;
+  for (std::size_t m = 0; m < n_mat; ++m) {
+    const model::Material& mat = materials[m];
+    const std::size_t begin = nuclide.size();
+    int fiss = 0;
+    for (const model::NuclideAmount& a : mat.nuclides) {
+      const int idx = library.find(a.name);
+      if (idx < 0) {
+        throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
+                         "' is not in the nuclear data library" +
+                         (library.path.empty() ? std::string() : " '" + library.path + "'") + " (the library has " +
+                         std::to_string(n_lib) + " nuclides)");
+      }
+      for (std::size_t k = begin; k < nuclide.size(); ++k) {
+        if (nuclide[k] == idx) {
+          throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
+                           "' is listed more than once");
+        }
+      }
+      if (!(a.density >= 0.0) || !std::isfinite(a.density)) {
+        throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
+                         "' has density " + std::to_string(a.density) + " (must be a finite number >= 0)");
+      }
+      nuclide.push_back(idx);
+      density.push_back(a.density);
+      if (library.nuclides[static_cast<std::size_t>(idx)].fissile && a.density > 0.0) fiss = 1;
+    }
+    offsets(m + 1) = static_cast<int>(nuclide.size());
+    fissionable(m) = fiss;
+    max_nuclides = std::max(max_nuclides, static_cast<int>(nuclide.size() - begin));
+  }
+  auto nuclide_h = host_view<int>("material_nuclide", nuclide.size());
+  auto density_h = host_view<Real>("material_density", density.size());
+  std::copy(nuclide.begin(), nuclide.end(), nuclide_h.data());
+  std::copy(density.begin(), density.end(), density_h.data());
+
+  MaterialParams<DeviceMem> p;
+  p.offsets = to_device(offsets);
+  p.nuclide = to_device(nuclide_h);
+  p.density = to_device(density_h);
+  p.fissionable = to_device(fissionable);
+  p.max_nuclides = max_nuclides;
+  exec.fence("keff::xs::build_material_params");
+  return p;
+}
+
+MaterialParams<DeviceMem> build_multigroup_material_params(const DeviceExec& exec, const model::Problem& problem) {
+  const std::size_t n_mat = problem.materials.size();
+  auto offsets = host_view<int>("material_offsets", n_mat + 1);
+  auto fissionable = host_view<int>("material_fissionable", n_mat);
+  for (std::size_t m = 0; m <= n_mat; ++m) offsets(m) = 0;
+  for (std::size_t m = 0; m < n_mat; ++m) {
+    const auto& nsf = problem.materials[m].nu_sigma_f;
+    fissionable(m) = std::any_of(nsf.begin(), nsf.end(), [](double v) { return v > 0.0; }) ? 1 : 0;
+  }
+  MaterialParams<DeviceMem> p;
+  p.offsets = to_device(offsets);
+  p.nuclide = to_device(host_view<int>("material_nuclide", 0));
+  p.density = to_device(host_view<Real>("material_density", 0));
+  p.fissionable = to_device(fissionable);
+  p.max_nuclides = 1;
+  exec.fence("keff::xs::build_multigroup_material_params");
+  return p;
+}
+
+// Multigroup tables. sigma_a = sigma_t - sum_to sigma_s(from, to) (absorption, fission included, is what
+// the balance leaves); sigma_s_out = sum_to sigma_s. A material given without sigma_f gets sigma_f = 0:
+// its fission-rate tally is then zero, while nu_sigma_f still drives the fission source.
+MultigroupParams<DeviceMem> build_multigroup_params(const DeviceExec& exec, const model::Problem& problem) {
+  const std::size_t n_mat = problem.materials.size();
+  const int groups = problem.groups;
+  if (groups < 1 && n_mat > 0) {
+    throw std::invalid_argument("multigroup data: groups must be >= 1, got " + std::to_string(groups));
+  }
+  const auto g_count = static_cast<std::size_t>(std::max(groups, 0));
+  auto sigma_t = host_view_2d<Real>("mg_sigma_t", n_mat, g_count);
+  auto sigma_a = host_view_2d<Real>("mg_sigma_a", n_mat, g_count);
+  auto sigma_f = host_view_2d<Real>("mg_sigma_f", n_mat, g_count);
+  auto nu_sigma_f = host_view_2d<Real>("mg_nu_sigma_f", n_mat, g_count);
+  auto chi = host_view_2d<Real>("mg_chi", n_mat, g_count);
+  auto sigma_s_out = host_view_2d<Real>("mg_sigma_s_out", n_mat, g_count);
+  Kokkos::View<Real***, Kokkos::LayoutRight, HostMem> sigma_s(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::xs::mg_sigma_s"), n_mat, g_count, g_count);
+
+  for (std::size_t m = 0; m < n_mat; ++m) {
+    const model::Material& mat = problem.materials[m];
+    const auto check = [&](const char* what, std::size_t size) {
+      if (size != g_count) {
+        throw std::invalid_argument(mat.where.str() + ": material '" + mat.name + "': " + what + " has " +
+                                    std::to_string(size) + " entries, expected " + std::to_string(g_count) +
+                                    " (groups)");
+      }
+    };
+    check("sigma_t", mat.sigma_t.size());
+    check("nu_sigma_f", mat.nu_sigma_f.size());
+    check("chi", mat.chi.size());
+    check("sigma_s", mat.sigma_s.size());
+    for (const auto& row : mat.sigma_s) check("a row of sigma_s", row.size());
+    if (!mat.sigma_f.empty()) check("sigma_f", mat.sigma_f.size());
+    for (std::size_t g = 0; g < g_count; ++g) {
+      Real out = 0;
+      for (std::size_t h = 0; h < g_count; ++h) {
+        sigma_s(m, g, h) = mat.sigma_s[g][h];
+        out += mat.sigma_s[g][h];
+      }
+      sigma_t(m, g) = mat.sigma_t[g];
+      sigma_s_out(m, g) = out;
+      sigma_a(m, g) = mat.sigma_t[g] - out;
+      sigma_f(m, g) = mat.sigma_f.empty() ? 0.0 : mat.sigma_f[g];
+      nu_sigma_f(m, g) = mat.nu_sigma_f[g];
+      chi(m, g) = mat.chi[g];
+    }
+  }
+
+  MultigroupParams<DeviceMem> p;
+  p.n_groups = groups;
+  p.sigma_t = to_device(sigma_t);
+  p.sigma_a = to_device(sigma_a);
+  p.sigma_f = to_device(sigma_f);
+  p.nu_sigma_f = to_device(nu_sigma_f);
+  p.chi = to_device(chi);
+  p.sigma_s = to_device(sigma_s);
+  p.sigma_s_out = to_device(sigma_s_out);
+  exec.fence("keff::xs::build_multigroup_params");
+  return p;
+}
+
+}  // namespace keff

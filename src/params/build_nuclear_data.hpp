@@ -1,0 +1,30 @@
+#pragma once
+// Turns host nuclear data and the problem's materials into device Params: per-nuclide grids, the chosen
+// energy-grid acceleration (hash or unionized), materials, multigroup tables.
+#include "io/input/model.hpp"
+#include "io/library/nuclear_data.hpp"
+#include "kernels/device.hpp"
+#include "kernels/xs_data.hpp"
+
+namespace keff {
+
+// The hash grid's table, (hash_bins + 1) x the library's nuclides entries, against
+// limits::max_xs_table_entries (kernels index it with int). Throws InputError naming the input file
+// (`input`, when given), settings.hash_bins, the nuclide count and the library. build_nuclide_params
+// checks it too, and the union grid's table once its size is known.
+void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, int hash_bins,
+                          const std::string& input = "");
+
+NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
+                                              EnergyGridKind grid, int hash_bins);
+
+// Resolves each material's nuclide names against `library`. A name the library lacks throws
+// InputError naming the material, the nuclide and where the material was defined.
+MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
+                                                const NuclideLibrary& library);
+
+// Multigroup: materials' fissionable flags and the macroscopic tables.
+MaterialParams<DeviceMem> build_multigroup_material_params(const DeviceExec& exec, const model::Problem& problem);
+MultigroupParams<DeviceMem> build_multigroup_params(const DeviceExec& exec, const model::Problem& problem);
+
+}  // namespace keff

@@ -1,0 +1,123 @@
+#include "src/params/build_problem.hpp"
+
+#include "io/input/input.hpp"
+#include "io/library/library_loader.hpp"
+#include "src/host/memory_check.hpp"
+#include "src/host/synthetic_data.hpp"
+#include "src/params/build_geometry.hpp"
+#include "src/params/build_nuclear_data.hpp"
+#include "src/params/device_memory.hpp"
+
+namespace keff {
+
+RegularMesh make_mesh(const model::Mesh& mesh) {
+  RegularMesh m;
+  for (int d = 0; d < 3; ++d) {
+    m.lower[d] = mesh.box.lower[static_cast<std::size_t>(d)];
+    m.shape[d] = mesh.shape[static_cast<std::size_t>(d)];
+    const double width = mesh.box.upper[static_cast<std::size_t>(d)] - mesh.box.lower[static_cast<std::size_t>(d)];
+    m.inv_width[d] = m.shape[d] / width;
+  }
+  return m;
+}
+
+namespace {
+
+NuclideLibrary synthetic_library(const model::NuclearDataSpec& nd) {
+  SyntheticDataSpec spec;
+  spec.nuclides = nd.nuclides;
+  spec.gridpoints = nd.gridpoints;
+  spec.seed = nd.seed;
+  spec.flat = nd.flat;
+  return generate_synthetic_library(spec);
+}
+
+// Bytes of NuclideParams: the grid points, and the energy-grid index (the unionized grid is counted as
+// if no two nuclides shared a point: an upper bound).
+double nuclide_params_bytes(double nuclides, double points, EnergyGridKind grid, int hash_bins) {
+  const double columns = sizeof(GridPoint) * points;
+  switch (grid) {
+    case EnergyGridKind::hash: return columns + (hash_bins + 1.0) * nuclides * sizeof(int);
+    case EnergyGridKind::unionized: return columns + points * (sizeof(Real) + nuclides * sizeof(int));
+    case EnergyGridKind::nuclide: break;
+  }
+  return columns;
+}
+
+// CMFD's coarse mesh and groups: energy bounds in continuous energy, the collapse map in multigroup.
+void build_cmfd(const model::Cmfd& cmfd, ProblemParams& p) {
+  const auto& box = cmfd.mesh.box;
+  p.cmfd_mesh = make_cmfd_mesh(box.lower.data(), box.upper.data(), cmfd.mesh.shape.data(), cmfd.albedo.data());
+  p.cmfd_n_groups = cmfd.n_groups();
+  const auto to_device = [](const auto& values, const char* label) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(values.data(), values.size());
+    Kokkos::View<T*, DeviceMem> device(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), values.size());
+    Kokkos::deep_copy(device, host);
+    return device;
+  };
+  if (!cmfd.energy_bounds.empty()) p.cmfd_groups.energy_bounds = to_device(cmfd.energy_bounds, "keff::cmfd::energy_bounds");
+  if (!cmfd.collapse.empty()) p.cmfd_groups.group_map = to_device(cmfd.collapse, "keff::cmfd::group_map");
+}
+
+}  // namespace
+
+NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm) {
+  const auto& nd = problem.nuclear_data;
+  if (nd.library.empty()) return synthetic_library(nd);
+  Kokkos::Profiling::ScopedRegion region("keff::io::load_library");
+  return load_library(nd.library, nd.load, comm);
+}
+
+ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm) {
+  Kokkos::Profiling::ScopedRegion region("keff::setup::build_problem");
+  ProblemParams p;
+  p.mode = problem.settings.mode;
+  p.geometry = build_geometry(exec, problem);
+  p.entropy_mesh = make_mesh(problem.settings.entropy_mesh);
+  p.tally_mesh = make_mesh(problem.settings.tally_mesh);
+
+  if (p.mode == model::PhysicsMode::multigroup) {
+    p.materials = build_multigroup_material_params(exec, problem);
+    p.multigroup = build_multigroup_params(exec, problem);
+    p.tally_groups = problem.groups;
+  } else {
+    const auto& nd = problem.nuclear_data;
+    const auto& settings = problem.settings;
+    const bool allow = settings.allow_oversubscribed_memory;
+    if (nd.library.empty()) {  // generated here: checked before generating
+      const double points = static_cast<double>(nd.nuclides) * nd.gridpoints;
+      check_memory(comm, "the nuclear data",
+                   {{"generated nuclides", points * 4 * sizeof(double)},
+                    {"device copy and energy-grid index",
+                     nuclide_params_bytes(nd.nuclides, points, settings.energy_grid, settings.hash_bins)}},
+                   static_cast<double>(device_memory_available(exec)), allow);
+    }
+    const NuclideLibrary library = load_nuclear_data(problem, comm);
+    // A hard limit, before the memory estimate.
+    check_hash_grid_size(library, settings.energy_grid, settings.hash_bins, problem.source_name);
+    if (!nd.library.empty()) {
+      double points = 0;
+      for (const auto& n : library.nuclides) points += static_cast<double>(n.energy.size());
+      check_memory(comm, "the nuclear data",
+                   {{"device copy and energy-grid index",
+                     nuclide_params_bytes(static_cast<double>(library.nuclides.size()), points, settings.energy_grid,
+                                          settings.hash_bins)}},
+                   static_cast<double>(device_memory_available(exec)), allow);
+    }
+    p.n_nuclides = static_cast<int>(library.nuclides.size());
+    p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
+    p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
+    p.materials = build_material_params(exec, problem, library);
+    const auto& bounds = problem.settings.tally_energy_bounds;
+    Kokkos::View<Real*, Kokkos::HostSpace> host("keff::tally::energy_bounds", bounds.size());
+    for (std::size_t i = 0; i < bounds.size(); ++i) host(i) = bounds[i];
+    p.tally_energy_bounds = Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
+    p.tally_groups = static_cast<int>(bounds.size()) - 1;
+  }
+  if (problem.cmfd_on()) build_cmfd(*problem.cmfd, p);
+  exec.fence();
+  return p;
+}
+
+}  // namespace keff

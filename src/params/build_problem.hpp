@@ -1,0 +1,52 @@
+#pragma once
+// Params of a whole problem: everything kernels read, built once from the validated model and never
+// changed during the run.
+#include "io/input/model.hpp"
+#include "io/library/nuclear_data.hpp"
+#include "kernels/cmfd_data.hpp"
+#include "kernels/device.hpp"
+#include "kernels/geometry_data.hpp"
+#include "kernels/physics_ce.hpp"
+#include "kernels/physics_mg.hpp"
+#include "kernels/tally_data.hpp"
+#include "kernels/xs_data.hpp"
+#include "mpi/communicator.hpp"
+
+namespace keff {
+
+struct ProblemParams {
+  model::PhysicsMode mode = model::PhysicsMode::continuous_energy;
+  GeometryParams<DeviceMem> geometry;
+  MaterialParams<DeviceMem> materials;
+  NuclideParams<DeviceMem> nuclides;        // continuous energy
+  MultigroupParams<DeviceMem> multigroup;   // multigroup
+  RegularMesh entropy_mesh;
+  RegularMesh tally_mesh;
+  Kokkos::View<const Real*, DeviceMem> tally_energy_bounds;  // continuous energy; empty in multigroup
+  int tally_groups = 1;
+  // CMFD ([cmfd] enabled): the coarse mesh and groups transport tallies and feedback reweights on;
+  // cmfd_n_groups is 0 without CMFD.
+  CmfdMesh cmfd_mesh;
+  CmfdEnergyGroups<DeviceMem> cmfd_groups;
+  int cmfd_n_groups = 0;
+  int n_nuclides = 0;   // in the nuclear data library
+  int gridpoints = 0;   // per nuclide
+};
+
+// Calls f with the problem's physics, continuous-energy or multigroup (a template parameter of every
+// kernel that collides or samples a birth): the one place the two modes branch on the host.
+template <class F>
+decltype(auto) with_physics(const ProblemParams& p, F&& f) {
+  if (p.mode == model::PhysicsMode::multigroup) return f(MultigroupPhysics<DeviceMem>{p.multigroup});
+  return f(ContinuousEnergyPhysics<DeviceMem>{p.nuclides, p.materials});
+}
+
+RegularMesh make_mesh(const model::Mesh& mesh);
+
+// Nuclear data for a continuous-energy problem: generated in memory from the problem's spec, or read
+// from its library by its load strategy (collective over `comm`; DataError if the library is unusable).
+NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm);
+// Collective over `comm` (nuclear data may be read by some ranks and shared).
+ProblemParams build_problem(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm);
+
+}  // namespace keff
