@@ -13,6 +13,7 @@
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "mpi/bulk_transfer.hpp"
+#include "src/host/interrupt.hpp"
 #include "src/host/memory_check.hpp"
 #include "src/host/run_error.hpp"
 #include "src/host/synthetic_data.hpp"
@@ -63,11 +64,12 @@ bool take_flag(std::vector<std::string_view>& args, std::string_view flag) {
 }
 
 // Runs `work` on rank 0 and makes its failure every rank's: an output that could not be written (a full
-// disk) or memory that is not there fail like a run (RunError, status 1), anything else is a DataError
-// (status 2).
+// disk) or memory that is not there fail like a run (RunError, status 1), a signal stops every rank
+// (Interrupted, 128 + the signal), anything else is a DataError (status 2).
 void on_root(const Communicator& comm, const std::function<void()>& work) {
   std::optional<std::string> error;
   bool failed = false;  // the work failed (status 1), rather than its input (status 2)
+  int signal = 0;
   if (comm.is_root()) {
     try {
       work();
@@ -77,11 +79,15 @@ void on_root(const Communicator& comm, const std::function<void()>& work) {
     } catch (const RunError& e) {  // not enough memory
       error = e.what();
       failed = true;
+    } catch (const Interrupted& e) {
+      error = e.during();
+      signal = e.signal();
     } catch (const std::exception& e) {
       error = e.what();
     }
   }
   const auto first = first_error(error, comm.get());
+  if (const int sig = static_cast<int>(comm.max(signal))) throw Interrupted(sig, *first);
   if (comm.any(failed)) throw RunError(*first);
   if (first) throw DataError(*first);
 }

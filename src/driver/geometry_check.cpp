@@ -4,8 +4,10 @@
 #include "src/driver/geometry_check.hpp"
 
 #include "io/input/geometry_bounds.hpp"
+#include "io/test_point.hpp"
 #include "kernels/device.hpp"
 #include "kernels/geometry_check.hpp"
+#include "src/host/interrupt.hpp"
 #include "src/params/build_geometry.hpp"
 
 #include <algorithm>
@@ -72,6 +74,23 @@ std::vector<GeometryFinding> merge_over_ranks(const Communicator& comm, const st
   return out;
 }
 
+// Checks the points `part` (verdicts into `verdicts`, copied to `host` when a chunk has faults), adding to
+// the fault and on-surface counts and to `found`.
+void check_chunk(const DeviceExec& exec, const GeometryParams<DeviceMem>& geometry, const SampleBox& box,
+                 const IndexRange& part, const Kokkos::View<GeometryFault*, DeviceMem>& verdicts,
+                 const typename Kokkos::View<GeometryFault*, DeviceMem>::host_mirror_type& host,
+                 std::int64_t counts[2], Findings& found) {
+  const GeometryCheckCounts c = check_geometry_points(exec, geometry, box, part, verdicts);
+  counts[0] += c.faults;
+  counts[1] += c.on_surface;
+  if (c.faults == 0) return;
+  Kokkos::deep_copy(exec, host, verdicts);
+  exec.fence("keff::geometry::check_verdicts");
+  for (std::int64_t i = 0; i < part.count; ++i) {
+    if (is_fault(host(i).kind)) found.add({host(i), box.point(part.first + i), part.first + i, 1});
+  }
+}
+
 }  // namespace
 
 GeometryCheck check_geometry(const model::Problem& problem, const Communicator& comm, std::int64_t points) {
@@ -86,23 +105,27 @@ GeometryCheck check_geometry(const model::Problem& problem, const Communicator& 
   check.points = points;
   const SampleBox box = sample_box(check.box);
 
-  const IndexRange mine = EvenSplit(points, comm.size()).part(comm.rank());
-  const std::int64_t chunk = std::clamp<std::int64_t>(mine.count, 1, chunk_points);
+  const EvenSplit split(points, comm.size());
+  const IndexRange mine = split.part(comm.rank());
+  // Every rank runs as many chunks as the largest share needs (part 0), so that the ranks can agree on
+  // a signal after each one.
+  const std::int64_t chunk = std::clamp<std::int64_t>(split.part(0).count, 1, chunk_points);
+  const std::int64_t chunks = (split.part(0).count + chunk - 1) / chunk;
   const Kokkos::View<GeometryFault*, DeviceMem> verdicts(
       Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "keff::geometry::check_verdicts"), chunk);
   const auto host = Kokkos::create_mirror_view(Kokkos::WithoutInitializing, verdicts);
   Findings local;
   std::int64_t counts[2] = {0, 0};  // fault points, on-surface points
-  for (std::int64_t first = mine.first; first < mine.end(); first += chunk) {
-    const IndexRange part{first, std::min(chunk, mine.end() - first)};
-    const GeometryCheckCounts c = check_geometry_points(exec, geometry, box, part, verdicts);
-    counts[0] += c.faults;
-    counts[1] += c.on_surface;
-    if (c.faults == 0) continue;
-    Kokkos::deep_copy(exec, host, verdicts);
-    exec.fence("keff::geometry::check_verdicts");
-    for (std::int64_t i = 0; i < part.count; ++i) {
-      if (is_fault(host(i).kind)) local.add({host(i), box.point(part.first + i), part.first + i, 1});
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::int64_t first = mine.first + c * chunk;
+    const IndexRange part{first, std::clamp<std::int64_t>(mine.end() - first, 0, chunk)};
+    if (part.count > 0) check_chunk(exec, geometry, box, part, verdicts, host, counts, local);
+    if (c == 0 && test_points_enabled()) test_point("geometry-check");
+    if (agreed_interrupt(comm) != 0) {
+      std::int64_t checked = std::min(mine.count, (c + 1) * chunk);
+      comm.sum(&checked, 1);
+      stop_if_interrupted(comm, "during the geometry check, after " + std::to_string(checked) + " of " +
+                                    std::to_string(points) + " points");
     }
   }
   comm.sum(counts, 2);

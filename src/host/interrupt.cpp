@@ -68,4 +68,15 @@ int agreed_interrupt(const Communicator& comm) { return static_cast<int>(comm.ma
 Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned)
     : std::runtime_error(message(signal, batch, batches, statepoint, abandoned)), signal_(signal) {}
 
+Interrupted::Interrupted(int signal, const std::string& during)
+    : std::runtime_error("interrupted by " + signal_name(signal) + " " + during), signal_(signal), during_(during) {}
+
+void throw_if_interrupted(const std::string& during) {
+  if (const int sig = interrupt_signal()) throw Interrupted(sig, during);
+}
+
+void stop_if_interrupted(const Communicator& comm, const std::string& during) {
+  if (const int sig = agreed_interrupt(comm)) throw Interrupted(sig, during);
+}
+
 }  // namespace keff

@@ -1,12 +1,17 @@
 #pragma once
-// SIGINT and SIGTERM during a run. The first signal only sets a flag. Transport looks at it between
-// kernel launches and abandons the batch under way (src/driver/batch_watch.hpp); the ranks agree on that, and on
-// the signal between batches (one integer max over ranks, so all stop at the same batch), write the
-// statepoint of the last batch that ended when one is configured, and stop with Interrupted: the run can
-// continue with --restart, bit for bit, the abandoned batch run again. A second signal ends the
-// process at once, as the signal's default action would, after removing the temporary file of any
-// output being written (io/output_path.hpp), so the previous statepoint stays and nothing half-written
-// is left. Host only; no Kokkos.
+// SIGINT and SIGTERM. The first signal only sets a flag, which every long phase looks at:
+//  - transport, between kernel launches: the batch under way is abandoned (src/driver/batch_watch.hpp);
+//    the ranks agree on that, and on the signal between batches (one integer max over ranks, so all stop
+//    at the same batch), write the statepoint of the last batch that ended when one is configured, and
+//    stop with Interrupted: the run can continue with --restart, bit for bit, the abandoned batch run
+//    again;
+//  - the geometry check (keff check-geometry, and the one before a run), between chunks of points, the
+//    ranks agreeing at each;
+//  - synthetic nuclear data, between nuclides (keff data generate, and keff run's data in memory).
+// Each stops with Interrupted, status 128 + the signal. A second signal ends the process at once, as the
+// signal's default action would, after removing the temporary file of any output being written
+// (io/output_path.hpp), so the previous statepoint stays and nothing half-written is left. Host only; no
+// Kokkos.
 #include "mpi/communicator.hpp"
 
 #include <stdexcept>
@@ -26,18 +31,31 @@ int agreed_interrupt(const Communicator& comm);
 // For tests: forget a received signal.
 void clear_interrupt();
 
-// A run stopped by a signal after a batch; what() says which, where and how to continue.
+// A phase stopped by a signal; what() says which signal, where and how to continue.
 class Interrupted : public std::runtime_error {
  public:
-  // `statepoint`: where the run's state after `batch` was written ("" if none was). `abandoned`: the batch
-  // under way when the signal came, stopped part-way (0: the signal came between batches).
+  // A run stopped after `batch`. `statepoint`: where the run's state after `batch` was written ("" if none
+  // was). `abandoned`: the batch under way when the signal came, stopped part-way (0: the signal came
+  // between batches).
   Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned = 0);
+  // Any other phase: "interrupted by <signal> <during>".
+  Interrupted(int signal, const std::string& during);
   int signal() const { return signal_; }
+  // Where a phase was stopped ("" for a run stopped at a batch): for the other ranks of work one rank did.
+  const std::string& during() const { return during_; }
   // 128 + the signal number, as a shell reports a process the signal ended.
   int exit_status() const { return 128 + signal_; }
 
  private:
   int signal_;
+  std::string during_;
 };
+
+// Throws Interrupted(signal, during) when this process has received a signal. For work one rank does
+// alone, or whose ranks agree afterwards (stop_if_interrupted).
+void throw_if_interrupted(const std::string& during);
+
+// Throws Interrupted(signal, during) on every rank when any rank has received a signal. Collective.
+void stop_if_interrupted(const Communicator& comm, const std::string& during);
 
 }  // namespace keff

@@ -46,7 +46,9 @@
 #include "src/host/synthetic_data.hpp"
 
 #include "io/limits.hpp"
+#include "io/test_point.hpp"
 #include "kernels/vocabulary/types.hpp"
+#include "src/host/interrupt.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -349,6 +351,9 @@ NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
   for (int i = 0; i < spec.nuclides; ++i) {
     const Profile profile = make_profile(spec.seed, i);
     library.nuclides.push_back(evaluate(profile, make_grid(spec.seed, i, spec.gridpoints), spec.flat));
+    if (i == 0 && test_points_enabled()) test_point("data-generate");
+    throw_if_interrupted("while generating synthetic nuclear data, after " + std::to_string(i + 1) + " of " +
+                         std::to_string(spec.nuclides) + " nuclides");
   }
   return library;
 }

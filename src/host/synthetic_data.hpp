@@ -20,6 +20,8 @@ struct SyntheticDataSpec {
 std::string synthetic_nuclide_name(int index);
 int synthetic_named_count();
 
+// Throws std::invalid_argument for sizes past the limits, and Interrupted when this process receives
+// SIGINT or SIGTERM (asked after each nuclide; a collective caller agrees on it over its ranks).
 NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec);
 
 }  // namespace keff

@@ -2,6 +2,7 @@
 
 #include "io/input/input.hpp"
 #include "io/library/library_loader.hpp"
+#include "src/host/interrupt.hpp"
 #include "src/host/memory_check.hpp"
 #include "src/host/synthetic_data.hpp"
 #include "src/params/build_geometry.hpp"
@@ -64,7 +65,17 @@ void build_cmfd(const model::Cmfd& cmfd, ProblemParams& p) {
 
 NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm) {
   const auto& nd = problem.nuclear_data;
-  if (nd.library.empty()) return synthetic_library(nd);
+  if (nd.library.empty()) {
+    // Every rank generates its copy. A signalled rank stops early and waits for the others here, where
+    // all of them stop together.
+    NuclideLibrary library;
+    try {
+      library = synthetic_library(nd);
+    } catch (const Interrupted&) {
+    }
+    stop_if_interrupted(comm, "while generating synthetic nuclear data");
+    return library;
+  }
   Kokkos::Profiling::ScopedRegion region("keff::io::load_library");
   return load_library(nd.library, nd.load, comm);
 }

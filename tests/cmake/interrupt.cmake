@@ -10,6 +10,8 @@
 #     temporary file the kill left.
 #  5. SIGINT inside a batch: transport stops part-way and a restart equals the straight run.
 #  6. SIGINT inside the first batch: nothing to continue from, said so.
+#  7-10. Signals in keff check-geometry, the geometry check before a run, keff data generate and the
+#     synthetic data of keff run (1 and 2 ranks): status 128 + the signal, where it stopped said.
 #   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DINPUT=<multigroup input> -DSIGNAL_AT=tests/signal_at.sh
 #         -DOUT=dir -P interrupt.cmake
 include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
@@ -166,3 +168,39 @@ if(EXISTS "${OUT}/first.h5")
   message(FATAL_ERROR "SIGINT inside the first batch: a statepoint was written")
 endif()
 message("6. SIGINT inside batch 1: stopped, nothing to continue from, no statepoint")
+
+# 7-10. Signals outside transport: each long phase stops on the first signal with 128 + the signal and
+# says where; with two ranks, a signal to one stops both.
+function(stops_on_signal what status regex)
+  execute_process(COMMAND ${SIGNAL_AT} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+  if(NOT rc EQUAL status OR NOT "${out}${err}" MATCHES "${regex}")
+    message(FATAL_ERROR "${what}: expected status ${status} and '${regex}', got '${rc}':\n${out}${err}")
+  endif()
+  message("${what}: stopped with status ${status}")
+endfunction()
+set(mpirun2 ${MPIEXEC} -n 2 ${MPIFLAGS})
+stops_on_signal("7. SIGINT in keff check-geometry" 130
+                "interrupted by SIGINT during the geometry check, after [0-9]+ of 1000000000000 points"
+                geometry-check=INT -- ${KEFF} check-geometry ${INPUT} --points 1000000000000)
+stops_on_signal("7. SIGTERM to rank 1 of 2 in keff check-geometry" 143
+                "interrupted by SIGTERM during the geometry check"
+                geometry-check@1=TERM -- ${mpirun2} ${KEFF} check-geometry ${INPUT} --points 1000000000000)
+string(REPLACE "[settings]" "[settings]\ngeometry_check_points = 1000000000000" text "${text}")
+file(WRITE "${OUT}/long_check.toml" "${text}")
+stops_on_signal("8. SIGINT in the geometry check before a run" 130
+                "interrupted by SIGINT during the geometry check"
+                geometry-check=INT -- ${KEFF} run ${OUT}/long_check.toml --statepoint ${OUT}/never.h5)
+if(EXISTS "${OUT}/never.h5")
+  message(FATAL_ERROR "8. a run stopped in its geometry check wrote a statepoint")
+endif()
+stops_on_signal("9. SIGINT in keff data generate" 130
+                "interrupted by SIGINT while generating synthetic nuclear data, after 1 of 50 nuclides"
+                data-generate=INT -- ${KEFF} data generate --format h5 --nuclides 50 --gridpoints 2000
+                --out ${OUT}/lib.h5)
+if(EXISTS "${OUT}/lib.h5")
+  message(FATAL_ERROR "9. keff data generate stopped by a signal wrote its library")
+endif()
+no_temporaries("9. SIGINT in keff data generate")
+stops_on_signal("10. SIGTERM to rank 1 of 2 while keff run generates its data" 143
+                "interrupted by SIGTERM while generating synthetic nuclear data"
+                data-generate@1=TERM -- ${mpirun2} ${KEFF} run --particles 1000 --batches 3 --inactive 1)
