@@ -89,6 +89,13 @@ set_tests_properties(cli_full_disk PROPERTIES LABELS "bad-input;mpi" TIMEOUT 600
                      SKIP_REGULAR_EXPRESSION "SKIPPED:"
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 
+# Outputs past `ulimit -f`: status 1, path and reason, no temporary; SIGXFSZ does not end the process.
+add_test(NAME cli_file_size_limit
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS}"
+                 -DOUT=${_out}/file_size_limit -P ${_cmake_dir}/file_size_limit.cmake)
+set_tests_properties(cli_file_size_limit PROPERTIES LABELS "bad-input" TIMEOUT 300
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
 # SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
 # kill -9 leaves the previous complete statepoint or none, and no temporary file the next run trips over.
 # Each signal is sent at a point the run announces (tests/signal_at.sh), never after a delay.

@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -52,6 +53,9 @@ int main(int argc, char** argv) {
   // First of all: a SIGINT during start-up (MPI, Kokkos, reading the input) stops the run after its first
   // batch like any other, instead of killing it before the handler exists.
   keff::install_interrupt_handlers();
+  // A write past `ulimit -f` then fails with EFBIG and the output's own error (path, reason, temporary
+  // file removed), instead of SIGXFSZ ending the process without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0;
