@@ -140,6 +140,7 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   }
   outstanding_ = static_cast<int>(requests_.size());
   posted_ = true;
+  receives_ = std::any_of(messages_.begin(), messages_.end(), [](const Message& msg) { return msg.is_receive; });
   ++counters_.exchanges;
   return m;
 }

@@ -58,6 +58,8 @@ class BankExchange {
   void finish();
 
   bool in_flight() const { return posted_; }
+  // Whether this batch's exchange sends this rank slices of other ranks (never at 1 rank).
+  bool receives() const { return receives_; }
   const ExchangeCounters& counters() const { return counters_; }
 
  private:
@@ -85,6 +87,7 @@ class BankExchange {
   std::vector<MPI_Status> statuses_;
   int outstanding_ = 0;
   bool posted_ = false;
+  bool receives_ = false;
   ExchangeCounters counters_;
 };
 

@@ -201,7 +201,7 @@ foreach(_case "OMP_NUM_THREADS=1000000;environment variable OMP_NUM_THREADS='100
 endforeach()
 # Help is keff's alone (Kokkos printed its banner, and `run --help` then said "unknown option"); a run
 # with OMP_PROC_BIND unset does not carry Kokkos' warning about it.
-foreach(_help "--help" "run;--help" "data;generate;-h" "--kokkos-num-threads=1;--help")
+foreach(_help "--help" "run;--help" "data;generate;-h" "check-geometry;--help" "--kokkos-num-threads=1;--help")
   string(MAKE_C_IDENTIFIER "${_help}" _id)
   add_test(NAME cli_help_${_id}
            COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};${_help}" "-DREGEX=usage: keff" -DEXIT=0 "-DFORBID=--kokkos-help|unknown option"

@@ -378,7 +378,13 @@ TEST(Input, MoreValidation) {
   fails(with("upper_right = [1, 2, 3]", "upper_right = [1, -2, 3]"), "settings.source.upper_right:");
   fails(with("coeffs = [0, 0, 1]", "coeffs = [0, 0, -1]"), "surface[9].coeffs: radius -1 is not positive");
   fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [0, 0, 0, 0.5]"), "normal");
-  fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [1e200, 1e200, 0, 0.5]"), "surface[4].coeffs: the plane's normal (a, b, c) is too long to normalise");
+  fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [1.5e308, 1.5e308, 0, 0.5]"), "surface[4].coeffs: the plane's normal (a, b, c) is too long to normalise");
+  fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [0, 1e-300, 0, 1e10]"),
+        "surface[4].coeffs: the plane's distance from the origin, d / |(a, b, c)|, is not a finite number");
+  // A tiny or a huge normal is a direction like any other (its squares underflow or overflow; its length
+  // does not).
+  EXPECT_NO_THROW(read_problem_string(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [1e-300, 1e-300, 0, 0.5e-300]"), "m.toml"));
+  EXPECT_NO_THROW(read_problem_string(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [1e200, 1e200, 0, 0.5e200]"), "m.toml"));
   fails(with("type = \"plane\"", "type = \"cone\""), "surface[4].type: invalid value 'cone'");
   fails(with("region = \"-9 4\"", "region = \"-9 9\""), "both sides of surface 9");
   fails(with("region = \"-9 4\"", "region = \"   \""), "cell[a].region: the region is empty");

@@ -67,6 +67,9 @@ std::vector<model::Surface> read_surfaces(const Section& root, std::map<int, int
       const double length = model::plane_normal_length(surf.coeffs);
       if (length == 0) s.fail("coeffs", "the plane's normal (a, b, c) is zero", layout);
       if (!std::isfinite(length)) s.fail("coeffs", "the plane's normal (a, b, c) is too long to normalise", layout);
+      if (!std::isfinite(c[3] / length)) {
+        s.fail("coeffs", "the plane's distance from the origin, d / |(a, b, c)|, is not a finite number", layout);
+      }
     }
 
     surf.boundary = s.choice("boundary", BoundaryKind::transmission);

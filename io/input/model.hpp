@@ -35,9 +35,10 @@ struct Surface {
 };
 
 // The length of a general plane's normal (a, b, c): the reader refuses a plane whose length is not a
-// positive finite number, the geometry builder divides by it.
+// positive finite number, the geometry builder divides by it. hypot scales before squaring, so a normal
+// of 1e-300 (whose squares underflow to 0) is as good as any.
 inline double plane_normal_length(const std::array<double, surface_coeff_count>& c) {
-  return std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+  return std::hypot(c[0], c[1], c[2]);
 }
 
 struct HalfSpace {

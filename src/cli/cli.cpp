@@ -238,10 +238,14 @@ void print_summary(std::ostream& os, const RunResults& r) {
     os << line;
   }
   const auto& x = r.exchange;
-  os << "\n Bank exchange (" << x.mode << "): " << x.exchanges << " exchanges, " << x.irecv << " Irecv, " << x.isend
-     << " Isend, " << x.testsome << " Testsome (" << x.arrived_early << " completed before the wait), " << x.waitall
-     << " Waitall, " << x.sites_sent << " sites sent; " << x.sites_transported_early
-     << " source sites transported while the exchange was in flight\n";
+  if (r.ranks == 1) {
+    os << "\n Bank exchange: none (1 rank)\n";
+  } else {
+    os << "\n Bank exchange (" << x.mode << "): " << x.exchanges << " exchanges, " << x.irecv << " Irecv, " << x.isend
+       << " Isend, " << x.testsome << " Testsome (" << x.arrived_early << " completed before the wait), " << x.waitall
+       << " Waitall, " << x.sites_sent << " sites sent; " << x.sites_transported_early
+       << " source sites transported before the exchange finished\n";
+  }
   if (const auto& t = r.transport; t.mode == "event" && t.rounds > 0) {
     std::snprintf(line, sizeof line,
                   "\n Event-based transport: %lld slots, lookups sorted by %s, %lld rounds; per round %.4g lookups,"
@@ -430,6 +434,7 @@ std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_vi
   const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
   if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
   if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};
+  if (args[0] == "check-geometry" && help) return ImmediateAnswer{check_geometry_usage_text(), 0};
   return std::nullopt;
 }
 

@@ -40,10 +40,6 @@ int geometry_command(const std::vector<std::string_view>& args, const Communicat
   try {
     for (std::size_t i = 0; i < args.size(); ++i) {
       const std::string_view a = args[i];
-      if (a == "--help" || a == "-h") {
-        if (comm.is_root()) std::cout << check_usage;
-        return 0;
-      }
       if (a == "--points") {
         if (i + 1 >= args.size()) throw UsageError("check-geometry: --points needs a value");
         points = parse_integer(a, args[++i], 1, limits::max_geometry_check_points);
@@ -71,5 +67,7 @@ int geometry_command(const std::vector<std::string_view>& args, const Communicat
   if (comm.is_root()) print_geometry_check(std::cout, problem, check);
   return check.found() ? 1 : 0;
 }
+
+const char* check_geometry_usage_text() { return check_usage; }
 
 }  // namespace keff

@@ -29,6 +29,10 @@ namespace {
 constexpr std::int64_t pilot_points = 100000;
 constexpr std::int64_t pilot_points_needed = 50;
 
+// Below this many histories per batch, a batch without fission sites may be chance rather than a system
+// without reachable fuel (a near-critical system's batch of 1000 banks none with odds of about e^-1000).
+constexpr std::int64_t few_histories = 1000;
+
 // The State, once the memory it needs is known to be there (agreed over ranks).
 SourceState<DeviceExec> allocate_state(const DeviceExec& exec, const SourceStateSizes& sizes, const Communicator& comm,
                                        bool allow_oversubscribed) {
@@ -181,8 +185,17 @@ std::int64_t SourceCycle::post_exchange(int batch) {
   Lcg63 rng = history_rng(problem_.settings.seed, RngStream::selection, static_cast<std::uint64_t>(batch), 1, 0);
   const std::int64_t m = exchange_.post(exec_, state_.bank_sorted, ordered_, state_.source, split_, rng.next());
   if (m == 0) {  // the global count: every rank throws
-    throw RunError("batch " + std::to_string(batch) +
-                   " produced no fission sites: the system has no fissionable material reachable by neutrons");
+    // A few histories can all leak or be captured by chance; thousands of them in a fissionable system
+    // cannot, and then the reason is the system's.
+    const std::int64_t n = split_.total();
+    const std::string n_text = std::to_string(n);
+    throw RunError("batch " + std::to_string(batch) + " produced no fission sites from its " + n_text +
+                   " histories: " +
+                   (n < few_histories ? "with " + n_text + " histories per batch none may cause a fission by chance "
+                                                           "(allowed: enough settings.particles that every batch "
+                                                           "banks sites, e.g. 1000), or "
+                                      : std::string()) +
+                   "the system has no fissionable material reachable by neutrons");
   }
   return m;
 }

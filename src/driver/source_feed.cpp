@@ -38,10 +38,8 @@ IndexRange SourceFeed::take(std::int64_t max, bool wait) {
   r.count -= out.count;
   if (r.count == 0) ++next_ready_;
   handed_out_ += out.count;
-  if (exchange_.in_flight()) {
-    taken_early_ += out.count;
-    if (exhausted()) finish_exchange();  // every slice is here; complete the sends too
-  }
+  if (exchange_.in_flight() && exchange_.receives()) taken_early_ += out.count;
+  if (exchange_.in_flight() && exhausted()) finish_exchange();  // every slice is here; complete the sends too
   return out;
 }
 

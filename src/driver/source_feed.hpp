@@ -25,7 +25,8 @@ class SourceFeed {
   // nothing else to do).
   IndexRange take(std::int64_t max, bool wait);
   bool exhausted() const { return handed_out_ == count_; }
-  // Sites handed out while the exchange was still in flight, over the run.
+  // Sites handed out before the exchange finished on a rank that receives slices of other ranks, over
+  // the run: what the overlap gained (none at 1 rank, where nothing is sent).
   std::int64_t taken_early() const { return taken_early_; }
   // Seconds spent in take() waiting for the exchange to finish since reset().
   double wait_seconds() const { return wait_seconds_; }
