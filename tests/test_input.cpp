@@ -349,6 +349,27 @@ TEST(Input, PureScattererIsValidMultigroupData) {
   EXPECT_NE(msg.find("material[u235_a].nu_sigma_f: nu_sigma_f[0] = 0.8 but the absorption"), std::string::npos) << msg;
 }
 
+// A chi that sums to 1 only to a published table's six digits is normalised and said once; one further
+// off than 1e-4 is refused.
+TEST(Input, ChiWithinPublishedDigitsIsNormalised) {
+  const std::string text = read_text(examples + "/inf_medium_2g.toml");
+  const auto with_chi = [&](const std::string& chi) {
+    const auto at = text.find("\nchi = [") + 1;
+    return text.substr(0, at) + "chi = " + chi + text.substr(text.find(']', at) + 1);
+  };
+  const auto p = read_problem_string(with_chi("[0.99, 0.01001]"), "chi.toml");
+  const auto& chi = p.materials.at(0).chi;
+  EXPECT_NEAR(chi[0] + chi[1], 1.0, 1e-15);
+  EXPECT_DOUBLE_EQ(chi[0], 0.99 / 1.00001);
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].find("chi.toml:"), std::string::npos) << p.notes[0];
+  EXPECT_NE(p.notes[0].find("material[medium].chi: chi sums to 1.00001; normalised to 1"), std::string::npos) << p.notes[0];
+  EXPECT_TRUE(read_problem_string(text, "exact.toml").notes.empty());
+  const std::string msg = error_of([&] { read_problem_string(with_chi("[1.0, 0.01]"), "chi.toml"); });
+  EXPECT_NE(msg.find("material[medium].chi: chi sums to 1.01 (allowed: chi summing to 1 within 1e-04, normalised)"),
+            std::string::npos) << msg;
+}
+
 TEST(Input, MissingFileNamesThePath) {
   const std::string path = inputs + "/bad/does_not_exist.toml";
   const std::string msg = error_of([&] { read_problem_file(path); });

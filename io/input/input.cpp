@@ -249,7 +249,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   std::map<int, int> surface_index;
   p.surfaces = read_surfaces(root, surface_index);
   std::map<std::string, int> material_index;
-  p.materials = read_materials(root, p.settings.mode, p.groups, material_index);
+  p.materials = read_materials(root, p.settings.mode, p.groups, material_index, p.notes);
   read_geometry(root, surface_index, p);
   p.domains = read_domains(root, p);
   p.cmfd = read_cmfd(root, p);

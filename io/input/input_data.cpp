@@ -193,7 +193,24 @@ void check_histories_end(const Section& s, const model::Material& mat) {
   }
 }
 
-void read_mg_material(const Section& s, model::Material& mat, int groups) {
+// Published chi spectra are printed to six digits, so their sums miss 1 by up to a few 1e-6 times the
+// group count (C5G7's UO2 chi sums to 1.0000092): within chi_sum_tolerance chi is normalised and the
+// note says so; further off it is a mistake, refused.
+constexpr double chi_sum_tolerance = 1e-4;
+constexpr double chi_sum_exact = 1e-12;  // closer than this: already normalised, nothing to say
+
+void normalise_chi(const Section& s, model::Material& mat, std::vector<std::string>& notes) {
+  double sum = 0;
+  for (double c : mat.chi) sum += c;
+  const std::string allowed = "chi summing to 1 within " + format_number(chi_sum_tolerance) + ", normalised";
+  if (!(std::abs(sum - 1.0) <= chi_sum_tolerance)) s.fail("chi", "chi sums to " + format_number(sum), allowed);
+  if (std::abs(sum - 1.0) <= chi_sum_exact) return;
+  for (double& c : mat.chi) c /= sum;
+  notes.push_back(printable(s.source().name + ":" + std::to_string(s.line("chi")) + ": " + s.key_path("chi") +
+                            ": chi sums to " + format_number(sum) + "; normalised to 1 (" + allowed + ")"));
+}
+
+void read_mg_material(const Section& s, model::Material& mat, int groups, std::vector<std::string>& notes) {
   for (auto key : {"nuclides", "trace_nuclides", "trace_density"}) {
     if (s.has(key)) s.fail(key, "continuous-energy data in a multigroup problem", mg_keys_text);
   }
@@ -243,9 +260,7 @@ void read_mg_material(const Section& s, model::Material& mat, int groups) {
   if (fissile && !s.has("chi")) s.fail("chi", "missing required key in a fissile material", "chi: one number >= 0 per group, summing to 1");
   mat.chi = s.has("chi") ? read_group_vector(s, "chi", groups) : zeros;
   if (fissile) {
-    double sum = 0;
-    for (double c : mat.chi) sum += c;
-    if (std::abs(sum - 1.0) > 1e-6) s.fail("chi", "chi sums to " + format_number(sum), "chi summing to 1 within 1e-6");
+    normalise_chi(s, mat, notes);
     check_histories_end(s, mat);
   }
 }
@@ -253,7 +268,7 @@ void read_mg_material(const Section& s, model::Material& mat, int groups) {
 }  // namespace
 
 std::vector<model::Material> read_materials(const Section& root, model::PhysicsMode mode, int groups,
-                                            std::map<std::string, int>& index_of_name) {
+                                            std::map<std::string, int>& index_of_name, std::vector<std::string>& notes) {
   std::vector<model::Material> out;
   for (Section s : array_of_tables(root, "material")) {
     model::Material mat;
@@ -268,7 +283,7 @@ std::vector<model::Material> read_materials(const Section& root, model::PhysicsM
     }
     s.set_path("material[" + mat.name + "]");
     if (mode == model::PhysicsMode::multigroup) {
-      read_mg_material(s, mat, groups);
+      read_mg_material(s, mat, groups, notes);
     } else {
       read_ce_material(s, mat);
     }

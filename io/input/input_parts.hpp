@@ -19,7 +19,7 @@ model::Mesh read_mesh(const Section& s, const model::Box& fallback_box, std::arr
 model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode mode);
 int read_groups(const Section& root, model::PhysicsMode mode);
 std::vector<model::Material> read_materials(const Section& root, model::PhysicsMode mode, int groups,
-                                            std::map<std::string, int>& index_of_name);
+                                            std::map<std::string, int>& index_of_name, std::vector<std::string>& notes);
 
 // io/input/input_geometry.cpp
 std::vector<model::Surface> read_surfaces(const Section& root, std::map<int, int>& index_of_id);

@@ -196,6 +196,9 @@ struct Problem {
   int root_universe = 0;
   std::optional<Domains> domains;  // absent: every rank tracks particles anywhere
   std::optional<Cmfd> cmfd;        // absent: no [cmfd] table
+  // What the reader adjusted rather than refused (a published chi that sums to 1 only to its printed
+  // digits), each a message "<file>:<line>: <key>: <what was done>": said once before a run.
+  std::vector<std::string> notes;
 
   // CMFD runs: a [cmfd] table that is enabled (keff run --cmfd / --no-cmfd decide over its key).
   bool cmfd_on() const { return cmfd && cmfd->enabled; }

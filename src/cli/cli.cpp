@@ -118,7 +118,9 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << "\n"
      << cmfd_description(p)
      << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which per-thread micro-XS scratch "
-     << format_bytes(run.scratch_bytes) << "\n\n";
+     << format_bytes(run.scratch_bytes) << "\n";
+  for (const std::string& note : p.notes) os << "  note            " << note << "\n";
+  os << "\n";
 }
 
 // Whether two outputs name one file: the same existing file, or the same target after following links.
