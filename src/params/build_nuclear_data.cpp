@@ -26,6 +26,163 @@ std::string source_of(const NuclideLibrary& library) {
   return library.path.empty() ? std::string("the synthetic library") : "the library '" + library.path + "'";
 }
 
+// Every nuclide's points, concatenated: nuclide n's are [offsets(n), offsets(n + 1)).
+struct NuclideGrids {
+  HostView<int*> offsets;
+  HostView<GridPoint*> points;
+};
+
+NuclideGrids concatenated_grids(const NuclideLibrary& library) {
+  const auto& nuclides = library.nuclides;
+  const int n_nuc = static_cast<int>(nuclides.size());
+  std::int64_t n_points = 0;
+  for (const NuclideData& d : nuclides) {
+    check_nuclide(d, library.path.empty() ? "nuclear data" : library.path);
+    n_points += static_cast<std::int64_t>(d.energy.size());
+  }
+  if (n_points > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("nuclear data: " + std::to_string(n_points) +
+                                " grid points in all exceed the 2^31 - 1 an int index can address");
+  }
+  NuclideGrids g{host_view<int*>("keff::xs::grid_offsets", n_nuc + 1),
+                 host_view<GridPoint*>("keff::xs::grid_points", n_points)};
+  g.offsets(0) = 0;
+  for (int n = 0; n < n_nuc; ++n) g.offsets(n + 1) = g.offsets(n) + static_cast<int>(nuclides[n].energy.size());
+  for (int n = 0; n < n_nuc; ++n) {
+    const NuclideData& d = nuclides[n];
+    for (std::size_t i = 0; i < d.energy.size(); ++i) {
+      const auto j = static_cast<std::size_t>(g.offsets(n)) + i;
+      g.points(j) = GridPoint{d.energy[i], d.elastic[i], d.capture[i], d.fission[i]};
+    }
+  }
+  return g;
+}
+
+// Each nuclide's constants, in library order.
+void copy_nuclide_constants(const DeviceExec& exec, const NuclideLibrary& library, NuclideParams<DeviceMem>& p) {
+  const auto of_each = [&](double NuclideData::*member) {
+    std::vector<Real> values;
+    for (const NuclideData& d : library.nuclides) values.push_back(d.*member);
+    return values;
+  };
+  p.awr = to_device(exec, "keff::xs::awr", of_each(&NuclideData::awr));
+  p.nu0 = to_device(exec, "keff::xs::nu0", of_each(&NuclideData::nu0));
+  p.nu1 = to_device(exec, "keff::xs::nu1", of_each(&NuclideData::nu1));
+  p.watt_a = to_device(exec, "keff::xs::watt_a", of_each(&NuclideData::watt_a));
+  p.watt_b = to_device(exec, "keff::xs::watt_b", of_each(&NuclideData::watt_b));
+  std::vector<int> fissile;
+  for (const NuclideData& d : library.nuclides) fissile.push_back(d.fissile ? 1 : 0);
+  p.fissile = to_device(exec, "keff::xs::fissile", fissile);
+}
+
+// The logarithmic hash grid. hash_index(b, n) = the largest local index whose point falls in a bin < b
+// (at or below the lower edge of bin b), 0 if none. The bin of a point uses the same formula as
+// energy_search.
+void build_hash_grid(const DeviceExec& exec, const NuclideLibrary& library, const NuclideGrids& grids,
+                     int hash_bins, NuclideParams<DeviceMem>& p) {
+  if (hash_bins < 1) throw std::invalid_argument("hash_bins must be >= 1, got " + std::to_string(hash_bins));
+  check_hash_grid_size(library, EnergyGridKind::hash, hash_bins);
+  const int n_nuc = static_cast<int>(library.nuclides.size());
+  const Real log_emin = std::log(constants::energy_min_ev);
+  const Real inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - log_emin);
+  auto hash_index = host_view<int**, Rows>("keff::xs::hash_index", hash_bins + 1, n_nuc);
+  const auto offsets = grids.offsets;
+  const auto points = grids.points;
+  HostExec host;
+  Kokkos::parallel_for(
+      "keff::xs::build_hash_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_nuc), [=](int n) {
+        const int base = offsets(n);
+        const int npts = offsets(n + 1) - base;
+        int i = 0;      // points [0, i) have bin < b
+        int bin_i = 0;  // bin of point i
+        auto bin_of = [&](int k) {
+          const Real x = (std::log(points(base + k).energy) - log_emin) * inv_dlog;
+          if (!(x > 0)) return 0;
+          if (x >= static_cast<Real>(hash_bins)) return hash_bins - 1;
+          return static_cast<int>(x);
+        };
+        bin_i = bin_of(0);
+        for (int b = 0; b <= hash_bins; ++b) {
+          while (i < npts && bin_i < b) {
+            ++i;
+            if (i < npts) bin_i = bin_of(i);
+          }
+          hash_index(b, n) = i > 0 ? i - 1 : 0;
+        }
+      });
+  host.fence("keff::xs::build_hash_grid");
+  p.hash_index = to_device(exec, hash_index);
+  p.hash_log_emin = log_emin;
+  p.hash_inv_dlog = inv_dlog;
+  exec.fence("keff::xs::build_hash_grid");
+}
+
+// The unionized grid's energies: every nuclide's points, sorted, each once. Its index, a row per union
+// point, is checked against limits::max_xs_table_entries here, before it is allocated.
+HostView<Real*> union_energy_grid(const NuclideLibrary& library, const NuclideGrids& grids) {
+  std::vector<Real> merged(grids.points.extent(0));
+  for (std::size_t j = 0; j < merged.size(); ++j) merged[j] = grids.points(j).energy;
+  std::sort(merged.begin(), merged.end());
+  merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+  const int n_nuc = static_cast<int>(library.nuclides.size());
+  const auto n_union = merged.size();
+  if (!limits::checked_product(limits::max_xs_table_entries, static_cast<std::int64_t>(n_union), n_nuc)) {
+    throw InputError("settings.energy_grid = \"unionized\" with the " + std::to_string(n_nuc) + " nuclides of " +
+                     source_of(library) + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
+                     " nuclides are too many entries for the union grid's index (allowed: at most " +
+                     limits::number_text(limits::max_xs_table_entries) + "; energy_grid = \"hash\" or \"nuclide\")");
+  }
+  auto union_energy = host_view<Real*>("keff::xs::union_energy", n_union);
+  std::copy(merged.begin(), merged.end(), union_energy.data());
+  return union_energy;
+}
+
+// union_index(u, n) = the local index of nuclide n at or below union_energy(u).
+void build_union_grid(const DeviceExec& exec, const NuclideLibrary& library, const NuclideGrids& grids,
+                      NuclideParams<DeviceMem>& p) {
+  const auto union_energy = union_energy_grid(library, grids);
+  const auto n_union = static_cast<std::int64_t>(union_energy.extent(0));
+  const int n_nuc = static_cast<int>(library.nuclides.size());
+  auto union_index = host_view<int**, Rows>("keff::xs::union_index", n_union, n_nuc);
+  const auto offsets = grids.offsets;
+  const auto points = grids.points;
+  // Blocks of union points in parallel; within a block each nuclide's cursor starts from a binary
+  // search and then walks, writing whole rows (contiguous in LayoutRight).
+  constexpr std::int64_t block = 4096;
+  const std::int64_t n_blocks = (n_union + block - 1) / block;
+  HostExec host;
+  Kokkos::parallel_for(
+      "keff::xs::build_union_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_blocks), [=](std::int64_t blk) {
+        const std::int64_t u0 = blk * block;
+        const std::int64_t u1 = std::min<std::int64_t>(u0 + block, n_union);
+        std::vector<int> cursor(static_cast<std::size_t>(n_nuc));  // largest local index <= union_energy(u)
+        for (int n = 0; n < n_nuc; ++n) {
+          const GridPoint* e = points.data() + offsets(n);
+          const int npts = offsets(n + 1) - offsets(n);
+          const int above = static_cast<int>(
+              std::upper_bound(e, e + npts, union_energy(u0),
+                               [](Real energy, const GridPoint& point) { return energy < point.energy; }) -
+              e);
+          cursor[n] = above - 1;
+        }
+        for (std::int64_t u = u0; u < u1; ++u) {
+          const Real eu = union_energy(u);
+          for (int n = 0; n < n_nuc; ++n) {
+            const int base = offsets(n);
+            const int last = offsets(n + 1) - base - 1;
+            int c = cursor[n];
+            while (c < last && points(base + c + 1).energy <= eu) ++c;
+            cursor[n] = c;
+            union_index(u, n) = c < 0 ? 0 : c;
+          }
+        }
+      });
+  host.fence("keff::xs::build_union_grid");
+  p.union_energy = to_device(exec, union_energy);
+  p.union_index = to_device(exec, union_index);
+  exec.fence("keff::xs::build_union_grid");
+}
+
 // A multigroup material's tables have one entry per group (sigma_s one row per group, each a row of
 // groups); sigma_f may be left out.
 void check_group_counts(const model::Material& mat, std::size_t g_count) {
@@ -68,146 +225,19 @@ void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, in
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
                                               EnergyGridKind grid, int hash_bins) {
   Kokkos::Profiling::ScopedRegion region("keff::xs::build_nuclide_params");
-  const auto& nuclides = library.nuclides;
-  const int n_nuc = static_cast<int>(nuclides.size());
-
-  std::int64_t n_points = 0;
-  for (const NuclideData& d : nuclides) {
-    check_nuclide(d, library.path.empty() ? "nuclear data" : library.path);
-    n_points += static_cast<std::int64_t>(d.energy.size());
-  }
-  if (n_points > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument("nuclear data: " + std::to_string(n_points) +
-                                " grid points in all exceed the 2^31 - 1 an int index can address");
-  }
-
-  // Every nuclide's points, concatenated.
-  auto offsets = host_view<int*>("keff::xs::grid_offsets", static_cast<std::size_t>(n_nuc) + 1);
-  offsets(0) = 0;
-  for (int n = 0; n < n_nuc; ++n) offsets(n + 1) = offsets(n) + static_cast<int>(nuclides[n].energy.size());
-  const auto np = static_cast<std::size_t>(n_points);
-  auto points = host_view<GridPoint*>("keff::xs::grid_points", np);
-  auto awr = host_view<Real*>("keff::xs::awr", static_cast<std::size_t>(n_nuc));
-  auto nu0 = host_view<Real*>("keff::xs::nu0", static_cast<std::size_t>(n_nuc));
-  auto nu1 = host_view<Real*>("keff::xs::nu1", static_cast<std::size_t>(n_nuc));
-  auto watt_a = host_view<Real*>("keff::xs::watt_a", static_cast<std::size_t>(n_nuc));
-  auto watt_b = host_view<Real*>("keff::xs::watt_b", static_cast<std::size_t>(n_nuc));
-  auto fissile = host_view<int*>("keff::xs::fissile", static_cast<std::size_t>(n_nuc));
-  for (int n = 0; n < n_nuc; ++n) {
-    const NuclideData& d = nuclides[n];
-    for (std::size_t i = 0; i < d.energy.size(); ++i) {
-      const auto j = static_cast<std::size_t>(offsets(n)) + i;
-      points(j) = GridPoint{d.energy[i], d.elastic[i], d.capture[i], d.fission[i]};
-    }
-    awr(n) = d.awr;
-    nu0(n) = d.nu0;
-    nu1(n) = d.nu1;
-    watt_a(n) = d.watt_a;
-    watt_b(n) = d.watt_b;
-    fissile(n) = d.fissile ? 1 : 0;
-  }
-
+  const NuclideGrids grids = concatenated_grids(library);
   NuclideParams<DeviceMem> p;
   p.grid_kind = static_cast<int>(grid);
-  HostExec host;
-
   if (grid == EnergyGridKind::hash) {
-    if (hash_bins < 1) throw std::invalid_argument("hash_bins must be >= 1, got " + std::to_string(hash_bins));
-    check_hash_grid_size(library, grid, hash_bins);
-    const Real log_emin = std::log(constants::energy_min_ev);
-    const Real inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - log_emin);
-    // hash_index(b, n) = the largest local index whose point falls in a bin < b (at or below the lower
-    // edge of bin b), 0 if none. The bin of a point uses the same formula as energy_search.
-    auto hash_index = host_view<int**, Rows>("keff::xs::hash_index", static_cast<std::size_t>(hash_bins) + 1,
-                                             static_cast<std::size_t>(n_nuc));
-    Kokkos::parallel_for(
-        "keff::xs::build_hash_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_nuc), [=](int n) {
-          const int base = offsets(n);
-          const int npts = offsets(n + 1) - base;
-          int i = 0;      // points [0, i) have bin < b
-          int bin_i = 0;  // bin of point i
-          auto bin_of = [&](int k) {
-            const Real x = (std::log(points(base + k).energy) - log_emin) * inv_dlog;
-            if (!(x > 0)) return 0;
-            if (x >= static_cast<Real>(hash_bins)) return hash_bins - 1;
-            return static_cast<int>(x);
-          };
-          bin_i = bin_of(0);
-          for (int b = 0; b <= hash_bins; ++b) {
-            while (i < npts && bin_i < b) {
-              ++i;
-              if (i < npts) bin_i = bin_of(i);
-            }
-            hash_index(b, n) = i > 0 ? i - 1 : 0;
-          }
-        });
-    host.fence("keff::xs::build_hash_grid");
-    p.hash_index = to_device(exec, hash_index);
-    p.hash_log_emin = log_emin;
-    p.hash_inv_dlog = inv_dlog;
-    exec.fence("keff::xs::build_hash_grid");  // the host View dies with this block
+    build_hash_grid(exec, library, grids, hash_bins, p);
   } else if (grid == EnergyGridKind::unionized) {
-    std::vector<Real> merged(np);
-    for (std::size_t j = 0; j < np; ++j) merged[j] = points(j).energy;
-    std::sort(merged.begin(), merged.end());
-    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-    const auto n_union = merged.size();
-    if (!limits::checked_product(limits::max_xs_table_entries, static_cast<std::int64_t>(n_union), n_nuc)) {
-      throw InputError("settings.energy_grid = \"unionized\" with the " + std::to_string(n_nuc) + " nuclides of " +
-                       source_of(library) + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
-                       " nuclides are too many entries for the union grid's index (allowed: at most " +
-                       limits::number_text(limits::max_xs_table_entries) + "; energy_grid = \"hash\" or \"nuclide\")");
-    }
-    auto union_energy = host_view<Real*>("keff::xs::union_energy", n_union);
-    std::copy(merged.begin(), merged.end(), union_energy.data());
-    std::vector<Real>().swap(merged);
-    auto union_index = host_view<int**, Rows>("keff::xs::union_index", n_union, static_cast<std::size_t>(n_nuc));
-    // Blocks of union points in parallel; within a block each nuclide's cursor starts from a binary
-    // search and then walks, writing whole rows (contiguous in LayoutRight).
-    constexpr std::int64_t block = 4096;
-    const auto n_blocks = static_cast<std::int64_t>((n_union + block - 1) / block);
-    Kokkos::parallel_for(
-        "keff::xs::build_union_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_blocks), [=](std::int64_t blk) {
-          const std::int64_t u0 = blk * block;
-          const std::int64_t u1 = std::min<std::int64_t>(u0 + block, static_cast<std::int64_t>(n_union));
-          std::vector<int> cursor(static_cast<std::size_t>(n_nuc));  // largest local index <= union_energy(u)
-          for (int n = 0; n < n_nuc; ++n) {
-            const GridPoint* e = points.data() + offsets(n);
-            const int npts = offsets(n + 1) - offsets(n);
-            const int above = static_cast<int>(
-                std::upper_bound(e, e + npts, union_energy(u0),
-                                 [](Real energy, const GridPoint& point) { return energy < point.energy; }) -
-                e);
-            cursor[n] = above - 1;
-          }
-          for (std::int64_t u = u0; u < u1; ++u) {
-            const Real eu = union_energy(u);
-            for (int n = 0; n < n_nuc; ++n) {
-              const int base = offsets(n);
-              const int last = offsets(n + 1) - base - 1;
-              int c = cursor[n];
-              while (c < last && points(base + c + 1).energy <= eu) ++c;
-              cursor[n] = c;
-              union_index(u, n) = c < 0 ? 0 : c;
-            }
-          }
-        });
-    host.fence("keff::xs::build_union_grid");
-    p.union_energy = to_device(exec, union_energy);
-    p.union_index = to_device(exec, union_index);
-    exec.fence("keff::xs::build_union_grid");  // the host Views die with this block
+    build_union_grid(exec, library, grids, p);
   } else if (grid != EnergyGridKind::nuclide) {
     throw std::invalid_argument("unknown energy grid kind " + std::to_string(static_cast<int>(grid)));
   }
-
-  p.grid_offsets = to_device(exec, offsets);
-  p.points = to_device(exec, points);
-  p.awr = to_device(exec, awr);
-  p.nu0 = to_device(exec, nu0);
-  p.nu1 = to_device(exec, nu1);
-  p.watt_a = to_device(exec, watt_a);
-  p.watt_b = to_device(exec, watt_b);
-  p.fissile = to_device(exec, fissile);
+  p.grid_offsets = to_device(exec, grids.offsets);
+  p.points = to_device(exec, grids.points);
+  copy_nuclide_constants(exec, library, p);
   exec.fence("keff::xs::build_nuclide_params");
   return p;
 }
