@@ -178,66 +178,76 @@ std::vector<PendingCell> read_cells(const Section& root, const std::map<int, int
   return pending;
 }
 
-// Converts the input's rows (first row on top, like a picture of the lattice) into model order: x
-// fastest, then y upward, then z.
-model::Lattice read_lattice(Section& s, const std::map<std::string, int>& universe_index) {
-  s.allow_only({"name", "lower_left", "pitch", "universes", "outer"});
-  model::Lattice lat;
-  lat.where = s.loc();
-  lat.name = s.required_string("name", name_rule);
-  if (!valid_name(lat.name)) s.fail("name", "invalid name " + in_quotes(lat.name), name_rule);
-  s.set_path("lattice[" + lat.name + "]");
+constexpr std::string_view lattice_grid =
+    "universes = [[\"u\", ...], ...] (rows, top row first) or a list of such blocks, z ascending";
 
-  constexpr std::string_view grid = "universes = [[\"u\", ...], ...] (rows, top row first) or a list of such blocks, z ascending";
+// A lattice's universe names as the input writes them: layers, z ascending, of rows, the first row on
+// top (like a picture of the lattice).
+struct LatticeNames {
+  std::vector<std::vector<NameRef>> layers;  // each row after row
+  bool three_d = false;                      // a list of layers; 2-D: one layer spanning all z
+};
+
+// One 2-D block of rows. The first layer sets the lattice's x and y shape; every later one must have it.
+std::vector<NameRef> read_lattice_layer(const Section& s, const toml::node& block_node, bool first_layer,
+                                        model::Lattice& lat) {
+  const auto* rows = block_node.as_array();
+  if (!rows || rows->empty()) s.fail_at(block_node, "universes", "expected a non-empty array of rows", lattice_grid);
+  const int ny = static_cast<int>(rows->size());
+  std::vector<NameRef> layer;
+  int nx = -1;
+  for (int r = 0; r < ny; ++r) {
+    const auto& row_node = *rows->get(static_cast<std::size_t>(r));
+    const auto* row = row_node.as_array();
+    if (!row || row->empty()) s.fail_at(row_node, "universes", "expected a non-empty row of universe names", lattice_grid);
+    if (nx < 0) nx = static_cast<int>(row->size());
+    if (static_cast<int>(row->size()) != nx) {
+      s.fail_at(row_node, "universes", "row " + std::to_string(r + 1) + " from the top has " + std::to_string(row->size()) +
+                                           " elements, the first row has " + std::to_string(nx),
+                "rows of equal length");
+    }
+    for (const auto& e : *row) {
+      if (!e.is_string()) s.fail_at(e, "universes", "expected a universe name, got " + type_name(e), lattice_grid);
+      layer.push_back({e.as_string()->get(), line_of(e)});
+    }
+  }
+  if (!first_layer && (ny != lat.shape[1] || nx != lat.shape[0])) {
+    s.fail_at(block_node, "universes", "a z layer of " + std::to_string(nx) + " x " + std::to_string(ny) +
+                                           " elements, the first is " + std::to_string(lat.shape[0]) + " x " +
+                                           std::to_string(lat.shape[1]),
+              "layers of equal shape");
+  }
+  lat.shape[0] = nx;
+  lat.shape[1] = ny;
+  return layer;
+}
+
+// The universes key, one layer or a list of them; sets lat.shape.
+LatticeNames read_lattice_names(const Section& s, model::Lattice& lat) {
   const auto* blocks = s.array("universes");
-  if (!blocks) s.fail("universes", "missing required key", grid);
-  if (blocks->empty()) s.fail("universes", "the lattice has no elements", grid);
+  if (!blocks) s.fail("universes", "missing required key", lattice_grid);
+  if (blocks->empty()) s.fail("universes", "the lattice has no elements", lattice_grid);
   // 3-D when the first element's elements are themselves arrays (rows of a z layer), not names.
   const auto* first = blocks->get(0)->as_array();
-  if (!first || first->empty()) s.fail_at(*blocks->get(0), "universes", "expected a non-empty array of universe names", grid);
-  const bool three_d = first->get(0)->is_array();
-  const int dims = three_d ? 3 : 2;
-
-  // Lays out one 2-D block of rows into layer iz.
-  std::vector<std::vector<NameRef>> layers;
-  auto read_block = [&](const toml::node& block_node) {
-    const auto* rows = block_node.as_array();
-    if (!rows || rows->empty()) s.fail_at(block_node, "universes", "expected a non-empty array of rows", grid);
-    const int ny = static_cast<int>(rows->size());
-    std::vector<NameRef> layer;
-    int nx = -1;
-    for (int r = 0; r < ny; ++r) {
-      const auto& row_node = *rows->get(static_cast<std::size_t>(r));
-      const auto* row = row_node.as_array();
-      if (!row || row->empty()) s.fail_at(row_node, "universes", "expected a non-empty row of universe names", grid);
-      if (nx < 0) nx = static_cast<int>(row->size());
-      if (static_cast<int>(row->size()) != nx) {
-        s.fail_at(row_node, "universes", "row " + std::to_string(r + 1) + " from the top has " + std::to_string(row->size()) +
-                                             " elements, the first row has " + std::to_string(nx),
-                  "rows of equal length");
-      }
-      for (const auto& e : *row) {
-        if (!e.is_string()) s.fail_at(e, "universes", "expected a universe name, got " + type_name(e), grid);
-        layer.push_back({e.as_string()->get(), line_of(e)});
-      }
-    }
-    if (!layers.empty() && (ny != lat.shape[1] || nx != lat.shape[0])) {
-      s.fail_at(block_node, "universes", "a z layer of " + std::to_string(nx) + " x " + std::to_string(ny) +
-                                             " elements, the first is " + std::to_string(lat.shape[0]) + " x " +
-                                             std::to_string(lat.shape[1]),
-                "layers of equal shape");
-    }
-    lat.shape[0] = nx;
-    lat.shape[1] = ny;
-    layers.push_back(std::move(layer));
-  };
-  if (three_d) {
-    for (const auto& block : *blocks) read_block(block);
-  } else {
-    read_block(*s.find("universes"));
+  if (!first || first->empty()) {
+    s.fail_at(*blocks->get(0), "universes", "expected a non-empty array of universe names", lattice_grid);
   }
-  lat.shape[2] = static_cast<int>(layers.size());
+  LatticeNames names;
+  names.three_d = first->get(0)->is_array();
+  if (names.three_d) {
+    for (const auto& block : *blocks) {
+      const bool first_layer = names.layers.empty();
+      names.layers.push_back(read_lattice_layer(s, block, first_layer, lat));
+    }
+  } else {
+    names.layers.push_back(read_lattice_layer(s, *s.find("universes"), true, lat));
+  }
+  lat.shape[2] = static_cast<int>(names.layers.size());
+  return names;
+}
 
+// lower_left and pitch, with as many axes as the lattice has (`dims`).
+void read_lattice_box(const Section& s, int dims, model::Lattice& lat) {
   const std::string ll_text = dims == 3 ? "[x, y, z] for a 3-D lattice" : "[x, y] for a 2-D lattice";
   const std::string pitch_text = dims == 3 ? "[px, py, pz] > 0 for a 3-D lattice" : "[px, py] > 0 for a 2-D lattice";
   if (!s.has("lower_left")) s.fail("lower_left", "missing required key", ll_text);
@@ -254,27 +264,46 @@ model::Lattice read_lattice(Section& s, const std::map<std::string, int>& univer
     lat.lower_left[2] = -constants::infinity;
     lat.pitch[2] = 2 * constants::infinity;
   }
+}
 
+int universe_named(const Section& s, const std::map<std::string, int>& universe_index, const NameRef& ref,
+                   std::string_view key) {
+  const auto it = universe_index.find(ref.name);
+  if (it == universe_index.end()) {
+    s.source().fail(ref.line, s.key_path(key), "universe " + in_quotes(ref.name) + " is not defined",
+                    "defined universes: " + join(keys_of(universe_index)));
+  }
+  return it->second;
+}
+
+// The names as written, resolved and put into model order: x fastest, then y upward, then z.
+std::vector<int> lattice_universes(const Section& s, const LatticeNames& names, const model::Lattice& lat,
+                                   const std::map<std::string, int>& universe_index) {
   const int nx = lat.shape[0], ny = lat.shape[1];
-  lat.universes.assign(static_cast<std::size_t>(nx) * ny * lat.shape[2], -1);
-  auto resolve = [&](const NameRef& ref, std::string_view key) {
-    const auto it = universe_index.find(ref.name);
-    if (it == universe_index.end()) {
-      s.source().fail(ref.line, s.key_path(key), "universe " + in_quotes(ref.name) + " is not defined",
-                      "defined universes: " + join(keys_of(universe_index)));
-    }
-    return it->second;
-  };
+  std::vector<int> universes(static_cast<std::size_t>(nx) * ny * lat.shape[2], -1);
   for (int iz = 0; iz < lat.shape[2]; ++iz) {
     for (int r = 0; r < ny; ++r) {
       const int iy = ny - 1 - r;  // the first row is the top
       for (int ix = 0; ix < nx; ++ix) {
-        const auto& ref = layers[static_cast<std::size_t>(iz)][static_cast<std::size_t>(r * nx + ix)];
-        lat.universes[static_cast<std::size_t>(ix + nx * (iy + ny * iz))] = resolve(ref, "universes");
+        const auto& ref = names.layers[static_cast<std::size_t>(iz)][static_cast<std::size_t>(r * nx + ix)];
+        universes[static_cast<std::size_t>(ix + nx * (iy + ny * iz))] = universe_named(s, universe_index, ref, "universes");
       }
     }
   }
-  if (auto outer = s.string("outer")) lat.outer = resolve({*outer, s.line("outer")}, "outer");
+  return universes;
+}
+
+model::Lattice read_lattice(Section& s, const std::map<std::string, int>& universe_index) {
+  s.allow_only({"name", "lower_left", "pitch", "universes", "outer"});
+  model::Lattice lat;
+  lat.where = s.loc();
+  lat.name = s.required_string("name", name_rule);
+  if (!valid_name(lat.name)) s.fail("name", "invalid name " + in_quotes(lat.name), name_rule);
+  s.set_path("lattice[" + lat.name + "]");
+  const LatticeNames names = read_lattice_names(s, lat);
+  read_lattice_box(s, names.three_d ? 3 : 2, lat);
+  lat.universes = lattice_universes(s, names, lat, universe_index);
+  if (auto outer = s.string("outer")) lat.outer = universe_named(s, universe_index, {*outer, s.line("outer")}, "outer");
   return lat;
 }
 

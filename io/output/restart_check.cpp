@@ -49,7 +49,7 @@ std::string site_problem(const Site& s, const model::Problem& p, const std::opti
   // carries the problem's normalisation exactly; one heavier site would bank that many more fission
   // sites per collision (a bank edited to large weights ran without end).
   // With CMFD feedback the sites keep the weights it gave them (src/cmfd/README.md); their total is
-  // checked instead (check_restart_data).
+  // checked instead (source_problem).
   if (!weighted && !(std::fabs(s.weight - 1.0) <= limits::site_weight_tolerance)) {
     char tolerance[16];
     std::snprintf(tolerance, sizeof tolerance, "%g", limits::site_weight_tolerance);
@@ -69,73 +69,96 @@ std::string site_problem(const Site& s, const model::Problem& p, const std::opti
   return {};
 }
 
-}  // namespace
-
-void check_restart_data(const std::string& path, const RunResults& sp, const model::Problem& p) {
-  const auto fail = [&](const std::string& what) {
-    throw InputError("cannot restart from '" + printable(path) + "': " + what);
-  };
-  const auto& s = p.settings;
-  // What the fingerprint covers, compared as values too: the file's own attributes could disagree with it.
+// What the fingerprint covers, compared as values too: the file's own attributes could disagree with it.
+std::string identity_problem(const RunResults& sp, const model::Settings& s) {
   if (sp.particles != s.particles || sp.inactive != s.inactive || sp.seed != s.seed) {
-    fail("it holds particles = " + std::to_string(sp.particles) + ", inactive = " + std::to_string(sp.inactive) +
-         ", seed = " + std::to_string(sp.seed) + " (allowed: this run's " + std::to_string(s.particles) + ", " +
-         std::to_string(s.inactive) + ", " + std::to_string(s.seed) + ")");
+    return "it holds particles = " + std::to_string(sp.particles) + ", inactive = " + std::to_string(sp.inactive) +
+           ", seed = " + std::to_string(sp.seed) + " (allowed: this run's " + std::to_string(s.particles) + ", " +
+           std::to_string(s.inactive) + ", " + std::to_string(s.seed) + ")";
   }
-  if (sp.batch.empty()) fail("it holds no batch (allowed: a statepoint written after a batch)");
-  // Every k a batch can report: see limits::max_k_per_event.
-  const double max_k = limits::max_k_per_event * static_cast<double>(s.max_events);
+  return {};
+}
+
+// Bounds every batch record is held to.
+struct BatchLimits {
+  double max_k;  // every k a batch can report: see limits::max_k_per_event
+  std::int64_t entropy_bins;
+  double max_entropy;  // log2(entropy_bins), with room for rounding
+};
+
+BatchLimits batch_limits(const model::Settings& s) {
   const std::int64_t entropy_bins = static_cast<std::int64_t>(s.entropy_mesh.shape[0]) * s.entropy_mesh.shape[1] *
                                     s.entropy_mesh.shape[2];
-  const double max_entropy = std::log2(static_cast<double>(entropy_bins)) * (1 + 1e-12);
-  for (std::size_t i = 0; i < sp.batch.size(); ++i) {
-    const BatchResult& b = sp.batch[i];
-    const int expected = static_cast<int>(i) + 1;
-    if (b.batch != expected || b.active != (expected > s.inactive)) {
-      fail("batch record " + std::to_string(i) + " is batch " + std::to_string(b.batch) +
+  return {limits::max_k_per_event * static_cast<double>(s.max_events), entropy_bins,
+          std::log2(static_cast<double>(entropy_bins)) * (1 + 1e-12)};
+}
+
+// Record i: batch i + 1, active past the inactive batches, with k, entropy, fission sites and running k in
+// range.
+std::string batch_problem(const BatchResult& b, std::size_t i, const model::Settings& s, const BatchLimits& bound) {
+  const int expected = static_cast<int>(i) + 1;
+  if (b.batch != expected || b.active != (expected > s.inactive)) {
+    return "batch record " + std::to_string(i) + " is batch " + std::to_string(b.batch) +
            (b.active ? " (active)" : " (inactive)") + " (allowed: batch " + std::to_string(expected) +
-           (expected > s.inactive ? ", active)" : ", inactive)"));
+           (expected > s.inactive ? ", active)" : ", inactive)");
+  }
+  const std::string batch = "batch " + std::to_string(b.batch) + ": ";
+  const std::pair<const char*, double> ks[] = {
+      {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
+  for (const auto& [name, v] : ks) {
+    if (!(v >= 0.0 && v <= bound.max_k)) {
+      return batch + name + " = " + number(v) + " (allowed: a finite k in [0, " + number(bound.max_k) + "]: at most " +
+             number(limits::max_k_per_event) + " per event of settings.max_events = " + std::to_string(s.max_events) + ")";
     }
-    const std::string batch = "batch " + std::to_string(b.batch) + ": ";
-    const std::pair<const char*, double> ks[] = {
-        {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
-    for (const auto& [name, v] : ks) {
-      if (!(v >= 0.0 && v <= max_k)) {
-        fail(batch + name + " = " + number(v) + " (allowed: a finite k in [0, " + number(max_k) + "]: at most " +
-             number(limits::max_k_per_event) + " per event of settings.max_events = " + std::to_string(s.max_events) + ")");
-      }
-    }
-    if (b.k != b.k_collision) {
-      fail(batch + "k = " + number(b.k) + " differs from k_collision = " + number(b.k_collision) +
-           " (allowed: equal; a batch's k is its collision estimate)");
-    }
-    if (!(b.entropy >= 0.0 && b.entropy <= max_entropy)) {
-      fail(batch + "entropy = " + number(b.entropy) + " bits (allowed: 0 to log2(" + std::to_string(entropy_bins) +
-           " entropy-mesh bins) = " + number(std::log2(static_cast<double>(entropy_bins))) + ")");
-    }
-    if (b.fission_sites < 1) {
-      fail(batch + "fission_sites = " + std::to_string(b.fission_sites) +
-           " (allowed: at least 1; a batch without fission sites ends the run)");
-    }
-    const double sd = b.k_running.std;
-    const bool sd_ok = !b.k_running.has_std() || (sd >= 0.0 && std::isfinite(sd));  // undefined below 2 batches
-    if (b.active && (!(b.k_running.mean >= 0.0 && b.k_running.mean <= max_k) || !sd_ok)) {
-      fail(batch + "the running k " + number(b.k_running.mean) + " +/- " + number(b.k_running.std) +
-           " is not a finite non-negative mean with a finite non-negative (or undefined) deviation");
-    }
+  }
+  if (b.k != b.k_collision) {
+    return batch + "k = " + number(b.k) + " differs from k_collision = " + number(b.k_collision) +
+           " (allowed: equal; a batch's k is its collision estimate)";
+  }
+  if (!(b.entropy >= 0.0 && b.entropy <= bound.max_entropy)) {
+    return batch + "entropy = " + number(b.entropy) + " bits (allowed: 0 to log2(" + std::to_string(bound.entropy_bins) +
+           " entropy-mesh bins) = " + number(std::log2(static_cast<double>(bound.entropy_bins))) + ")";
+  }
+  if (b.fission_sites < 1) {
+    return batch + "fission_sites = " + std::to_string(b.fission_sites) +
+           " (allowed: at least 1; a batch without fission sites ends the run)";
+  }
+  const double sd = b.k_running.std;
+  const bool sd_ok = !b.k_running.has_std() || (sd >= 0.0 && std::isfinite(sd));  // undefined below 2 batches
+  if (b.active && (!(b.k_running.mean >= 0.0 && b.k_running.mean <= bound.max_k) || !sd_ok)) {
+    return batch + "the running k " + number(b.k_running.mean) + " +/- " + number(b.k_running.std) +
+           " is not a finite non-negative mean with a finite non-negative (or undefined) deviation";
+  }
+  return {};
+}
+
+// The batch records, and the k that carries on from the last of them.
+std::string batches_problem(const RunResults& sp, const model::Settings& s) {
+  if (sp.batch.empty()) return "it holds no batch (allowed: a statepoint written after a batch)";
+  const BatchLimits bound = batch_limits(s);
+  for (std::size_t i = 0; i < sp.batch.size(); ++i) {
+    if (std::string what = batch_problem(sp.batch[i], i, s, bound); !what.empty()) return what;
   }
   // The next batch's fission sites are normalised by the last batch's collision estimate.
   if (sp.restart.k_prev != sp.batch.back().k_collision) {
-    fail("k_prev = " + number(sp.restart.k_prev) + " differs from the last batch's k_collision = " +
-         number(sp.batch.back().k_collision) + " (allowed: equal; it normalises the next batch's fission sites)");
+    return "k_prev = " + number(sp.restart.k_prev) + " differs from the last batch's k_collision = " +
+           number(sp.batch.back().k_collision) + " (allowed: equal; it normalises the next batch's fission sites)";
   }
+  return {};
+}
+
+std::string counts_problem(const RunResults& sp, const model::Settings& s) {
   if (sp.lost_particles < 0 || sp.lost_particles > s.max_lost) {
-    fail("lost_particles = " + std::to_string(sp.lost_particles) + " (allowed: 0 to settings.max_lost = " +
-         std::to_string(s.max_lost) + "; a run that lost more stopped before writing)");
+    return "lost_particles = " + std::to_string(sp.lost_particles) + " (allowed: 0 to settings.max_lost = " +
+           std::to_string(s.max_lost) + "; a run that lost more stopped before writing)";
   }
-  if (sp.bank_overflows < 0) {
-    fail("bank_overflows = " + std::to_string(sp.bank_overflows) + " (allowed: a count, >= 0)");
-  }
+  if (sp.bank_overflows < 0) return "bank_overflows = " + std::to_string(sp.bank_overflows) + " (allowed: a count, >= 0)";
+  return {};
+}
+
+// The mesh tally's running sums: one value per group and bin, each finite and non-negative.
+std::string mesh_sums_problem(const RunResults& sp, const model::Problem& p) {
+  const auto& s = p.settings;
   const std::int64_t groups = s.mode == model::PhysicsMode::multigroup
                                   ? p.groups
                                   : static_cast<std::int64_t>(s.tally_energy_bounds.size()) - 1;
@@ -146,16 +169,23 @@ void check_restart_data(const std::string& path, const RunResults& sp, const mod
                                                                      {"fission_sq", &sp.restart.fission_sq}};
   for (const auto& [name, v] : sums) {
     if (static_cast<std::int64_t>(v->size()) != tally_values) {
-      fail(std::string("/restart/") + name + " holds " + std::to_string(v->size()) + " values (allowed: " +
-           std::to_string(tally_values) + ", the mesh tally's groups x bins)");
+      return std::string("/restart/") + name + " holds " + std::to_string(v->size()) + " values (allowed: " +
+             std::to_string(tally_values) + ", the mesh tally's groups x bins)";
     }
     for (const double x : *v) {
-      if (!(x >= 0.0 && std::isfinite(x))) fail("a mesh-tally accumulator holds " + number(x) + " (allowed: finite, >= 0)");
+      if (!(x >= 0.0 && std::isfinite(x))) return "a mesh-tally accumulator holds " + number(x) + " (allowed: finite, >= 0)";
     }
   }
+  return {};
+}
+
+// One site per history of the next batch, each one a fission in this problem can have made, and with CMFD
+// feedback a total weight near `particles`.
+std::string source_problem(const RunResults& sp, const model::Problem& p) {
+  const auto& s = p.settings;
   if (static_cast<std::int64_t>(sp.source_bank.size()) != s.particles) {
-    fail("the source bank holds " + std::to_string(sp.source_bank.size()) + " sites (allowed: particles = " +
-         std::to_string(s.particles) + ", one per history of the next batch)");
+    return "the source bank holds " + std::to_string(sp.source_bank.size()) + " sites (allowed: particles = " +
+           std::to_string(s.particles) + ", one per history of the next batch)";
   }
   const auto bounds = geometry_bounding_box(p);
   // CMFD feedback reweights the bank before the comb (src/driver/source_cycle.cpp), keeping the bank's total;
@@ -165,16 +195,29 @@ void check_restart_data(const std::string& path, const RunResults& sp, const mod
   double total = 0;
   for (std::size_t i = 0; i < sp.source_bank.size(); ++i) {
     if (const std::string what = site_problem(sp.source_bank[i], p, bounds, weighted); !what.empty()) {
-      fail("source site " + std::to_string(i) + ": " + what);
+      return "source site " + std::to_string(i) + ": " + what;
     }
     total += sp.source_bank[i].weight;
   }
   const double n = static_cast<double>(s.particles), ratio = limits::max_cmfd_source_weight_ratio;
   if (weighted && !(total >= n / ratio && total <= n * ratio)) {
-    fail("the source sites weigh " + number(total) + " in all (allowed with CMFD feedback: from particles / " +
-         number(ratio) + " to particles x " + number(ratio) + ", particles = " + std::to_string(s.particles) +
-         ": the feedback keeps the bank's total weight, which the comb samples)");
+    return "the source sites weigh " + number(total) + " in all (allowed with CMFD feedback: from particles / " +
+           number(ratio) + " to particles x " + number(ratio) + ", particles = " + std::to_string(s.particles) +
+           ": the feedback keeps the bank's total weight, which the comb samples)";
   }
+  return {};
+}
+
+}  // namespace
+
+void check_restart_data(const std::string& path, const RunResults& sp, const model::Problem& p) {
+  // Each part returns its first problem, "" if none; the first part with one is the one reported.
+  std::string what = identity_problem(sp, p.settings);
+  if (what.empty()) what = batches_problem(sp, p.settings);
+  if (what.empty()) what = counts_problem(sp, p.settings);
+  if (what.empty()) what = mesh_sums_problem(sp, p);
+  if (what.empty()) what = source_problem(sp, p);
+  if (!what.empty()) throw InputError("cannot restart from '" + printable(path) + "': " + what);
 }
 
 }  // namespace keff

@@ -286,38 +286,53 @@ void print_summary(std::ostream& os, const RunResults& r) {
   os << line;
 }
 
-int run_command(const std::vector<std::string_view>& args, const Communicator& comm) {
-  // Everything that can fail on one rank alone (a file only some ranks can read) happens here, and the
-  // ranks agree on the outcome before the first collective: one message, the same exit on every rank.
+// What a run starts from, read and checked: the options, the problem with them applied, the input's
+// fingerprint and, with --restart, the statepoint it continues.
+struct PreparedRun {
   RunOptions opts;
   model::Problem problem;
   RunResults statepoint;
   std::uint64_t fingerprint = 0;
   std::uint64_t identity = 0;  // of this rank's input and arguments; the ranks must agree on it
+};
+
+// Everything that can fail on one rank alone (a file only some ranks can read): no collective here.
+PreparedRun prepare_here(const std::vector<std::string_view>& args, const Communicator& comm) {
+  PreparedRun run;
+  run.opts = parse_run_options(args);
+  const RunOptions& opts = run.opts;
+  const std::string text = opts.input ? read_input_file(*opts.input) : std::string(default_problem_toml());
+  run.problem = read_problem_string(text, opts.input ? *opts.input : "<default>");
+  model::Problem& problem = run.problem;
+  apply_overrides(opts, problem);
+  if (problem.cmfd_on() && !cmfd_available) {
+    throw InputError(std::string(cmfd_unavailable_message) + " (asked for by [cmfd] at " + problem.cmfd->where.str() + ")");
+  }
+  check_run_limits(problem, comm.size());
+  run.fingerprint = input_fingerprint(text, problem.settings);
+  run.identity = run_fingerprint(text, args);
+  if (comm.is_root()) check_outputs(opts, problem);  // rank 0 writes them
+  if (opts.restart) {
+    check_restart_file(*opts.restart);
+    try {
+      run.statepoint = read_statepoint(*opts.restart);
+    } catch (const OutputError& e) {
+      throw InputError(std::string("cannot restart: ") + e.what());
+    }
+    check_restartable(*opts.restart, run.statepoint, problem, run.fingerprint);
+    check_restart_data(*opts.restart, run.statepoint, problem);
+  }
+  return run;
+}
+
+// prepare_here on every rank, then the ranks agree on the outcome before the first collective of the
+// run: one message, the same exit on every rank; and on having been given the same run.
+PreparedRun prepare_run(const std::vector<std::string_view>& args, const Communicator& comm) {
+  PreparedRun run;
   std::string failure;
   bool usage = false;
   try {
-    opts = parse_run_options(args);
-    const std::string text = opts.input ? read_input_file(*opts.input) : std::string(default_problem_toml());
-    problem = read_problem_string(text, opts.input ? *opts.input : "<default>");
-    apply_overrides(opts, problem);
-    if (problem.cmfd_on() && !cmfd_available) {
-      throw InputError(std::string(cmfd_unavailable_message) + " (asked for by [cmfd] at " + problem.cmfd->where.str() + ")");
-    }
-    check_run_limits(problem, comm.size());
-    fingerprint = input_fingerprint(text, problem.settings);
-    identity = run_fingerprint(text, args);
-    if (comm.is_root()) check_outputs(opts, problem);  // rank 0 writes them
-    if (opts.restart) {
-      check_restart_file(*opts.restart);
-      try {
-        statepoint = read_statepoint(*opts.restart);
-      } catch (const OutputError& e) {
-        throw InputError(std::string("cannot restart: ") + e.what());
-      }
-      check_restartable(*opts.restart, statepoint, problem, fingerprint);
-      check_restart_data(*opts.restart, statepoint, problem);
-    }
+    run = prepare_here(args, comm);
   } catch (const UsageError& e) {
     failure = e.what();
     usage = true;
@@ -333,40 +348,51 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
     if (comm.any(usage)) throw UsageError(failure);
     throw InputError(failure);
   }
-  if (!comm.all_equal(identity)) {
+  if (!comm.all_equal(run.identity)) {
     throw UsageError("the " + std::to_string(comm.size()) + " ranks were not given the same run: every rank must "
                      "read an input with the same bytes and the same 'keff run' arguments (one command for all ranks)");
   }
+  return run;
+}
+
+// Overlaps and gaps, before the nuclear data is made: a model found faulty is bad input. Returns the run
+// header's words for the check.
+std::string check_geometry_before_run(const model::Problem& problem, const Communicator& comm) {
+  if (problem.settings.geometry_check_points <= 0) return "skipped (settings.geometry_check_points = 0)";
+  const GeometryCheck check = check_geometry(problem, comm, problem.settings.geometry_check_points);
+  if (check.found()) throw InputError(geometry_refusal(problem, check));
+  return geometry_check_summary(check);
+}
+
+// Rank 0's outputs after the run: the JSON summary (its time counted in the results' timing), then the
+// printed summary and where the files are.
+void write_run_outputs(const RunOptions& opts, const model::Problem& problem, RunResults& results, std::ostream* log) {
+  const auto start = std::chrono::steady_clock::now();
+  if (opts.json) write_summary_json(*opts.json, results);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  results.timing.push_back({"output (rank 0)", seconds, seconds, seconds});
+  if (log) {
+    print_summary(*log, results);
+    if (!problem.settings.statepoint.empty()) *log << " Statepoint: " << problem.settings.statepoint << "\n";
+    if (opts.json) *log << " Summary:    " << *opts.json << "\n";
+  }
+}
+
+int run_command(const std::vector<std::string_view>& args, const Communicator& comm) {
+  PreparedRun run = prepare_run(args, comm);
+  const RunOptions& opts = run.opts;
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
+  const std::string geometry_check = check_geometry_before_run(run.problem, comm);
 
-  // Overlaps and gaps, before the nuclear data is made: a model found faulty is bad input.
-  std::string geometry_check = "skipped (settings.geometry_check_points = 0)";
-  if (problem.settings.geometry_check_points > 0) {
-    const GeometryCheck check = check_geometry(problem, comm, problem.settings.geometry_check_points);
-    if (check.found()) throw InputError(geometry_refusal(problem, check));
-    geometry_check = geometry_check_summary(check);
-  }
-
-  Run sim(problem, comm, log, {opts.exchange, opts.sync_timers, fingerprint});
+  Run sim(run.problem, comm, log, {opts.exchange, opts.sync_timers, run.fingerprint});
   if (opts.restart) {
-    sim.restart_from(statepoint);
-    if (log) *log << "keff: restarting from " << *opts.restart << " after batch " << statepoint.batch.size() << "\n";
-    statepoint = {};  // the bank copy is no longer needed
+    sim.restart_from(run.statepoint);
+    if (log) *log << "keff: restarting from " << *opts.restart << " after batch " << run.statepoint.batch.size() << "\n";
+    run.statepoint = {};  // the bank copy is no longer needed
   }
-  if (log) print_problem(*log, problem, sim.setup(), comm, geometry_check);
+  if (log) print_problem(*log, run.problem, sim.setup(), comm, geometry_check);
   RunResults results = sim.run();
-
-  if (comm.is_root()) {
-    const auto start = std::chrono::steady_clock::now();
-    if (opts.json) write_summary_json(*opts.json, results);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    results.timing.push_back({"output (rank 0)", seconds, seconds, seconds});
-    if (log) {
-      print_summary(*log, results);
-      if (!problem.settings.statepoint.empty()) *log << " Statepoint: " << problem.settings.statepoint << "\n";
-      if (opts.json) *log << " Summary:    " << *opts.json << "\n";
-    }
-  }
+  if (comm.is_root()) write_run_outputs(opts, run.problem, results, log);
   return 0;
 }
 

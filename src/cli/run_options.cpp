@@ -249,95 +249,99 @@ std::string tool_libraries_problem(std::string_view what, std::string_view list,
   return {};
 }
 
-}  // namespace
+// Kokkos' boolean flags, with the environment variable of each.
+constexpr const char* boolean_flags[][2] = {{"--kokkos-disable-warnings", "KOKKOS_DISABLE_WARNINGS"},
+                                            {"--kokkos-print-configuration", "KOKKOS_PRINT_CONFIGURATION"},
+                                            {"--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS"}};
+// Spellings Kokkos reads (and acts on: --threads=600 crashed it) without the --kokkos- prefix, or only
+// to warn that they are gone; keff takes the --kokkos- spelling beside each instead.
+constexpr const char* replaced_flags[][2] = {{"--threads", "--kokkos-num-threads=N"},
+                                             {"--num-threads", "--kokkos-num-threads=N"},
+                                             {"--device-id", "--kokkos-device-id=D"},
+                                             {"--device", "--kokkos-device-id=D"},
+                                             {"--kokkos-num-devices", "--kokkos-map-device-id-by=mpi_rank"},
+                                             {"--kokkos-ndevices", "--kokkos-map-device-id-by=mpi_rank"},
+                                             {"--num-devices", "--kokkos-map-device-id-by=mpi_rank"},
+                                             {"--ndevices", "--kokkos-map-device-id-by=mpi_rank"}};
+constexpr const char* tool_flags[] = {"--kokkos-tools-libs", "--kokkos-tools-library"};
+constexpr std::string_view map_flag = "--kokkos-map-device-id-by";
+constexpr std::string_view map_allowed = "random, mpi_rank";
 
-std::int64_t max_threads_for(int hardware_threads) {
-  if (hardware_threads <= 0) return limits::max_threads;
-  return std::min<std::int64_t>(limits::max_threads, limits::max_threads_per_hardware_thread * hardware_threads);
-}
-
-std::string check_kokkos_arguments(int argc, const char* const* argv, const KokkosEnvironment& env) {
+// Kokkos' integer flags, with the environment variable of each where it has one; the thread counts'
+// maximum depends on the machine.
+std::array<IntegerFlag, 4> integer_flags(const KokkosEnvironment& env) {
   const std::int64_t max_threads = max_threads_for(env.hardware_threads);
   const std::string threads_why =
       "at most " + std::to_string(limits::max_threads_per_hardware_thread) + " per hardware thread" +
       (env.hardware_threads > 0 ? " (" + std::to_string(env.hardware_threads) + " here)" : std::string()) +
       " and at most " + std::to_string(limits::max_threads) + ", the thread pool of Kokkos' OpenMP backend";
-  const IntegerFlag integers[] = {
-      {"--kokkos-num-threads", "KOKKOS_NUM_THREADS", 1, max_threads, threads_why},
-      {"--kokkos-threads", nullptr, 1, max_threads, threads_why},  // Kokkos' older spelling, still read
-      {"--kokkos-device-id", "KOKKOS_DEVICE_ID", 0, limits::max_device_id, ""},
-      {"--kokkos-device", nullptr, 0, limits::max_device_id, ""}};
-  const auto range = [](const IntegerFlag& f) {
-    return limits::integer_range(f.min, f.max) + (f.why.empty() ? std::string() : ": " + f.why);
-  };
-  const char* booleans[][2] = {{"--kokkos-disable-warnings", "KOKKOS_DISABLE_WARNINGS"},
-                               {"--kokkos-print-configuration", "KOKKOS_PRINT_CONFIGURATION"},
-                               {"--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS"}};
-  // Spellings Kokkos reads (and acts on: --threads=600 crashed it) without the --kokkos- prefix, or only
-  // to warn that they are gone; keff takes the --kokkos- spelling above instead.
-  const char* replaced[][2] = {{"--threads", "--kokkos-num-threads=N"},
-                               {"--num-threads", "--kokkos-num-threads=N"},
-                               {"--device-id", "--kokkos-device-id=D"},
-                               {"--device", "--kokkos-device-id=D"},
-                               {"--kokkos-num-devices", "--kokkos-map-device-id-by=mpi_rank"},
-                               {"--kokkos-ndevices", "--kokkos-map-device-id-by=mpi_rank"},
-                               {"--num-devices", "--kokkos-map-device-id-by=mpi_rank"},
-                               {"--ndevices", "--kokkos-map-device-id-by=mpi_rank"}};
-  const char* tool_flags[] = {"--kokkos-tools-libs", "--kokkos-tools-library"};
-  constexpr std::string_view map_flag = "--kokkos-map-device-id-by";
-  constexpr std::string_view map_allowed = "random, mpi_rank";
-  const auto env_var = [&](const char* name) { return env.getenv ? env.getenv(name) : nullptr; };
-  for (int i = 1; i < argc; ++i) {
-    if (!argv[i]) break;
-    const std::string_view a = argv[i];
-    for (const auto& f : integers) {
-      const std::string_view flag = f.flag;
-      // "--kokkos-device" is a prefix of "--kokkos-device-id": Kokkos tells them apart as kokkos_matches does.
-      if (!(flag == "--kokkos-device" ? kokkos_matches(a, flag) : a.starts_with(flag))) continue;
-      const bool has_value = a.size() > flag.size() && a[flag.size()] == '=';
-      if (!has_value || !integer_in(a.substr(flag.size() + 1), f.min, f.max)) {
-        return not_allowed(a, std::string(flag) + "=N with N " + range(f));
-      }
-    }
-    for (const auto& r : replaced) {
-      if (kokkos_matches(a, r[0])) {
-        return not_allowed(a, std::string(r[1]) + "; Kokkos reads '" + r[0] + "' too, but keff takes " + r[1]);
-      }
-    }
-    for (const auto& b : booleans) {
-      const std::string_view flag = b[0];
-      if (!a.starts_with(flag) || a == flag) continue;
-      if (a[flag.size()] != '=' || !boolean_word(a.substr(flag.size() + 1))) {
-        return not_allowed(a, std::string(flag) + " or " + std::string(flag) + "=true|false|yes|no|1|0");
-      }
-    }
-    if (a.starts_with(map_flag)) {
-      const std::string_view v = a.size() > map_flag.size() ? a.substr(map_flag.size() + 1) : std::string_view();
-      if (a.size() <= map_flag.size() + 1 || a[map_flag.size()] != '=' || (v != "random" && v != "mpi_rank")) {
-        return not_allowed(a, std::string(map_flag) + "=" + std::string(map_allowed));
-      }
-    }
-    for (const std::string_view flag : tool_flags) {
-      if (!kokkos_matches(a, flag)) continue;
-      if (a.size() <= flag.size() + 1 || a[flag.size()] != '=') return not_allowed(a, std::string(flag) + "=LIBRARY[;LIBRARY...]");
-      if (std::string p = tool_libraries_problem(flag, a.substr(flag.size() + 1), env); !p.empty()) return p;
+  return {{{"--kokkos-num-threads", "KOKKOS_NUM_THREADS", 1, max_threads, threads_why},
+           {"--kokkos-threads", nullptr, 1, max_threads, threads_why},  // Kokkos' older spelling, still read
+           {"--kokkos-device-id", "KOKKOS_DEVICE_ID", 0, limits::max_device_id, ""},
+           {"--kokkos-device", nullptr, 0, limits::max_device_id, ""}}};
+}
+
+std::string range_of(const IntegerFlag& f) {
+  return limits::integer_range(f.min, f.max) + (f.why.empty() ? std::string() : ": " + f.why);
+}
+
+// The problem of one command-line argument, or "" when Kokkos may have it (or it is not Kokkos').
+std::string argument_problem(std::string_view a, const std::array<IntegerFlag, 4>& integers,
+                             const KokkosEnvironment& env) {
+  for (const auto& f : integers) {
+    const std::string_view flag = f.flag;
+    // "--kokkos-device" is a prefix of "--kokkos-device-id": Kokkos tells them apart as kokkos_matches does.
+    if (!(flag == "--kokkos-device" ? kokkos_matches(a, flag) : a.starts_with(flag))) continue;
+    const bool has_value = a.size() > flag.size() && a[flag.size()] == '=';
+    if (!has_value || !integer_in(a.substr(flag.size() + 1), f.min, f.max)) {
+      return not_allowed(a, std::string(flag) + "=N with N " + range_of(f));
     }
   }
+  for (const auto& r : replaced_flags) {
+    if (kokkos_matches(a, r[0])) {
+      return not_allowed(a, std::string(r[1]) + "; Kokkos reads '" + r[0] + "' too, but keff takes " + r[1]);
+    }
+  }
+  for (const auto& b : boolean_flags) {
+    const std::string_view flag = b[0];
+    if (!a.starts_with(flag) || a == flag) continue;
+    if (a[flag.size()] != '=' || !boolean_word(a.substr(flag.size() + 1))) {
+      return not_allowed(a, std::string(flag) + " or " + std::string(flag) + "=true|false|yes|no|1|0");
+    }
+  }
+  if (a.starts_with(map_flag)) {
+    const std::string_view v = a.size() > map_flag.size() ? a.substr(map_flag.size() + 1) : std::string_view();
+    if (a.size() <= map_flag.size() + 1 || a[map_flag.size()] != '=' || (v != "random" && v != "mpi_rank")) {
+      return not_allowed(a, std::string(map_flag) + "=" + std::string(map_allowed));
+    }
+  }
+  for (const std::string_view flag : tool_flags) {
+    if (!kokkos_matches(a, flag)) continue;
+    if (a.size() <= flag.size() + 1 || a[flag.size()] != '=') return not_allowed(a, std::string(flag) + "=LIBRARY[;LIBRARY...]");
+    if (std::string p = tool_libraries_problem(flag, a.substr(flag.size() + 1), env); !p.empty()) return p;
+  }
+  return {};
+}
+
+// The problem of the environment variables Kokkos (and its OpenMP backend) reads, or "".
+std::string environment_problem(const std::array<IntegerFlag, 4>& integers, const KokkosEnvironment& env) {
+  const auto env_var = [&](const char* name) { return env.getenv ? env.getenv(name) : nullptr; };
   for (const auto& f : integers) {
     if (!f.env) continue;
     const char* v = env_var(f.env);
     if (v && !integer_in(v, f.min, f.max)) {
       return "environment variable " + std::string(f.env) + "='" + printable(v) + "' is not allowed (allowed: " +
-             range(f) + ")";
+             range_of(f) + ")";
     }
   }
   // Kokkos' OpenMP backend counts the threads of one parallel region of the OpenMP default size before
   // it applies its own count: OMP_NUM_THREADS=1000000 crashed it whatever --kokkos-num-threads said.
-  if (const char* v = env_var("OMP_NUM_THREADS"); env.openmp && v && !thread_list(v, max_threads)) {
+  const IntegerFlag& num_threads = integers[0];  // OMP_NUM_THREADS is held to --kokkos-num-threads' range
+  if (const char* v = env_var("OMP_NUM_THREADS"); env.openmp && v && !thread_list(v, num_threads.max)) {
     return "environment variable OMP_NUM_THREADS='" + printable(v) + "' is not allowed (allowed: a thread count, or " +
-           "a comma-separated list of them per nesting level, each " + range(integers[0]) + ")";
+           "a comma-separated list of them per nesting level, each " + range_of(num_threads) + ")";
   }
-  for (const auto& b : booleans) {
+  for (const auto& b : boolean_flags) {
     const char* v = env_var(b[1]);
     if (v && !boolean_word(v)) {
       return "environment variable " + std::string(b[1]) + "='" + printable(v) +
@@ -354,6 +358,22 @@ std::string check_kokkos_arguments(int argc, const char* const* argv, const Kokk
     }
   }
   return {};
+}
+
+}  // namespace
+
+std::int64_t max_threads_for(int hardware_threads) {
+  if (hardware_threads <= 0) return limits::max_threads;
+  return std::min<std::int64_t>(limits::max_threads, limits::max_threads_per_hardware_thread * hardware_threads);
+}
+
+std::string check_kokkos_arguments(int argc, const char* const* argv, const KokkosEnvironment& env) {
+  const auto integers = integer_flags(env);
+  for (int i = 1; i < argc; ++i) {
+    if (!argv[i]) break;
+    if (std::string p = argument_problem(argv[i], integers, env); !p.empty()) return p;
+  }
+  return environment_problem(integers, env);
 }
 
 }  // namespace keff

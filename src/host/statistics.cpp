@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace keff {
 
@@ -103,6 +104,138 @@ KEstimate mean_of(const std::array<std::vector<double>, 3>& x, const std::vector
   return r;
 }
 
+// Rule 2: the estimators that estimate something, and the words for those left out for being 0 in every
+// batch ("" when none is).
+struct UsableEstimators {
+  std::vector<int> use;
+  std::string left_out;
+};
+
+UsableEstimators usable_estimators(const std::array<std::vector<double>, 3>& x) {
+  UsableEstimators u;
+  std::vector<int> zero;
+  for (int e = 0; e < 3; ++e) {
+    const bool all_zero = std::all_of(x[e].begin(), x[e].end(), [](double v) { return v == 0.0; });
+    (all_zero ? zero : u.use).push_back(e);
+  }
+  if (u.use.empty()) u.use = {0, 1, 2};  // k = 0: every estimator agrees
+  if (!zero.empty() && zero.size() < 3) {
+    u.left_out = "the " + names_of(zero) + (zero.size() == 1 ? " estimator is" : " estimators are") +
+                 " 0 in every active batch (no " + (zero.size() == 1 && zero[0] == 1 ? "absorption in fissionable material" : "fission scored") +
+                 "), left out";
+  }
+  return u;
+}
+
+// Rule 3: the first estimator left with the same value in every batch (from two batches on), alone.
+std::optional<KEstimate> zero_variance_estimate(const std::array<std::vector<double>, 3>& x, const UsableEstimators& u) {
+  const std::size_t n = x[0].size();
+  if (n < 2) return std::nullopt;
+  for (const int e : u.use) {
+    if (std::all_of(x[e].begin(), x[e].end(), [&](double v) { return v == x[e][0]; })) {
+      KEstimate r;
+      r.mean = x[e][0];
+      r.std = 0.0;
+      r.kind = estimator_kinds[e];
+      r.batches = static_cast<int>(n);
+      r.reason = joined(u.left_out, std::string("the ") + estimator_names[e] + " estimator has the same value in all " +
+                                        std::to_string(n) + " active batches: zero variance, the minimum-variance estimate");
+      return r;
+    }
+  }
+  return std::nullopt;
+}
+
+// Rule 4: why n active batches are too few to combine.
+std::string too_few_batches(std::size_t n) {
+  return n == 1 ? "1 active batch: no standard deviation yet, and the combination needs at least " +
+                      std::to_string(min_batches_to_combine) + " active batches"
+                : std::to_string(n) + " active batches: the combination needs at least " +
+                      std::to_string(min_batches_to_combine) + " (its weights come from the estimators' covariance, "
+                      "mostly noise before)";
+}
+
+// The sample covariance c[a][b] of the estimators use[a], use[b] about their means `each`.
+void sample_covariance(const std::array<std::vector<double>, 3>& x, const std::vector<int>& use,
+                       const std::array<MeanStd, 3>& each, double c[3][3]) {
+  const std::size_t n = x[0].size();
+  const int m = static_cast<int>(use.size());
+  for (int a = 0; a < m; ++a) {
+    for (int b = 0; b < m; ++b) {
+      double s = 0;
+      for (std::size_t i = 0; i < n; ++i) s += (x[use[a]][i] - each[a].mean) * (x[use[b]][i] - each[b].mean);
+      c[a][b] = s / static_cast<double>(n - 1);
+    }
+  }
+}
+
+// The minimum-variance weights before normalisation, w = C^-1 1, and their total 1' C^-1 1 (the weights
+// are w / total).
+struct Weights {
+  double w[3] = {};
+  double total = 0;
+};
+
+// None when no combination is defined: C not positive definite, or a total that is not positive.
+std::optional<Weights> minimum_variance_weights(const double c[3][3], int m) {
+  double inv[3][3];
+  if (!positive_definite(c, m) || !invert(c, m, inv)) return std::nullopt;
+  Weights r;
+  for (int a = 0; a < m; ++a) {
+    for (int b = 0; b < m; ++b) r.w[a] += inv[a][b];
+    r.total += r.w[a];
+  }
+  if (!(r.total > 0)) return std::nullopt;
+  return r;
+}
+
+// Rule 5's fallback for a combination at `k` outside the estimators' range [lo, hi], with the weights
+// that put it there.
+std::string extrapolation(const std::vector<int>& use, const Weights& weights, double k, double lo, double hi) {
+  std::string named;
+  for (std::size_t a = 0; a < use.size(); ++a) {
+    named += (a ? ", " : "") + std::string(estimator_names[use[a]]) + " " + number("%.3g", weights.w[a] / weights.total);
+  }
+  return "mean of the " + names_of(use) + " estimators: the minimum-variance weights (" + named +
+         ") put the combination at " + number("%.5f", k) + ", outside the estimators' range [" + number("%.5f", lo) +
+         ", " + number("%.5f", hi) + "]: an extrapolation on an estimated covariance";
+}
+
+// Rule 5: the minimum-variance combination, or the mean of rule 4 where it is not defined or not stable.
+KEstimate minimum_variance_combination(const std::array<std::vector<double>, 3>& x, const UsableEstimators& u) {
+  const std::size_t n = x[0].size();
+  const std::vector<int>& use = u.use;
+  const int m = static_cast<int>(use.size());
+  std::array<MeanStd, 3> each;
+  for (int a = 0; a < m; ++a) each[a] = mean_std(x[use[a]]);
+  double c[3][3];
+  sample_covariance(x, use, each, c);
+  const std::optional<Weights> weights = minimum_variance_weights(c, m);
+  if (!weights) {
+    return mean_of(x, use,
+                   joined(u.left_out, "mean of the " + names_of(use) + " estimators: their covariance is singular (" +
+                                          "estimators that move together exactly), so no combination is defined"));
+  }
+  const auto& [w, total] = *weights;
+  KEstimate r;
+  r.mean = 0;
+  for (int a = 0; a < m; ++a) r.mean += w[a] / total * each[a].mean;
+  double lo = each[0].mean, hi = each[0].mean;
+  for (int a = 1; a < m; ++a) {
+    lo = std::min(lo, each[a].mean);
+    hi = std::max(hi, each[a].mean);
+  }
+  const double slack = 1e-12 * std::max(std::fabs(lo), std::fabs(hi));  // rounding of weights summing to 1
+  if (!(r.mean >= lo - slack && r.mean <= hi + slack)) {
+    return mean_of(x, use, joined(u.left_out, extrapolation(use, *weights, r.mean, lo, hi)));
+  }
+  r.std = std::sqrt(1.0 / total / static_cast<double>(n));
+  r.kind = KEstimateKind::combined;
+  r.batches = static_cast<int>(n);
+  r.reason = u.left_out.empty() ? std::string() : "combination of the " + names_of(use) + " estimators: " + u.left_out;
+  return r;
+}
+
 }  // namespace
 
 MeanStd mean_std(const std::vector<double>& samples) {
@@ -122,105 +255,19 @@ MeanStd mean_std(const std::vector<double>& samples) {
 
 KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x) {
   const std::size_t n = x[0].size();
-  KEstimate none;
-  none.mean = nan;
-  none.reason = "no active batch yet";
-  if (n == 0) return none;
-
-  // Rule 2: estimators that are 0 in every batch estimate nothing.
-  std::vector<int> use;
-  std::vector<int> zero;
-  for (int e = 0; e < 3; ++e) {
-    const bool all_zero = std::all_of(x[e].begin(), x[e].end(), [](double v) { return v == 0.0; });
-    (all_zero ? zero : use).push_back(e);
+  if (n == 0) {
+    KEstimate none;
+    none.mean = nan;
+    none.reason = "no active batch yet";
+    return none;
   }
-  if (use.empty()) use = {0, 1, 2};  // k = 0: every estimator agrees
-  std::string left_out;
-  if (!zero.empty() && zero.size() < 3) {
-    left_out = "the " + names_of(zero) + (zero.size() == 1 ? " estimator is" : " estimators are") +
-               " 0 in every active batch (no " + (zero.size() == 1 && zero[0] == 1 ? "absorption in fissionable material" : "fission scored") +
-               "), left out";
-  }
-
-  // Rule 3: zero variance (from two batches on).
-  if (n >= 2) {
-    for (const int e : use) {
-      if (std::all_of(x[e].begin(), x[e].end(), [&](double v) { return v == x[e][0]; })) {
-        KEstimate r;
-        r.mean = x[e][0];
-        r.std = 0.0;
-        r.kind = estimator_kinds[e];
-        r.batches = static_cast<int>(n);
-        r.reason = joined(left_out, std::string("the ") + estimator_names[e] + " estimator has the same value in all " +
-                                        std::to_string(n) + " active batches: zero variance, the minimum-variance estimate");
-        return r;
-      }
-    }
-  }
-
-  // Rule 4: too few batches, or a single estimator.
-  if (use.size() == 1) return mean_of(x, use, joined(left_out, "only the " + names_of(use) + " estimator is left"));
+  const UsableEstimators u = usable_estimators(x);
+  if (auto alone = zero_variance_estimate(x, u)) return *alone;
+  if (u.use.size() == 1) return mean_of(x, u.use, joined(u.left_out, "only the " + names_of(u.use) + " estimator is left"));
   if (n < static_cast<std::size_t>(min_batches_to_combine)) {
-    const std::string why =
-        n == 1 ? "1 active batch: no standard deviation yet, and the combination needs at least " +
-                     std::to_string(min_batches_to_combine) + " active batches"
-               : std::to_string(n) + " active batches: the combination needs at least " +
-                     std::to_string(min_batches_to_combine) + " (its weights come from the estimators' covariance, "
-                     "mostly noise before)";
-    return mean_of(x, use, joined(left_out, "mean of the " + names_of(use) + " estimators: " + why));
+    return mean_of(x, u.use, joined(u.left_out, "mean of the " + names_of(u.use) + " estimators: " + too_few_batches(n)));
   }
-
-  // Rule 5: the combination.
-  const int m = static_cast<int>(use.size());
-  std::array<MeanStd, 3> each;
-  for (int a = 0; a < m; ++a) each[a] = mean_std(x[use[a]]);
-  double c[3][3];
-  for (int a = 0; a < m; ++a) {
-    for (int b = 0; b < m; ++b) {
-      double s = 0;
-      for (std::size_t i = 0; i < n; ++i) s += (x[use[a]][i] - each[a].mean) * (x[use[b]][i] - each[b].mean);
-      c[a][b] = s / static_cast<double>(n - 1);
-    }
-  }
-  double inv[3][3];
-  double w[3] = {}, total = 0;
-  const bool regular = positive_definite(c, m) && invert(c, m, inv);
-  if (regular) {
-    for (int a = 0; a < m; ++a) {
-      for (int b = 0; b < m; ++b) w[a] += inv[a][b];
-      total += w[a];
-    }
-  }
-  if (!regular || !(total > 0)) {
-    return mean_of(x, use,
-                   joined(left_out, "mean of the " + names_of(use) + " estimators: their covariance is singular (" +
-                                        "estimators that move together exactly), so no combination is defined"));
-  }
-  KEstimate r;
-  r.mean = 0;
-  for (int a = 0; a < m; ++a) r.mean += w[a] / total * each[a].mean;
-  double lo = each[0].mean, hi = each[0].mean;
-  for (int a = 1; a < m; ++a) {
-    lo = std::min(lo, each[a].mean);
-    hi = std::max(hi, each[a].mean);
-  }
-  const double slack = 1e-12 * std::max(std::fabs(lo), std::fabs(hi));  // rounding of weights summing to 1
-  if (!(r.mean >= lo - slack && r.mean <= hi + slack)) {
-    std::string weights;
-    for (int a = 0; a < m; ++a) {
-      weights += (a ? ", " : "") + std::string(estimator_names[use[a]]) + " " + number("%.3g", w[a] / total);
-    }
-    return mean_of(x, use,
-                   joined(left_out, "mean of the " + names_of(use) + " estimators: the minimum-variance weights (" +
-                                        weights + ") put the combination at " + number("%.5f", r.mean) +
-                                        ", outside the estimators' range [" + number("%.5f", lo) + ", " +
-                                        number("%.5f", hi) + "]: an extrapolation on an estimated covariance"));
-  }
-  r.std = std::sqrt(1.0 / total / static_cast<double>(n));
-  r.kind = KEstimateKind::combined;
-  r.batches = static_cast<int>(n);
-  r.reason = left_out.empty() ? std::string() : "combination of the " + names_of(use) + " estimators: " + left_out;
-  return r;
+  return minimum_variance_combination(x, u);
 }
 
 double shannon_entropy(std::span<const std::int64_t> counts) {

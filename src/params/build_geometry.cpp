@@ -1,10 +1,10 @@
 // Flattens the problem's CSG model into the offset arrays of GeometryParams and copies them to the
-// device. Host Views are allocated with the device View's layout (host_mirror_type), so the copy is a
-// plain memcpy on a GPU and no copy at all when the device is the host. Each part fences `exec` before
-// its host Views go out of scope, since the copies from them run asynchronously on `exec`. The model has
-// been validated once, where it was read (io/input/input_geometry.cpp: indices, nesting, plane normals).
+// device (src/params/to_device.hpp). Each part fences `exec` before its host Views go out of scope,
+// since the copies from them run asynchronously on `exec`. The model has been validated once, where it
+// was read (io/input/input_geometry.cpp: indices, nesting, plane normals).
 #include "src/params/build_geometry.hpp"
 
+#include "src/params/to_device.hpp"
 
 #include <array>
 #include <cmath>
@@ -16,28 +16,10 @@ namespace keff {
 
 namespace {
 
-// Host Views with the layout of the device View they become (per-entity rows are LayoutRight on every
-// device: kernels/geometry_data.hpp).
-template <class DataType, class Layout = DeviceExec::array_layout>
-using HostView = typename Kokkos::View<DataType, Layout, DeviceMem>::host_mirror_type;
-using Rows = Kokkos::LayoutRight;
-
-std::string label(const std::string& what) { return "keff::geometry::" + what; }
-
-template <class DataType, class Layout = DeviceExec::array_layout>
-HostView<DataType, Layout> host_view(const std::string& what, std::size_t n) {
-  return HostView<DataType, Layout>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label(what)), n);
-}
-
-template <class HostViewType>
-auto to_device(const DeviceExec& exec, const HostViewType& h) {
-  return Kokkos::create_mirror_view_and_copy(Kokkos::view_alloc(DeviceMem{}, exec, h.label()), h);
-}
-
 // Offsets [n + 1] of the concatenation of the sizes given by size_of(i).
 template <class SizeOf>
-HostView<int*> offsets_view(const std::string& what, std::size_t n, SizeOf size_of) {
-  auto offsets = host_view<int*>(what, n + 1);
+HostView<int*> offsets_view(const std::string& label, std::size_t n, SizeOf size_of) {
+  auto offsets = host_view<int*>(label, n + 1);
   offsets(0) = 0;
   for (std::size_t i = 0; i < n; ++i) offsets(i + 1) = offsets(i) + static_cast<int>(size_of(i));
   return offsets;
@@ -55,9 +37,9 @@ std::array<double, surface_coeff_count> normalised_coeffs(const model::Surface& 
 
 void build_surfaces(const DeviceExec& exec, const model::Problem& p, GeometryParams<DeviceMem>& g) {
   const std::size_t n = p.surfaces.size();
-  auto kind = host_view<int*>("surface_kind", n);
-  auto boundary = host_view<int*>("surface_boundary", n);
-  auto coeffs = host_view<Real* [surface_coeff_count], Rows>("surface_coeffs", n);
+  auto kind = host_view<int*>("keff::geometry::surface_kind", n);
+  auto boundary = host_view<int*>("keff::geometry::surface_boundary", n);
+  auto coeffs = host_view<Real* [surface_coeff_count], Rows>("keff::geometry::surface_coeffs", n);
   for (std::size_t i = 0; i < n; ++i) {
     const model::Surface& s = p.surfaces[i];
     kind(i) = static_cast<int>(s.kind);
@@ -73,10 +55,11 @@ void build_surfaces(const DeviceExec& exec, const model::Problem& p, GeometryPar
 
 void build_cells(const DeviceExec& exec, const model::Problem& p, GeometryParams<DeviceMem>& g) {
   const std::size_t n = p.cells.size();
-  auto offsets = offsets_view("cell_region_offsets", n, [&](std::size_t i) { return p.cells[i].region.size(); });
-  auto region = host_view<int*>("cell_region", static_cast<std::size_t>(offsets(n)));
-  auto fill_kind = host_view<int*>("cell_fill_kind", n);
-  auto fill = host_view<int*>("cell_fill", n);
+  auto offsets =
+      offsets_view("keff::geometry::cell_region_offsets", n, [&](std::size_t i) { return p.cells[i].region.size(); });
+  auto region = host_view<int*>("keff::geometry::cell_region", static_cast<std::size_t>(offsets(n)));
+  auto fill_kind = host_view<int*>("keff::geometry::cell_fill_kind", n);
+  auto fill = host_view<int*>("keff::geometry::cell_fill", n);
   for (std::size_t i = 0; i < n; ++i) {
     const model::Cell& c = p.cells[i];
     int t = offsets(i);
@@ -93,9 +76,9 @@ void build_cells(const DeviceExec& exec, const model::Problem& p, GeometryParams
 
 void build_universes(const DeviceExec& exec, const model::Problem& p, GeometryParams<DeviceMem>& g) {
   const std::size_t n = p.universes.size();
-  auto offsets =
-      offsets_view("universe_cell_offsets", n, [&](std::size_t i) { return p.universes[i].cells.size(); });
-  auto cells = host_view<int*>("universe_cells", static_cast<std::size_t>(offsets(n)));
+  auto offsets = offsets_view("keff::geometry::universe_cell_offsets", n,
+                              [&](std::size_t i) { return p.universes[i].cells.size(); });
+  auto cells = host_view<int*>("keff::geometry::universe_cells", static_cast<std::size_t>(offsets(n)));
   for (std::size_t i = 0; i < n; ++i) {
     int t = offsets(i);
     for (int c : p.universes[i].cells) cells(t++) = c;
@@ -108,12 +91,13 @@ void build_universes(const DeviceExec& exec, const model::Problem& p, GeometryPa
 
 void build_lattices(const DeviceExec& exec, const model::Problem& p, GeometryParams<DeviceMem>& g) {
   const std::size_t n = p.lattices.size();
-  auto lower_left = host_view<Real* [3], Rows>("lattice_lower_left", n);
-  auto pitch = host_view<Real* [3], Rows>("lattice_pitch", n);
-  auto shape = host_view<int* [3], Rows>("lattice_shape", n);
-  auto outer = host_view<int*>("lattice_outer", n);
-  auto offsets = offsets_view("lattice_offsets", n, [&](std::size_t i) { return p.lattices[i].universes.size(); });
-  auto universes = host_view<int*>("lattice_universes", static_cast<std::size_t>(offsets(n)));
+  auto lower_left = host_view<Real* [3], Rows>("keff::geometry::lattice_lower_left", n);
+  auto pitch = host_view<Real* [3], Rows>("keff::geometry::lattice_pitch", n);
+  auto shape = host_view<int* [3], Rows>("keff::geometry::lattice_shape", n);
+  auto outer = host_view<int*>("keff::geometry::lattice_outer", n);
+  auto offsets =
+      offsets_view("keff::geometry::lattice_offsets", n, [&](std::size_t i) { return p.lattices[i].universes.size(); });
+  auto universes = host_view<int*>("keff::geometry::lattice_universes", static_cast<std::size_t>(offsets(n)));
   for (std::size_t i = 0; i < n; ++i) {
     const model::Lattice& l = p.lattices[i];
     for (std::size_t a = 0; a < 3; ++a) {

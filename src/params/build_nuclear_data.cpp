@@ -1,10 +1,12 @@
 // Device Params for nuclear data: nuclide grids with their acceleration structure, materials, and
-// multigroup tables. Everything is assembled in host Views, then mirrored to device memory once.
+// multigroup tables. Everything is assembled on the host, then copied to device memory once
+// (src/params/to_device.hpp); each part fences `exec` before its host Views go out of scope.
 #include "src/params/build_nuclear_data.hpp"
 
 #include "io/input/input.hpp"
 #include "io/library/nuclear_data.hpp"
 #include "io/limits.hpp"
+#include "src/params/to_device.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,27 +21,191 @@ namespace keff {
 namespace {
 
 using HostExec = Kokkos::DefaultHostExecutionSpace;
-using HostMem = Kokkos::HostSpace;
-
-template <class T>
-Kokkos::View<T*, HostMem> host_view(const std::string& what, std::size_t n) {
-  return Kokkos::View<T*, HostMem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::xs::" + what), n);
-}
-
-template <class T>
-Kokkos::View<T**, Kokkos::LayoutRight, HostMem> host_view_2d(const std::string& what, std::size_t n0,
-                                                            std::size_t n1) {
-  return Kokkos::View<T**, Kokkos::LayoutRight, HostMem>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::xs::" + what), n0, n1);
-}
-
-template <class V>
-auto to_device(const V& host) {
-  return Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
-}
 
 std::string source_of(const NuclideLibrary& library) {
   return library.path.empty() ? std::string("the synthetic library") : "the library '" + library.path + "'";
+}
+
+// Every nuclide's points, concatenated: nuclide n's are [offsets(n), offsets(n + 1)).
+struct NuclideGrids {
+  HostView<int*> offsets;
+  HostView<GridPoint*> points;
+};
+
+NuclideGrids concatenated_grids(const NuclideLibrary& library) {
+  const auto& nuclides = library.nuclides;
+  const int n_nuc = static_cast<int>(nuclides.size());
+  std::int64_t n_points = 0;
+  for (const NuclideData& d : nuclides) {
+    check_nuclide(d, library.path.empty() ? "nuclear data" : library.path);
+    n_points += static_cast<std::int64_t>(d.energy.size());
+  }
+  if (n_points > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("nuclear data: " + std::to_string(n_points) +
+                                " grid points in all exceed the 2^31 - 1 an int index can address");
+  }
+  NuclideGrids g{host_view<int*>("keff::xs::grid_offsets", n_nuc + 1),
+                 host_view<GridPoint*>("keff::xs::grid_points", n_points)};
+  g.offsets(0) = 0;
+  for (int n = 0; n < n_nuc; ++n) g.offsets(n + 1) = g.offsets(n) + static_cast<int>(nuclides[n].energy.size());
+  for (int n = 0; n < n_nuc; ++n) {
+    const NuclideData& d = nuclides[n];
+    for (std::size_t i = 0; i < d.energy.size(); ++i) {
+      const auto j = static_cast<std::size_t>(g.offsets(n)) + i;
+      g.points(j) = GridPoint{d.energy[i], d.elastic[i], d.capture[i], d.fission[i]};
+    }
+  }
+  return g;
+}
+
+// Each nuclide's constants, in library order.
+void copy_nuclide_constants(const DeviceExec& exec, const NuclideLibrary& library, NuclideParams<DeviceMem>& p) {
+  const auto of_each = [&](double NuclideData::*member) {
+    std::vector<Real> values;
+    for (const NuclideData& d : library.nuclides) values.push_back(d.*member);
+    return values;
+  };
+  p.awr = to_device(exec, "keff::xs::awr", of_each(&NuclideData::awr));
+  p.nu0 = to_device(exec, "keff::xs::nu0", of_each(&NuclideData::nu0));
+  p.nu1 = to_device(exec, "keff::xs::nu1", of_each(&NuclideData::nu1));
+  p.watt_a = to_device(exec, "keff::xs::watt_a", of_each(&NuclideData::watt_a));
+  p.watt_b = to_device(exec, "keff::xs::watt_b", of_each(&NuclideData::watt_b));
+  std::vector<int> fissile;
+  for (const NuclideData& d : library.nuclides) fissile.push_back(d.fissile ? 1 : 0);
+  p.fissile = to_device(exec, "keff::xs::fissile", fissile);
+}
+
+// The logarithmic hash grid. hash_index(b, n) = the largest local index whose point falls in a bin < b
+// (at or below the lower edge of bin b), 0 if none. The bin of a point uses the same formula as
+// energy_search.
+void build_hash_grid(const DeviceExec& exec, const NuclideLibrary& library, const NuclideGrids& grids,
+                     int hash_bins, NuclideParams<DeviceMem>& p) {
+  if (hash_bins < 1) throw std::invalid_argument("hash_bins must be >= 1, got " + std::to_string(hash_bins));
+  check_hash_grid_size(library, EnergyGridKind::hash, hash_bins);
+  const int n_nuc = static_cast<int>(library.nuclides.size());
+  const Real log_emin = std::log(constants::energy_min_ev);
+  const Real inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - log_emin);
+  auto hash_index = host_view<int**, Rows>("keff::xs::hash_index", hash_bins + 1, n_nuc);
+  const auto offsets = grids.offsets;
+  const auto points = grids.points;
+  HostExec host;
+  Kokkos::parallel_for(
+      "keff::xs::build_hash_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_nuc), [=](int n) {
+        const int base = offsets(n);
+        const int npts = offsets(n + 1) - base;
+        int i = 0;      // points [0, i) have bin < b
+        int bin_i = 0;  // bin of point i
+        auto bin_of = [&](int k) {
+          const Real x = (std::log(points(base + k).energy) - log_emin) * inv_dlog;
+          if (!(x > 0)) return 0;
+          if (x >= static_cast<Real>(hash_bins)) return hash_bins - 1;
+          return static_cast<int>(x);
+        };
+        bin_i = bin_of(0);
+        for (int b = 0; b <= hash_bins; ++b) {
+          while (i < npts && bin_i < b) {
+            ++i;
+            if (i < npts) bin_i = bin_of(i);
+          }
+          hash_index(b, n) = i > 0 ? i - 1 : 0;
+        }
+      });
+  host.fence("keff::xs::build_hash_grid");
+  p.hash_index = to_device(exec, hash_index);
+  p.hash_log_emin = log_emin;
+  p.hash_inv_dlog = inv_dlog;
+  exec.fence("keff::xs::build_hash_grid");
+}
+
+// The unionized grid's energies: every nuclide's points, sorted, each once. Its index, a row per union
+// point, is checked against limits::max_xs_table_entries here, before it is allocated.
+HostView<Real*> union_energy_grid(const NuclideLibrary& library, const NuclideGrids& grids) {
+  std::vector<Real> merged(grids.points.extent(0));
+  for (std::size_t j = 0; j < merged.size(); ++j) merged[j] = grids.points(j).energy;
+  std::sort(merged.begin(), merged.end());
+  merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+  const int n_nuc = static_cast<int>(library.nuclides.size());
+  const auto n_union = merged.size();
+  if (!limits::checked_product(limits::max_xs_table_entries, static_cast<std::int64_t>(n_union), n_nuc)) {
+    throw InputError("settings.energy_grid = \"unionized\" with the " + std::to_string(n_nuc) + " nuclides of " +
+                     source_of(library) + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
+                     " nuclides are too many entries for the union grid's index (allowed: at most " +
+                     limits::number_text(limits::max_xs_table_entries) + "; energy_grid = \"hash\" or \"nuclide\")");
+  }
+  auto union_energy = host_view<Real*>("keff::xs::union_energy", n_union);
+  std::copy(merged.begin(), merged.end(), union_energy.data());
+  return union_energy;
+}
+
+// union_index(u, n) = the local index of nuclide n at or below union_energy(u).
+void build_union_grid(const DeviceExec& exec, const NuclideLibrary& library, const NuclideGrids& grids,
+                      NuclideParams<DeviceMem>& p) {
+  const auto union_energy = union_energy_grid(library, grids);
+  const auto n_union = static_cast<std::int64_t>(union_energy.extent(0));
+  const int n_nuc = static_cast<int>(library.nuclides.size());
+  auto union_index = host_view<int**, Rows>("keff::xs::union_index", n_union, n_nuc);
+  const auto offsets = grids.offsets;
+  const auto points = grids.points;
+  // Blocks of union points in parallel; within a block each nuclide's cursor starts from a binary
+  // search and then walks, writing whole rows (contiguous in LayoutRight).
+  constexpr std::int64_t block = 4096;
+  const std::int64_t n_blocks = (n_union + block - 1) / block;
+  HostExec host;
+  Kokkos::parallel_for(
+      "keff::xs::build_union_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_blocks), [=](std::int64_t blk) {
+        const std::int64_t u0 = blk * block;
+        const std::int64_t u1 = std::min<std::int64_t>(u0 + block, n_union);
+        std::vector<int> cursor(static_cast<std::size_t>(n_nuc));  // largest local index <= union_energy(u)
+        for (int n = 0; n < n_nuc; ++n) {
+          const GridPoint* e = points.data() + offsets(n);
+          const int npts = offsets(n + 1) - offsets(n);
+          const int above = static_cast<int>(
+              std::upper_bound(e, e + npts, union_energy(u0),
+                               [](Real energy, const GridPoint& point) { return energy < point.energy; }) -
+              e);
+          cursor[n] = above - 1;
+        }
+        for (std::int64_t u = u0; u < u1; ++u) {
+          const Real eu = union_energy(u);
+          for (int n = 0; n < n_nuc; ++n) {
+            const int base = offsets(n);
+            const int last = offsets(n + 1) - base - 1;
+            int c = cursor[n];
+            while (c < last && points(base + c + 1).energy <= eu) ++c;
+            cursor[n] = c;
+            union_index(u, n) = c < 0 ? 0 : c;
+          }
+        }
+      });
+  host.fence("keff::xs::build_union_grid");
+  p.union_energy = to_device(exec, union_energy);
+  p.union_index = to_device(exec, union_index);
+  exec.fence("keff::xs::build_union_grid");
+}
+
+// A multigroup material's tables have one entry per group (sigma_s one row per group, each a row of
+// groups); sigma_f may be left out.
+void check_group_counts(const model::Material& mat, std::size_t g_count) {
+  const auto check = [&](const char* what, std::size_t size) {
+    if (size != g_count) {
+      throw std::invalid_argument(mat.where.str() + ": material '" + mat.name + "': " + what + " has " +
+                                  std::to_string(size) + " entries, expected " + std::to_string(g_count) +
+                                  " (groups)");
+    }
+  };
+  check("sigma_t", mat.sigma_t.size());
+  check("nu_sigma_f", mat.nu_sigma_f.size());
+  check("chi", mat.chi.size());
+  check("sigma_s", mat.sigma_s.size());
+  for (const auto& row : mat.sigma_s) check("a row of sigma_s", row.size());
+  if (!mat.sigma_f.empty()) check("sigma_f", mat.sigma_f.size());
+}
+
+// Scattering out of group g: sigma_s(g, to) summed over `to`.
+Real scattering_out(const model::Material& mat, std::size_t g) {
+  Real out = 0;
+  for (const double s : mat.sigma_s[g]) out += s;
+  return out;
 }
 
 }  // namespace
@@ -59,144 +225,19 @@ void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, in
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
                                               EnergyGridKind grid, int hash_bins) {
   Kokkos::Profiling::ScopedRegion region("keff::xs::build_nuclide_params");
-  const auto& nuclides = library.nuclides;
-  const int n_nuc = static_cast<int>(nuclides.size());
-
-  std::int64_t n_points = 0;
-  for (const NuclideData& d : nuclides) {
-    check_nuclide(d, library.path.empty() ? "nuclear data" : library.path);
-    n_points += static_cast<std::int64_t>(d.energy.size());
-  }
-  if (n_points > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument("nuclear data: " + std::to_string(n_points) +
-                                " grid points in all exceed the 2^31 - 1 an int index can address");
-  }
-
-  // Every nuclide's points, concatenated.
-  auto offsets = host_view<int>("grid_offsets", static_cast<std::size_t>(n_nuc) + 1);
-  offsets(0) = 0;
-  for (int n = 0; n < n_nuc; ++n) offsets(n + 1) = offsets(n) + static_cast<int>(nuclides[n].energy.size());
-  const auto np = static_cast<std::size_t>(n_points);
-  auto points = host_view<GridPoint>("grid_points", np);
-  auto awr = host_view<Real>("awr", static_cast<std::size_t>(n_nuc));
-  auto nu0 = host_view<Real>("nu0", static_cast<std::size_t>(n_nuc));
-  auto nu1 = host_view<Real>("nu1", static_cast<std::size_t>(n_nuc));
-  auto watt_a = host_view<Real>("watt_a", static_cast<std::size_t>(n_nuc));
-  auto watt_b = host_view<Real>("watt_b", static_cast<std::size_t>(n_nuc));
-  auto fissile = host_view<int>("fissile", static_cast<std::size_t>(n_nuc));
-  for (int n = 0; n < n_nuc; ++n) {
-    const NuclideData& d = nuclides[n];
-    for (std::size_t i = 0; i < d.energy.size(); ++i) {
-      const auto j = static_cast<std::size_t>(offsets(n)) + i;
-      points(j) = GridPoint{d.energy[i], d.elastic[i], d.capture[i], d.fission[i]};
-    }
-    awr(n) = d.awr;
-    nu0(n) = d.nu0;
-    nu1(n) = d.nu1;
-    watt_a(n) = d.watt_a;
-    watt_b(n) = d.watt_b;
-    fissile(n) = d.fissile ? 1 : 0;
-  }
-
+  const NuclideGrids grids = concatenated_grids(library);
   NuclideParams<DeviceMem> p;
   p.grid_kind = static_cast<int>(grid);
-  HostExec host;
-
   if (grid == EnergyGridKind::hash) {
-    if (hash_bins < 1) throw std::invalid_argument("hash_bins must be >= 1, got " + std::to_string(hash_bins));
-    check_hash_grid_size(library, grid, hash_bins);
-    const Real log_emin = std::log(constants::energy_min_ev);
-    const Real inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - log_emin);
-    // hash_index(b, n) = the largest local index whose point falls in a bin < b (at or below the lower
-    // edge of bin b), 0 if none. The bin of a point uses the same formula as energy_search.
-    auto hash_index = host_view_2d<int>("hash_index", static_cast<std::size_t>(hash_bins) + 1,
-                                        static_cast<std::size_t>(n_nuc));
-    Kokkos::parallel_for(
-        "keff::xs::build_hash_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_nuc), [=](int n) {
-          const int base = offsets(n);
-          const int npts = offsets(n + 1) - base;
-          int i = 0;      // points [0, i) have bin < b
-          int bin_i = 0;  // bin of point i
-          auto bin_of = [&](int k) {
-            const Real x = (std::log(points(base + k).energy) - log_emin) * inv_dlog;
-            if (!(x > 0)) return 0;
-            if (x >= static_cast<Real>(hash_bins)) return hash_bins - 1;
-            return static_cast<int>(x);
-          };
-          bin_i = bin_of(0);
-          for (int b = 0; b <= hash_bins; ++b) {
-            while (i < npts && bin_i < b) {
-              ++i;
-              if (i < npts) bin_i = bin_of(i);
-            }
-            hash_index(b, n) = i > 0 ? i - 1 : 0;
-          }
-        });
-    host.fence("keff::xs::build_hash_grid");
-    p.hash_index = to_device(hash_index);
-    p.hash_log_emin = log_emin;
-    p.hash_inv_dlog = inv_dlog;
+    build_hash_grid(exec, library, grids, hash_bins, p);
   } else if (grid == EnergyGridKind::unionized) {
-    std::vector<Real> merged(np);
-    for (std::size_t j = 0; j < np; ++j) merged[j] = points(j).energy;
-    std::sort(merged.begin(), merged.end());
-    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-    const auto n_union = merged.size();
-    if (!limits::checked_product(limits::max_xs_table_entries, static_cast<std::int64_t>(n_union), n_nuc)) {
-      throw InputError("settings.energy_grid = \"unionized\" with the " + std::to_string(n_nuc) + " nuclides of " +
-                       source_of(library) + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
-                       " nuclides are too many entries for the union grid's index (allowed: at most " +
-                       limits::number_text(limits::max_xs_table_entries) + "; energy_grid = \"hash\" or \"nuclide\")");
-    }
-    auto union_energy = host_view<Real>("union_energy", n_union);
-    std::copy(merged.begin(), merged.end(), union_energy.data());
-    std::vector<Real>().swap(merged);
-    auto union_index = host_view_2d<int>("union_index", n_union, static_cast<std::size_t>(n_nuc));
-    // Blocks of union points in parallel; within a block each nuclide's cursor starts from a binary
-    // search and then walks, writing whole rows (contiguous in LayoutRight).
-    constexpr std::int64_t block = 4096;
-    const auto n_blocks = static_cast<std::int64_t>((n_union + block - 1) / block);
-    Kokkos::parallel_for(
-        "keff::xs::build_union_grid", Kokkos::RangePolicy<HostExec>(host, 0, n_blocks), [=](std::int64_t blk) {
-          const std::int64_t u0 = blk * block;
-          const std::int64_t u1 = std::min<std::int64_t>(u0 + block, static_cast<std::int64_t>(n_union));
-          std::vector<int> cursor(static_cast<std::size_t>(n_nuc));  // largest local index <= union_energy(u)
-          for (int n = 0; n < n_nuc; ++n) {
-            const GridPoint* e = points.data() + offsets(n);
-            const int npts = offsets(n + 1) - offsets(n);
-            const int above = static_cast<int>(
-                std::upper_bound(e, e + npts, union_energy(u0),
-                                 [](Real energy, const GridPoint& point) { return energy < point.energy; }) -
-                e);
-            cursor[n] = above - 1;
-          }
-          for (std::int64_t u = u0; u < u1; ++u) {
-            const Real eu = union_energy(u);
-            for (int n = 0; n < n_nuc; ++n) {
-              const int base = offsets(n);
-              const int last = offsets(n + 1) - base - 1;
-              int c = cursor[n];
-              while (c < last && points(base + c + 1).energy <= eu) ++c;
-              cursor[n] = c;
-              union_index(u, n) = c < 0 ? 0 : c;
-            }
-          }
-        });
-    host.fence("keff::xs::build_union_grid");
-    p.union_energy = to_device(union_energy);
-    p.union_index = to_device(union_index);
+    build_union_grid(exec, library, grids, p);
   } else if (grid != EnergyGridKind::nuclide) {
     throw std::invalid_argument("unknown energy grid kind " + std::to_string(static_cast<int>(grid)));
   }
-
-  p.grid_offsets = to_device(offsets);
-  p.points = to_device(points);
-  p.awr = to_device(awr);
-  p.nu0 = to_device(nu0);
-  p.nu1 = to_device(nu1);
-  p.watt_a = to_device(watt_a);
-  p.watt_b = to_device(watt_b);
-  p.fissile = to_device(fissile);
+  p.grid_offsets = to_device(exec, grids.offsets);
+  p.points = to_device(exec, grids.points);
+  copy_nuclide_constants(exec, library, p);
   exec.fence("keff::xs::build_nuclide_params");
   return p;
 }
@@ -207,12 +248,9 @@ MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const mo
   const std::size_t n_mat = materials.size();
   const int n_lib = static_cast<int>(library.nuclides.size());
 
-  std::vector<int> nuclide;
+  std::vector<int> offsets{0}, nuclide, fissionable;
   std::vector<Real> density;
-  auto offsets = host_view<int>("material_offsets", n_mat + 1);
-  auto fissionable = host_view<int>("material_fissionable", n_mat);
   int max_nuclides = 1;
-  offsets(0) = 0;
   for (std::size_t m = 0; m < n_mat; ++m) {
     const model::Material& mat = materials[m];
     const std::size_t begin = nuclide.size();
@@ -239,41 +277,31 @@ MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const mo
       density.push_back(a.density);
       if (library.nuclides[static_cast<std::size_t>(idx)].fissile && a.density > 0.0) fiss = 1;
     }
-    offsets(m + 1) = static_cast<int>(nuclide.size());
-    fissionable(m) = fiss;
+    offsets.push_back(static_cast<int>(nuclide.size()));
+    fissionable.push_back(fiss);
     max_nuclides = std::max(max_nuclides, static_cast<int>(nuclide.size() - begin));
   }
-  auto nuclide_h = host_view<int>("material_nuclide", nuclide.size());
-  auto density_h = host_view<Real>("material_density", density.size());
-  std::copy(nuclide.begin(), nuclide.end(), nuclide_h.data());
-  std::copy(density.begin(), density.end(), density_h.data());
-
   MaterialParams<DeviceMem> p;
-  p.offsets = to_device(offsets);
-  p.nuclide = to_device(nuclide_h);
-  p.density = to_device(density_h);
-  p.fissionable = to_device(fissionable);
+  p.offsets = to_device(exec, "keff::xs::material_offsets", offsets);
+  p.nuclide = to_device(exec, "keff::xs::material_nuclide", nuclide);
+  p.density = to_device(exec, "keff::xs::material_density", density);
+  p.fissionable = to_device(exec, "keff::xs::material_fissionable", fissionable);
   p.max_nuclides = max_nuclides;
-  exec.fence("keff::xs::build_material_params");
   return p;
 }
 
 MaterialParams<DeviceMem> build_multigroup_material_params(const DeviceExec& exec, const model::Problem& problem) {
-  const std::size_t n_mat = problem.materials.size();
-  auto offsets = host_view<int>("material_offsets", n_mat + 1);
-  auto fissionable = host_view<int>("material_fissionable", n_mat);
-  for (std::size_t m = 0; m <= n_mat; ++m) offsets(m) = 0;
-  for (std::size_t m = 0; m < n_mat; ++m) {
-    const auto& nsf = problem.materials[m].nu_sigma_f;
-    fissionable(m) = std::any_of(nsf.begin(), nsf.end(), [](double v) { return v > 0.0; }) ? 1 : 0;
+  std::vector<int> fissionable;
+  for (const model::Material& mat : problem.materials) {
+    const auto& nsf = mat.nu_sigma_f;
+    fissionable.push_back(std::any_of(nsf.begin(), nsf.end(), [](double v) { return v > 0.0; }) ? 1 : 0);
   }
   MaterialParams<DeviceMem> p;
-  p.offsets = to_device(offsets);
-  p.nuclide = to_device(host_view<int>("material_nuclide", 0));
-  p.density = to_device(host_view<Real>("material_density", 0));
-  p.fissionable = to_device(fissionable);
+  p.offsets = to_device(exec, "keff::xs::material_offsets", std::vector<int>(problem.materials.size() + 1, 0));
+  p.nuclide = to_device(exec, "keff::xs::material_nuclide", std::vector<int>());
+  p.density = to_device(exec, "keff::xs::material_density", std::vector<Real>());
+  p.fissionable = to_device(exec, "keff::xs::material_fissionable", fissionable);
   p.max_nuclides = 1;
-  exec.fence("keff::xs::build_multigroup_material_params");
   return p;
 }
 
@@ -287,54 +315,37 @@ MultigroupParams<DeviceMem> build_multigroup_params(const DeviceExec& exec, cons
     throw std::invalid_argument("multigroup data: groups must be >= 1, got " + std::to_string(groups));
   }
   const auto g_count = static_cast<std::size_t>(std::max(groups, 0));
-  auto sigma_t = host_view_2d<Real>("mg_sigma_t", n_mat, g_count);
-  auto sigma_a = host_view_2d<Real>("mg_sigma_a", n_mat, g_count);
-  auto sigma_f = host_view_2d<Real>("mg_sigma_f", n_mat, g_count);
-  auto nu_sigma_f = host_view_2d<Real>("mg_nu_sigma_f", n_mat, g_count);
-  auto chi = host_view_2d<Real>("mg_chi", n_mat, g_count);
-  auto sigma_s_out = host_view_2d<Real>("mg_sigma_s_out", n_mat, g_count);
-  Kokkos::View<Real***, Kokkos::LayoutRight, HostMem> sigma_s(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::xs::mg_sigma_s"), n_mat, g_count, g_count);
+  for (const model::Material& mat : problem.materials) check_group_counts(mat, g_count);
 
-  for (std::size_t m = 0; m < n_mat; ++m) {
-    const model::Material& mat = problem.materials[m];
-    const auto check = [&](const char* what, std::size_t size) {
-      if (size != g_count) {
-        throw std::invalid_argument(mat.where.str() + ": material '" + mat.name + "': " + what + " has " +
-                                    std::to_string(size) + " entries, expected " + std::to_string(g_count) +
-                                    " (groups)");
-      }
-    };
-    check("sigma_t", mat.sigma_t.size());
-    check("nu_sigma_f", mat.nu_sigma_f.size());
-    check("chi", mat.chi.size());
-    check("sigma_s", mat.sigma_s.size());
-    for (const auto& row : mat.sigma_s) check("a row of sigma_s", row.size());
-    if (!mat.sigma_f.empty()) check("sigma_f", mat.sigma_f.size());
-    for (std::size_t g = 0; g < g_count; ++g) {
-      Real out = 0;
-      for (std::size_t h = 0; h < g_count; ++h) {
-        sigma_s(m, g, h) = mat.sigma_s[g][h];
-        out += mat.sigma_s[g][h];
-      }
-      sigma_t(m, g) = mat.sigma_t[g];
-      sigma_s_out(m, g) = out;
-      sigma_a(m, g) = mat.sigma_t[g] - out;
-      sigma_f(m, g) = mat.sigma_f.empty() ? 0.0 : mat.sigma_f[g];
-      nu_sigma_f(m, g) = mat.nu_sigma_f[g];
-      chi(m, g) = mat.chi[g];
+  // A [material][group] table whose entry (m, g) is value(material m, g).
+  const auto table = [&](const std::string& label, auto value) {
+    auto host = host_view<Real**, Rows>(label, n_mat, g_count);
+    for (std::size_t m = 0; m < n_mat; ++m) {
+      for (std::size_t g = 0; g < g_count; ++g) host(m, g) = value(problem.materials[m], g);
     }
-  }
-
+    auto device = to_device(exec, host);
+    exec.fence("keff::xs::build_multigroup_params");  // `host` dies on return
+    return device;
+  };
+  using Material = model::Material;
   MultigroupParams<DeviceMem> p;
   p.n_groups = groups;
-  p.sigma_t = to_device(sigma_t);
-  p.sigma_a = to_device(sigma_a);
-  p.sigma_f = to_device(sigma_f);
-  p.nu_sigma_f = to_device(nu_sigma_f);
-  p.chi = to_device(chi);
-  p.sigma_s = to_device(sigma_s);
-  p.sigma_s_out = to_device(sigma_s_out);
+  p.sigma_t = table("keff::xs::mg_sigma_t", [](const Material& m, std::size_t g) { return m.sigma_t[g]; });
+  p.sigma_a = table("keff::xs::mg_sigma_a",
+                    [](const Material& m, std::size_t g) { return m.sigma_t[g] - scattering_out(m, g); });
+  p.sigma_f = table("keff::xs::mg_sigma_f",
+                    [](const Material& m, std::size_t g) { return m.sigma_f.empty() ? 0.0 : m.sigma_f[g]; });
+  p.nu_sigma_f = table("keff::xs::mg_nu_sigma_f", [](const Material& m, std::size_t g) { return m.nu_sigma_f[g]; });
+  p.chi = table("keff::xs::mg_chi", [](const Material& m, std::size_t g) { return m.chi[g]; });
+  p.sigma_s_out = table("keff::xs::mg_sigma_s_out", scattering_out);
+
+  auto sigma_s = host_view<Real***, Rows>("keff::xs::mg_sigma_s", n_mat, g_count, g_count);
+  for (std::size_t m = 0; m < n_mat; ++m) {
+    for (std::size_t g = 0; g < g_count; ++g) {
+      for (std::size_t h = 0; h < g_count; ++h) sigma_s(m, g, h) = problem.materials[m].sigma_s[g][h];
+    }
+  }
+  p.sigma_s = to_device(exec, sigma_s);
   exec.fence("keff::xs::build_multigroup_params");
   return p;
 }

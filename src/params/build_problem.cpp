@@ -8,6 +8,7 @@
 #include "src/params/build_geometry.hpp"
 #include "src/params/build_nuclear_data.hpp"
 #include "src/params/device_memory.hpp"
+#include "src/params/to_device.hpp"
 
 namespace keff {
 
@@ -46,19 +47,14 @@ double nuclide_params_bytes(double nuclides, double points, EnergyGridKind grid,
 }
 
 // CMFD's coarse mesh and groups: energy bounds in continuous energy, the collapse map in multigroup.
-void build_cmfd(const model::Cmfd& cmfd, ProblemParams& p) {
+void build_cmfd(const DeviceExec& exec, const model::Cmfd& cmfd, ProblemParams& p) {
   const auto& box = cmfd.mesh.box;
   p.cmfd_mesh = make_cmfd_mesh(box.lower.data(), box.upper.data(), cmfd.mesh.shape.data(), cmfd.albedo.data());
   p.cmfd_n_groups = cmfd.n_groups();
-  const auto to_device = [](const auto& values, const char* label) {
-    using T = typename std::decay_t<decltype(values)>::value_type;
-    const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(values.data(), values.size());
-    Kokkos::View<T*, DeviceMem> device(Kokkos::view_alloc(std::string(label), Kokkos::WithoutInitializing), values.size());
-    Kokkos::deep_copy(device, host);
-    return device;
-  };
-  if (!cmfd.energy_bounds.empty()) p.cmfd_groups.energy_bounds = to_device(cmfd.energy_bounds, "keff::cmfd::energy_bounds");
-  if (!cmfd.collapse.empty()) p.cmfd_groups.group_map = to_device(cmfd.collapse, "keff::cmfd::group_map");
+  if (!cmfd.energy_bounds.empty()) {
+    p.cmfd_groups.energy_bounds = to_device(exec, "keff::cmfd::energy_bounds", cmfd.energy_bounds);
+  }
+  if (!cmfd.collapse.empty()) p.cmfd_groups.group_map = to_device(exec, "keff::cmfd::group_map", cmfd.collapse);
 }
 
 }  // namespace
@@ -121,12 +117,10 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
     p.materials = build_material_params(exec, problem, library);
     const auto& bounds = problem.settings.tally_energy_bounds;
-    Kokkos::View<Real*, Kokkos::HostSpace> host("keff::tally::energy_bounds", bounds.size());
-    for (std::size_t i = 0; i < bounds.size(); ++i) host(i) = bounds[i];
-    p.tally_energy_bounds = Kokkos::create_mirror_view_and_copy(DeviceMem{}, host);
+    p.tally_energy_bounds = to_device(exec, "keff::tally::energy_bounds", bounds);
     p.tally_groups = static_cast<int>(bounds.size()) - 1;
   }
-  if (problem.cmfd_on()) build_cmfd(*problem.cmfd, p);
+  if (problem.cmfd_on()) build_cmfd(exec, *problem.cmfd, p);
   exec.fence();
   return p;
 }
