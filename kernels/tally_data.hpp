@@ -78,17 +78,27 @@ struct BatchCounters {
   Fixed weight_started = 0;    // statistical weight, fixed point like the estimators
   Fixed weight_ended = 0;
 
+  // One list of the counters, as f(&BatchCounters::counter): what += (the sums over threads and slots)
+  // and the sum over ranks (src/driver/simulation.cpp) iterate, so a new counter is declared above and
+  // named here. The member pointers are handed to f, not kept in an array: device code reads a
+  // namespace-scope constexpr array under CUDA only in constant expressions.
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static constexpr void for_each_counter(F&& f) {
+    f(&BatchCounters::k_collision), f(&BatchCounters::k_absorption), f(&BatchCounters::k_tracklength);
+    f(&BatchCounters::collisions), f(&BatchCounters::histories), f(&BatchCounters::absorbed);
+    f(&BatchCounters::leaked), f(&BatchCounters::lost);
+    f(&BatchCounters::weight_started), f(&BatchCounters::weight_ended);
+  }
+
+  // How many: the length of the message the sum over ranks sends.
+  static constexpr int count() {
+    int n = 0;
+    for_each_counter([&n](auto) { ++n; });
+    return n;
+  }
+
   KOKKOS_INLINE_FUNCTION BatchCounters& operator+=(const BatchCounters& o) {
-    k_collision += o.k_collision;
-    k_absorption += o.k_absorption;
-    k_tracklength += o.k_tracklength;
-    collisions += o.collisions;
-    histories += o.histories;
-    absorbed += o.absorbed;
-    leaked += o.leaked;
-    lost += o.lost;
-    weight_started += o.weight_started;
-    weight_ended += o.weight_ended;
+    for_each_counter([&](auto counter) { this->*counter += o.*counter; });
     return *this;
   }
 };

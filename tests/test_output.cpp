@@ -21,6 +21,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace keff {
@@ -373,6 +374,131 @@ TEST(Output, StatepointReadsBackForRestart) {
   for (std::size_t i = 0; i < r.source_bank.size(); ++i) {
     EXPECT_EQ(std::memcmp(&back.source_bank[i], &r.source_bank[i], sizeof(Site)), 0) << "site " << i;
   }
+}
+
+// Results of exact values with every kind of record in use (batches, CMFD solves, sites), so what is
+// computed from them does not depend on the standard library's random distributions.
+RunResults fixed_results() {
+  RunResults r;
+  r.input = "fixed.toml";
+  r.mode = "multigroup";
+  r.seed = 7;
+  r.particles = 2;
+  r.batches = 3;
+  r.inactive = 1;
+  r.lost_particles = 1;
+  r.bank_overflows = 2;
+  r.restart.fingerprint = 0x0123456789abcdefull;
+  r.restart.k_prev = 1.375;
+  r.restart.flux_sum = {0.5};
+  r.restart.flux_sq = {0.25};
+  r.restart.fission_sum = {0.75};
+  r.restart.fission_sq = {0.5625};
+  for (int b = 1; b <= r.batches; ++b) {
+    BatchResult br;
+    br.batch = b;
+    br.active = b > r.inactive;
+    br.k = 1 + b / 8.0;
+    br.k_collision = br.k;
+    br.k_absorption = 1 + b / 16.0;
+    br.k_tracklength = 1 + b / 32.0;
+    br.entropy = b / 4.0;
+    br.k_running.mean = br.active ? 1.5 : 0.0;
+    br.k_running.std = b == 3 ? 0.125 : std::numeric_limits<double>::quiet_NaN();
+    br.fission_sites = 10 + b;
+    if (br.active) {
+      CmfdResult c;
+      c.k = 1.0625 * b;
+      c.outer_iterations = 4 + b;
+      c.inner_iterations = 20 + b;
+      c.converged = b == 3;
+      c.entropy = 0.5 * b;
+      br.cmfd = c;
+    }
+    r.batch.push_back(br);
+  }
+  r.source_bank = {Site{{0.5, -0.25, 2.0}, {0.0, 0.6, -0.8}, 0, 1, 3, 1, 17},
+                   Site{{-1.0, 0.125, 0.0}, {1.0, 0.0, 0.0}, 0, 0, 0, 1, 18}};
+  r.cmfd = CmfdReport{};
+  r.cmfd->groups = 2;
+  r.cmfd->begin = 2;
+  r.cmfd->feedback = true;
+  r.cmfd->window = "rolling";
+  r.cmfd->window_size = 2;
+  r.restart.cmfd = CmfdWindowData{{5, 6}, {2, 3}, {2, 3, 3, 3}};
+  return r;
+}
+
+// The checksum is a function of the values a restart reads, fixed for a layout version, so a statepoint
+// written by an earlier keff of the same version still reads: pinned here, so that a change to how it is
+// formed (the order of its values included) shows.
+TEST(Output, StatepointChecksumIsStable) {
+  TempDir dir;
+  write_statepoint(dir.file("sp.h5"), fixed_results());
+  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{7639188942584445516});
+}
+
+// A record's listed fields as words (reals by their bits), so two records compare field by field.
+template <class Record>
+std::vector<std::uint64_t> listed_words(const Record& record) {
+  std::vector<std::uint64_t> words;
+  for_each_field(record, [&](const char*, const auto& v) {
+    using T = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<T, Vec3>) {
+      for (int d = 0; d < 3; ++d) words.push_back(std::bit_cast<std::uint64_t>(v[d]));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      words.push_back(std::bit_cast<std::uint64_t>(v));
+    } else {
+      words.push_back(static_cast<std::uint64_t>(v));
+    }
+  });
+  return words;
+}
+
+// Every field a list names comes back from a statepoint bit for bit, a field added to a list included.
+TEST(Output, StatepointReadsBackEveryListedField) {
+  TempDir dir;
+  const RunResults r = fixed_results();
+  write_statepoint(dir.file("sp.h5"), r);
+  const RunResults back = read_statepoint(dir.file("sp.h5"));
+  ASSERT_EQ(back.batch.size(), r.batch.size());
+  for (std::size_t i = 0; i < r.batch.size(); ++i) {
+    EXPECT_EQ(listed_words(back.batch[i]), listed_words(r.batch[i])) << "batch " << i;
+    ASSERT_EQ(back.batch[i].cmfd.has_value(), r.batch[i].cmfd.has_value()) << "batch " << i;
+    if (r.batch[i].cmfd) {
+      EXPECT_EQ(listed_words(*back.batch[i].cmfd), listed_words(*r.batch[i].cmfd)) << "batch " << i;
+    }
+  }
+  ASSERT_EQ(back.source_bank.size(), r.source_bank.size());
+  for (std::size_t i = 0; i < r.source_bank.size(); ++i) {
+    EXPECT_EQ(listed_words(back.source_bank[i]), listed_words(r.source_bank[i])) << "site " << i;
+  }
+}
+
+// A batch's keys in the order io/README.md documents, its CMFD solve's after its own; the running k null
+// before the first active batch.
+TEST(Output, JsonBatchKeysInDocumentedOrder) {
+  TempDir dir;
+  write_summary_json(dir.file("s.json"), fixed_results());
+  const auto batches = nlohmann::ordered_json::parse(std::ifstream(dir.file("s.json"))).at("batches");
+  const std::vector<std::string> own{"batch", "active", "k", "k_collision", "k_absorption", "k_tracklength",
+                                     "entropy", "k_mean", "k_std", "fission_sites"};
+  std::vector<std::string> solved = own;
+  for (const char* key : {"k_cmfd", "cmfd_entropy", "cmfd_outer_iterations", "cmfd_inner_iterations", "cmfd_converged"}) {
+    solved.push_back(key);
+  }
+  const auto keys = [](const nlohmann::ordered_json& batch) {
+    std::vector<std::string> out;
+    for (const auto& item : batch.items()) out.push_back(item.key());
+    return out;
+  };
+  ASSERT_EQ(batches.size(), 3u);
+  EXPECT_EQ(keys(batches[0]), own);
+  EXPECT_EQ(keys(batches[1]), solved);
+  EXPECT_TRUE(batches[0].at("k_mean").is_null());
+  EXPECT_EQ(batches[1].at("k_mean").get<double>(), 1.5);
+  EXPECT_EQ(batches[2].at("k_cmfd").get<double>(), 3.1875);
+  EXPECT_EQ(batches[2].at("cmfd_converged").get<bool>(), true);
 }
 
 TEST(Output, ReadingSomethingElseAsStatepointThrows) {

@@ -5,11 +5,13 @@
 #include "kernels/vocabulary/site.hpp"
 
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -54,6 +56,33 @@ struct BatchResult {
   // source, the solver's iterations. A statepoint keeps k, entropy, iterations and convergence.
   std::optional<CmfdResult> cmfd;
 };
+
+// One list of a batch's fields, as f(name, value) in the order the outputs hold them: the statepoint's
+// /batches datasets (written, read and checksummed in io/output/statepoint.cpp) and a batch's keys in the
+// JSON summary (io/output/summary_json.cpp) iterate it, so a new field is declared above and named here.
+// B is BatchResult (readers) or const BatchResult (writers). Of the running k only its value and
+// deviation are kept: how it was formed is not, since the estimators' values rebuild it. `cmfd`, there
+// only in the batches CMFD solved, has a list of its own.
+template <class B, class F>
+  requires std::same_as<std::remove_const_t<B>, BatchResult>
+void for_each_field(B& b, F&& f) {
+  f("batch", b.batch), f("active", b.active);
+  f("k", b.k), f("k_collision", b.k_collision), f("k_absorption", b.k_absorption);
+  f("k_tracklength", b.k_tracklength), f("entropy", b.entropy);
+  f("k_mean", b.k_running.mean), f("k_std", b.k_running.std);
+  f("fission_sites", b.fission_sites);
+}
+
+// The fields of a CMFD solve the outputs keep, the same way: the statepoint's /cmfd datasets by these
+// names, after the batch each solve belongs to, and a batch's JSON keys after its own. The convergence
+// measures and the failure message are the log's.
+template <class C, class F>
+  requires std::same_as<std::remove_const_t<C>, CmfdResult>
+void for_each_field(C& c, F&& f) {
+  f("k", c.k), f("entropy", c.entropy);
+  f("outer_iterations", c.outer_iterations), f("inner_iterations", c.inner_iterations);
+  f("converged", c.converged);
+}
 
 struct MeshTallyResult {
   std::array<int, 3> shape{1, 1, 1};

@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace keff {
@@ -30,11 +31,46 @@ class ContentChecksum {
   void add(std::span<const double> v) { add(checksum64(v.data(), v.size_bytes())); }
   void add(std::uint64_t word) { words_.push_back(word); }
   void add_real(double v) { add(std::bit_cast<std::uint64_t>(v)); }
+  // A field of a record's list: a real by its bits, a vector as three, an integer or a flag as a word.
+  template <class T>
+  void add_field(const T& v) {
+    if constexpr (std::is_same_v<T, Vec3>) {
+      for (int d = 0; d < 3; ++d) add_real(v[d]);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      add_real(v);
+    } else {
+      add(static_cast<std::uint64_t>(v));
+    }
+  }
+  // A flag in the low bit of the word before it.
+  void add_flag(bool v) { words_.back() = words_.back() * 2 + (v ? 1 : 0); }
   std::uint64_t value() const { return checksum64(words_.data(), words_.size() * sizeof(std::uint64_t)); }
 
  private:
   std::vector<std::uint64_t> words_;
 };
+
+// A batch: its integers, the flag `active` in the low bit of the batch number before it, then its reals,
+// each in its list's order (the words statepoints of this version are checked with).
+void add_batch(ContentChecksum& c, const BatchResult& b) {
+  for_each_field(b, [&](const char*, const auto& v) {
+    using T = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<T, bool>) {
+      c.add_flag(v);
+    } else if constexpr (std::is_integral_v<T>) {
+      c.add_field(v);
+    }
+  });
+  for_each_field(b, [&](const char*, const auto& v) {
+    if constexpr (std::is_floating_point_v<std::decay_t<decltype(v)>>) c.add_field(v);
+  });
+}
+
+// A site or a CMFD solve: its fields in its list's order.
+template <class Record>
+void add_fields(ContentChecksum& c, const Record& record) {
+  for_each_field(record, [&](const char*, const auto& v) { c.add_field(v); });
+}
 
 void add_cmfd(ContentChecksum& c, const RunResults& r);
 
@@ -48,26 +84,136 @@ std::int64_t content_checksum(const RunResults& r) {
   }
   c.add(r.restart.fingerprint);
   c.add_real(r.restart.k_prev);
-  for (const auto& b : r.batch) {
-    c.add(static_cast<std::uint64_t>(b.batch) * 2 + (b.active ? 1 : 0));
-    c.add(static_cast<std::uint64_t>(b.fission_sites));
-    for (const double v : {b.k, b.k_collision, b.k_absorption, b.k_tracklength, b.entropy, b.k_running.mean,
-                           b.k_running.std}) {
-      c.add_real(v);
-    }
-  }
+  for (const auto& b : r.batch) add_batch(c, b);
   for (const auto* v : {&r.restart.flux_sum, &r.restart.flux_sq, &r.restart.fission_sum, &r.restart.fission_sq}) {
     c.add(std::span<const double>(*v));
   }
-  for (const Site& s : r.source_bank) {
-    for (const double v : {s.r.x, s.r.y, s.r.z, s.u.x, s.u.y, s.u.z, s.energy, s.weight}) c.add_real(v);
-    c.add(static_cast<std::uint64_t>(s.group));
-    c.add(static_cast<std::uint64_t>(s.parent));
-    c.add(static_cast<std::uint64_t>(s.progeny));
-  }
+  for (const Site& s : r.source_bank) add_fields(c, s);
   add_cmfd(c, r);
   return std::bit_cast<std::int64_t>(c.value());
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Tables: /batches, /source_bank and CMFD's solves hold records (BatchResult, Site, CmfdResult) as one
+// dataset per field of the record's list (for_each_field), in the list's order, each with that field of
+// every record: integers and flags int64 [n], reals float64 [n], vectors float64 [n][3].
+
+// One field of every record.
+struct Column {
+  const char* name;
+  std::size_t width;  // values per record
+  bool real;          // float64, else int64
+  std::vector<std::int64_t> ints;
+  std::vector<double> reals;
+};
+
+template <class T>
+Column empty_column(const char* name) {
+  constexpr bool vec3 = std::is_same_v<T, Vec3>;
+  return {name, vec3 ? 3u : 1u, vec3 || std::is_floating_point_v<T>, {}, {}};
+}
+
+template <class T>
+void append(Column& c, const T& v) {
+  if constexpr (std::is_same_v<T, Vec3>) {
+    c.reals.insert(c.reals.end(), {v.x, v.y, v.z});
+  } else if constexpr (std::is_floating_point_v<T>) {
+    c.reals.push_back(v);
+  } else {
+    c.ints.push_back(static_cast<std::int64_t>(v));
+  }
+}
+
+template <class T>
+void assign(T& v, const Column& c, std::size_t row) {
+  if constexpr (std::is_same_v<T, Vec3>) {
+    v = {c.reals[3 * row], c.reals[3 * row + 1], c.reals[3 * row + 2]};
+  } else if constexpr (std::is_floating_point_v<T>) {
+    v = c.reals[row];
+  } else if constexpr (std::is_same_v<T, bool>) {
+    v = c.ints[row] != 0;
+  } else {
+    v = static_cast<T>(c.ints[row]);
+  }
+}
+
+// A record type's columns, named and typed by its list, with no values yet.
+template <class Record>
+std::vector<Column> empty_columns() {
+  std::vector<Column> columns;
+  const Record blank{};
+  for_each_field(blank, [&](const char* name, const auto& v) {
+    columns.push_back(empty_column<std::decay_t<decltype(v)>>(name));
+  });
+  return columns;
+}
+
+template <class Record>
+void write_table(const H5Group& g, const std::vector<Record>& records) {
+  auto columns = empty_columns<Record>();
+  for (Column& c : columns) {  // one allocation per column: a bank holds up to millions of sites
+    c.ints.reserve(c.real ? 0 : records.size() * c.width);
+    c.reals.reserve(c.real ? records.size() * c.width : 0);
+  }
+  for (const Record& record : records) {
+    auto column = columns.begin();
+    for_each_field(record, [&](const char*, const auto& v) { append(*column++, v); });
+  }
+  for (const Column& c : columns) {
+    const std::vector<std::size_t> shape =
+        c.width == 1 ? std::vector<std::size_t>{} : std::vector<std::size_t>{records.size(), c.width};
+    if (c.real) {
+      g.write(c.name, c.reals, shape);
+    } else {
+      g.write(c.name, c.ints, shape);
+    }
+  }
+}
+
+// The length of dataset `name` in `g` (its values over `width`, a row's size), checked before anything is
+// allocated for it: at most `max` rows, and `expected` rows when given. A crafted file can announce any
+// shape; the checksum is only compared once everything is read.
+std::size_t rows_of(const std::string& path, const H5Group& g, const std::string& group, const char* name,
+                    std::size_t width, std::int64_t max, std::optional<std::size_t> expected = std::nullopt) {
+  const auto shape = g.shape(name);
+  std::size_t values = 1;
+  for (const auto d : shape) values = d != 0 && values > std::numeric_limits<std::size_t>::max() / d ? 0 : values * d;
+  const bool ok = !shape.empty() && shape[0] <= static_cast<std::size_t>(max) && values == shape[0] * width &&
+                  (!expected || shape[0] == *expected);
+  if (!ok) {
+    std::string dims;
+    for (const auto d : shape) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
+    throw OutputError("statepoint '" + path + "': dataset '/" + group + "/" + name + "' has shape [" + dims +
+                      "] (allowed: " + (expected ? std::to_string(*expected) : "at most " + std::to_string(max)) +
+                      " rows of " + std::to_string(width) + ")");
+  }
+  return shape[0];
+}
+
+// The records of a table in group `g` (named `group` in messages): at most `max` of them, and `rows` when
+// given, else as many as its first field has. Each dataset's shape is checked before it is read.
+template <class Record>
+std::vector<Record> read_table(const std::string& path, const H5Group& g, const std::string& group, std::int64_t max,
+                               std::optional<std::size_t> rows = std::nullopt) {
+  auto columns = empty_columns<Record>();
+  for (Column& c : columns) {
+    rows = rows_of(path, g, group, c.name, c.width, max, rows);
+    if (c.real) {
+      c.reals = g.read_doubles(c.name);
+    } else {
+      c.ints = g.read_int64s(c.name);
+    }
+  }
+  std::vector<Record> records(rows.value_or(0));
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    auto column = columns.cbegin();
+    for_each_field(records[i], [&](const char*, auto& v) { assign(v, *column++, i); });
+  }
+  return records;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The groups, as io/README.md lays them out.
 
 void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("filetype", "statepoint");
@@ -91,33 +237,6 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("bank_overflows", r.bank_overflows);
   root.set_attribute("fingerprint", std::bit_cast<std::int64_t>(r.restart.fingerprint));
   root.set_attribute("k_prev", r.restart.k_prev);
-}
-
-void write_batches(const H5Group& g, const std::vector<BatchResult>& batches) {
-  std::vector<std::int64_t> batch, active, sites;
-  std::vector<double> k, kc, ka, kt, entropy, k_mean, k_std;
-  for (const auto& b : batches) {
-    batch.push_back(b.batch);
-    active.push_back(b.active ? 1 : 0);
-    sites.push_back(b.fission_sites);
-    k.push_back(b.k);
-    kc.push_back(b.k_collision);
-    ka.push_back(b.k_absorption);
-    kt.push_back(b.k_tracklength);
-    entropy.push_back(b.entropy);
-    k_mean.push_back(b.k_running.mean);
-    k_std.push_back(b.k_running.std);
-  }
-  g.write("batch", batch);
-  g.write("active", active);
-  g.write("k", k);
-  g.write("k_collision", kc);
-  g.write("k_absorption", ka);
-  g.write("k_tracklength", kt);
-  g.write("entropy", entropy);
-  g.write("k_mean", k_mean);
-  g.write("k_std", k_std);
-  g.write("fission_sites", sites);
 }
 
 void write_estimators(const H5Group& g, const RunResults& r) {
@@ -165,28 +284,8 @@ void write_mesh(const H5Group& g, const MeshTallyResult& m) {
 }
 
 void write_bank(const H5Group& g, const std::vector<Site>& bank) {
-  const std::size_t n = bank.size();
-  std::vector<double> r, u, energy, weight;
-  std::vector<std::int64_t> group, parent, progeny;
-  r.reserve(3 * n);
-  u.reserve(3 * n);
-  for (const auto& s : bank) {
-    r.insert(r.end(), {s.r.x, s.r.y, s.r.z});
-    u.insert(u.end(), {s.u.x, s.u.y, s.u.z});
-    energy.push_back(s.energy);
-    weight.push_back(s.weight);
-    group.push_back(s.group);
-    parent.push_back(s.parent);
-    progeny.push_back(s.progeny);
-  }
-  g.set_attribute("size", static_cast<std::int64_t>(n));
-  g.write("r", r, {n, 3});
-  g.write("u", u, {n, 3});
-  g.write("energy", energy);
-  g.write("weight", weight);
-  g.write("group", group);
-  g.write("parent", parent);
-  g.write("progeny", progeny);
+  g.set_attribute("size", static_cast<std::int64_t>(bank.size()));
+  write_table(g, bank);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -199,10 +298,7 @@ void add_cmfd(ContentChecksum& c, const RunResults& r) {
   for (const auto& b : r.batch) {
     if (!b.cmfd) continue;
     c.add(static_cast<std::uint64_t>(b.batch));
-    for (const double v : {b.cmfd->k, b.cmfd->entropy}) c.add_real(v);
-    for (const int v : {b.cmfd->outer_iterations, b.cmfd->inner_iterations, b.cmfd->converged ? 1 : 0}) {
-      c.add(static_cast<std::uint64_t>(v));
-    }
+    add_fields(c, *b.cmfd);
   }
   if (const auto& w = r.restart.cmfd) {
     for (const auto* v : {&w->sum, &w->batches, &w->scores}) c.add(checksum64(v->data(), v->size() * sizeof(std::int64_t)));
@@ -227,23 +323,15 @@ void write_cmfd(const H5Group& g, const RunResults& r) {
   g.write("albedo", std::vector<double>(c.albedo.begin(), c.albedo.end()));
   g.write("energy_bounds", c.energy_bounds);
   g.write("collapse", std::vector<std::int64_t>(c.collapse.begin(), c.collapse.end()));
-  std::vector<std::int64_t> batch, outer, inner, converged;
-  std::vector<double> k, entropy;
+  std::vector<std::int64_t> batch;
+  std::vector<CmfdResult> solves;
   for (const auto& b : r.batch) {
     if (!b.cmfd) continue;
     batch.push_back(b.batch);
-    k.push_back(b.cmfd->k);
-    entropy.push_back(b.cmfd->entropy);
-    outer.push_back(b.cmfd->outer_iterations);
-    inner.push_back(b.cmfd->inner_iterations);
-    converged.push_back(b.cmfd->converged ? 1 : 0);
+    solves.push_back(*b.cmfd);
   }
   g.write("batch", batch);
-  g.write("k", k);
-  g.write("entropy", entropy);
-  g.write("outer_iterations", outer);
-  g.write("inner_iterations", inner);
-  g.write("converged", converged);
+  write_table(g, solves);
   if (const auto& w = r.restart.cmfd) {
     const H5Group window = g.create_group("window");
     window.write("sum", w->sum);
@@ -264,9 +352,6 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
                         std::to_string(max) + " values)");
     }
   };
-  for (const char* name : {"batch", "outer_iterations", "inner_iterations", "converged", "k", "entropy"}) {
-    check_length(g, name, r.batch.size());
-  }
   // The settings (what a restart's checks read: io/output/restart_check.cpp), then each solved batch.
   CmfdReport report;
   report.groups = static_cast<int>(g.attribute_int64("groups"));
@@ -294,22 +379,17 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
   report.energy_bounds = g.read_doubles("energy_bounds");
   for (const auto v : g.read_int64s("collapse")) report.collapse.push_back(static_cast<int>(v));
   r.cmfd = report;
-  const auto batch = g.read_int64s("batch"), outer = g.read_int64s("outer_iterations"),
-             inner = g.read_int64s("inner_iterations"), converged = g.read_int64s("converged");
-  const auto k = g.read_doubles("k"), entropy = g.read_doubles("entropy");
-  const auto bad = [&] { return OutputError("statepoint '" + path + "': the cmfd datasets disagree with each other or with /batches"); };
-  for (const std::size_t n : {k.size(), entropy.size(), outer.size(), inner.size(), converged.size()}) {
-    if (n != batch.size()) throw bad();
-  }
-  for (std::size_t i = 0; i < batch.size(); ++i) {
-    if (batch[i] < 1 || static_cast<std::size_t>(batch[i]) > r.batch.size()) throw bad();
-    CmfdResult c;
-    c.k = k[i];
-    c.entropy = entropy[i];
-    c.outer_iterations = static_cast<int>(outer[i]);
-    c.inner_iterations = static_cast<int>(inner[i]);
-    c.converged = converged[i] != 0;
-    r.batch[static_cast<std::size_t>(batch[i] - 1)].cmfd = c;
+  // At most one solve per batch.
+  const auto max_solves = static_cast<std::int64_t>(r.batch.size());
+  const std::size_t n = rows_of(path, g, "cmfd", "batch", 1, max_solves);
+  const auto batch = g.read_int64s("batch");
+  const auto solves = read_table<CmfdResult>(path, g, "cmfd", max_solves, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (batch[i] < 1 || batch[i] > max_solves) {
+      throw OutputError("statepoint '" + path + "': /cmfd/batch holds batch " + std::to_string(batch[i]) +
+                        ", which /batches does not");
+    }
+    r.batch[static_cast<std::size_t>(batch[i] - 1)].cmfd = solves[i];
   }
   if (g.contains("window")) {
     const H5Group window = g.open_group("window");
@@ -328,7 +408,7 @@ void write_statepoint(const std::string& path, const RunResults& results) {
   H5File file = H5File::create(path);
   write_metadata(file, results);
   // Each group is closed at the end of its statement, before the file is.
-  write_batches(file.create_group("batches"), results.batch);
+  write_table(file.create_group("batches"), results.batch);
   write_estimators(file.create_group("estimators"), results);
   write_timing(file.create_group("timing"), results);
   write_mesh(file.create_group("mesh"), results.mesh);
@@ -338,30 +418,6 @@ void write_statepoint(const std::string& path, const RunResults& results) {
   file.set_attribute("checksum", content_checksum(results));
   detail::write_file_atomically(path, file.close_to_image(), "the statepoint");
 }
-
-namespace {
-
-// The length of dataset `name` in `g` (its values over `width`, a row's size), checked before anything is
-// allocated for it: at most `max` rows, and `expected` rows when given. A crafted file can announce any
-// shape; the checksum is only compared once everything is read.
-std::size_t rows_of(const std::string& path, const H5Group& g, const std::string& group, const char* name,
-                    std::size_t width, std::int64_t max, std::optional<std::size_t> expected = std::nullopt) {
-  const auto shape = g.shape(name);
-  std::size_t values = 1;
-  for (const auto d : shape) values = d != 0 && values > std::numeric_limits<std::size_t>::max() / d ? 0 : values * d;
-  const bool ok = !shape.empty() && shape[0] <= static_cast<std::size_t>(max) && values == shape[0] * width &&
-                  (!expected || shape[0] == *expected);
-  if (!ok) {
-    std::string dims;
-    for (const auto d : shape) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
-    throw OutputError("statepoint '" + path + "': dataset '/" + group + "/" + name + "' has shape [" + dims +
-                      "] (allowed: " + (expected ? std::to_string(*expected) : "at most " + std::to_string(max)) +
-                      " rows of " + std::to_string(width) + ")");
-  }
-  return shape[0];
-}
-
-}  // namespace
 
 RunResults read_statepoint(const std::string& path) {
   const H5File file = H5File::open(path);
@@ -385,34 +441,7 @@ RunResults read_statepoint(const std::string& path) {
   r.restart.fingerprint = std::bit_cast<std::uint64_t>(file.attribute_int64("fingerprint"));
   r.restart.k_prev = file.attribute_double("k_prev");
 
-  {
-    const H5Group g = file.open_group("batches");
-    const std::size_t n = rows_of(path, g, "batches", "batch", 1, limits::max_batches);
-    for (const char* name : {"active", "fission_sites", "k", "k_collision", "k_absorption", "k_tracklength", "entropy",
-                             "k_mean", "k_std"}) {
-      rows_of(path, g, "batches", name, 1, limits::max_batches, n);
-    }
-    const auto batch = g.read_int64s("batch"), active = g.read_int64s("active"), sites = g.read_int64s("fission_sites");
-    const auto k = g.read_doubles("k"), kc = g.read_doubles("k_collision"), ka = g.read_doubles("k_absorption"),
-               kt = g.read_doubles("k_tracklength"), entropy = g.read_doubles("entropy"),
-               k_mean = g.read_doubles("k_mean"), k_std = g.read_doubles("k_std");
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      BatchResult b;
-      b.batch = static_cast<int>(batch[i]);
-      b.active = active.at(i) != 0;
-      b.k = k.at(i);
-      b.k_collision = kc.at(i);
-      b.k_absorption = ka.at(i);
-      b.k_tracklength = kt.at(i);
-      b.entropy = entropy.at(i);
-      b.k_running.mean = k_mean.at(i);
-      b.k_running.std = k_std.at(i);
-      // How each running k was formed is not stored: only the last one is reported again, and the
-      // estimators' values rebuild it.
-      b.fission_sites = sites.at(i);
-      r.batch.push_back(b);
-    }
-  }
+  r.batch = read_table<BatchResult>(path, file.open_group("batches"), "batches", limits::max_batches);
   {
     const H5Group g = file.open_group("restart");
     for (const char* name : {"flux_sum", "flux_sq", "fission_sum", "fission_sq"}) {
@@ -423,33 +452,7 @@ RunResults read_statepoint(const std::string& path) {
     r.restart.fission_sum = g.read_doubles("fission_sum");
     r.restart.fission_sq = g.read_doubles("fission_sq");
   }
-  {
-    const H5Group g = file.open_group("source_bank");
-    const std::size_t sites = rows_of(path, g, "source_bank", "energy", 1, limits::max_statepoint_sites);
-    for (const char* name : {"r", "u"}) rows_of(path, g, "source_bank", name, 3, limits::max_statepoint_sites, sites);
-    for (const char* name : {"weight", "group", "parent", "progeny"}) {
-      rows_of(path, g, "source_bank", name, 1, limits::max_statepoint_sites, sites);
-    }
-    const auto pos = g.read_doubles("r"), dir = g.read_doubles("u"), energy = g.read_doubles("energy"),
-               weight = g.read_doubles("weight");
-    const auto group = g.read_int64s("group"), parent = g.read_int64s("parent"), progeny = g.read_int64s("progeny");
-    const std::size_t n = energy.size();
-    if (pos.size() != 3 * n || dir.size() != 3 * n || weight.size() != n || group.size() != n ||
-        parent.size() != n || progeny.size() != n) {
-      throw OutputError("statepoint '" + path + "': the source_bank datasets disagree in length");
-    }
-    r.source_bank.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      Site& s = r.source_bank[i];
-      s.r = {pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]};
-      s.u = {dir[3 * i], dir[3 * i + 1], dir[3 * i + 2]};
-      s.energy = energy[i];
-      s.weight = weight[i];
-      s.group = static_cast<int>(group[i]);
-      s.parent = parent[i];
-      s.progeny = static_cast<int>(progeny[i]);
-    }
-  }
+  r.source_bank = read_table<Site>(path, file.open_group("source_bank"), "source_bank", limits::max_statepoint_sites);
   if (file.contains("cmfd")) read_cmfd(file.open_group("cmfd"), path, r);
   if (content_checksum(r) != file.attribute_int64("checksum")) {
     throw OutputError("statepoint '" + path + "': checksum mismatch: the file was changed or damaged after it was written");

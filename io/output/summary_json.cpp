@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace keff {
 namespace {
@@ -16,6 +19,13 @@ using json = nlohmann::ordered_json;
 // active batch) is null, never a number that would claim a value.
 json defined(double v) { return v == v ? json(v) : json(nullptr); }
 
+// A field of a record's list (run_results.hpp): a real through defined(), an integer or a flag as it is.
+template <class T>
+json field_json(const T& v) {
+  if constexpr (std::is_floating_point_v<T>) return defined(v);
+  else return v;
+}
+
 json mean_std(const MeanStd& m) { return {{"mean", defined(m.mean)}, {"std", defined(m.std)}}; }
 
 // The run's k: mean, std, how it was formed and, when it is not the combination, why.
@@ -23,13 +33,19 @@ json k_estimate(const KEstimate& k) {
   return {{"mean", defined(k.mean)}, {"std", defined(k.std)}, {"estimate", std::string(name_of(k.kind))}, {"reason", k.reason}};
 }
 
-// A batch's CMFD solve (batches from [cmfd] begin), as the statepoint keeps it.
-void add_cmfd(json& batch, const CmfdResult& c) {
-  batch["k_cmfd"] = c.k;
-  batch["cmfd_entropy"] = c.entropy;
-  batch["cmfd_outer_iterations"] = c.outer_iterations;
-  batch["cmfd_inner_iterations"] = c.inner_iterations;
-  batch["cmfd_converged"] = c.converged;
+// The key of a CMFD solve's field (run_results.hpp), beside the batch's own: its k named as the batch's
+// estimators are (k_collision, ...), the rest prefixed.
+std::string cmfd_key(std::string_view field) { return field == "k" ? "k_cmfd" : "cmfd_" + std::string(field); }
+
+// A batch's fields in the order of their list (run_results.hpp), then those of its CMFD solve (batches from
+// [cmfd] begin). Its running k is not defined before the first active batch: null there, where the
+// statepoint keeps the values as held.
+json batch_json(const BatchResult& b) {
+  json out = json::object();
+  for_each_field(b, [&](const char* name, const auto& v) { out[name] = field_json(v); });
+  if (!b.active) out["k_mean"] = out["k_std"] = nullptr;
+  if (b.cmfd) for_each_field(*b.cmfd, [&](const char* name, const auto& v) { out[cmfd_key(name)] = field_json(v); });
+  return out;
 }
 
 json cmfd_json(const std::optional<CmfdReport>& c) {
@@ -49,19 +65,7 @@ json cmfd_json(const std::optional<CmfdReport>& c) {
 
 json batches_json(const std::vector<BatchResult>& batches) {
   json out = json::array();
-  for (const auto& b : batches) {
-    out.push_back({{"batch", b.batch},
-                   {"active", b.active},
-                   {"k", b.k},
-                   {"k_collision", b.k_collision},
-                   {"k_absorption", b.k_absorption},
-                   {"k_tracklength", b.k_tracklength},
-                   {"entropy", b.entropy},
-                   {"k_mean", b.active ? defined(b.k_running.mean) : json(nullptr)},
-                   {"k_std", b.active ? defined(b.k_running.std) : json(nullptr)},
-                   {"fission_sites", b.fission_sites}});
-    if (b.cmfd) add_cmfd(out.back(), *b.cmfd);
-  }
+  for (const auto& b : batches) out.push_back(batch_json(b));
   return out;
 }
 

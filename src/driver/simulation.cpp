@@ -6,6 +6,9 @@
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
+#include <array>
+#include <cstdint>
+
 namespace keff {
 
 namespace {
@@ -16,12 +19,16 @@ constexpr const char* reported_phases[] = {"setup",          "initial source",  
                                            "bank exchange wait", "source routing", "reductions",
                                            "io"};
 
-// Integer sums, exact in any order.
+// Integer sums, exact in any order: the counters packed in one message, in the order of their list.
 BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
-  std::int64_t v[] = {c.k_collision, c.k_absorption, c.k_tracklength, c.collisions,     c.histories,
-                      c.absorbed,    c.leaked,       c.lost,          c.weight_started, c.weight_ended};
-  comm.sum(v, static_cast<int>(std::size(v)));
-  return {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
+  std::array<std::int64_t, BatchCounters::count()> v;
+  auto packed = v.begin();
+  BatchCounters::for_each_counter([&](auto counter) { *packed++ = c.*counter; });
+  comm.sum(v.data(), static_cast<int>(v.size()));
+  BatchCounters sum;
+  packed = v.begin();
+  BatchCounters::for_each_counter([&](auto counter) { sum.*counter = *packed++; });
+  return sum;
 }
 
 // Active batches from transport to the batch's row, bank phases and reductions included: the rate a user
