@@ -639,6 +639,25 @@ TEST(GeometryCrossing, ReflectiveCornerReflectsTwiceAndStaysInside) {
   EXPECT_EQ(t.events[2].state.material, 2);
 }
 
+// A slanted flight that meets a pin lattice wall 7e-10 cm below the top plane (across the plane; 1.8e-9
+// cm before it along the flight, more than the tolerance): where it stops it lies on the plane, heading
+// out, so the plane is the boundary it crosses there; relocating at the wall lost it (2-D C5G7 lost a
+// history so, at (40.32, 21.4009414, 0.999999999) moving (0.909, 0.141, 0.393), against a reflective z).
+TEST(GeometryCrossing, OuterPlaneItStopsOnWinsOverTheNearerLatticeWall) {
+  Core c = make_core();
+  auto g = build_geometry(DeviceExec{}, c.p);
+  const Real uz = 0.393248063, ux = std::sqrt(1 - uz * uz);
+  const Real to_wall = (1.26 - 1.0) / ux;                    // pin wall at x = 1.26, from x = 1.0
+  const Real z0 = 10 - 7e-10 - to_wall * uz;                 // reaches the wall 7e-10 below z = 10
+  auto t = track(g, {1.0, 1.13, z0}, {ux, 0, uz}, 2);  // in moderator, clear of the pin cylinders
+  ASSERT_TRUE(t.located);
+  ASSERT_GE(t.n_events, 1);
+  EXPECT_EQ(t.events[0].hit.surface, c.zmax);
+  EXPECT_EQ(t.events[0].hit.level, 0);
+  EXPECT_NEAR(t.events[0].hit.distance, to_wall, 1e-12);  // it stops at the wall
+  EXPECT_EQ(t.events[0].result, CrossingResult::leaked);   // z max is vacuum here
+}
+
 TEST(GeometryCrossing, TransmissionIntoNeighbouringElements) {
   Core c = make_core();
   auto g = build_geometry(DeviceExec{}, c.p);
