@@ -47,7 +47,13 @@ if(KEFF_HAVE_CMFD)
                      "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml;--particles;1500;--inactive;3"
                      -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_cmfd_np${_np} -P ${_cmake_dir}/restart.cmake)
   endforeach()
-  set_tests_properties(determinism_cmfd restart_cmfd_np1 restart_cmfd_np2
+  # A run stopped before [cmfd] begin (a note, not an error) and continued past it: CMFD from its begin,
+  # the bits of the straight run.
+  add_test(NAME restart_cmfd_begin_later
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=1
+                   "-DARGS=run;${CMAKE_CURRENT_SOURCE_DIR}/inputs/cmfd_begin_later.toml;--particles;1500;--inactive;2"
+                   -DBATCHES=9 -DHALF=4 -DOUT=${_out}/restart_cmfd_begin_later -P ${_cmake_dir}/restart.cmake)
+  set_tests_properties(determinism_cmfd restart_cmfd_np1 restart_cmfd_np2 restart_cmfd_begin_later
                        PROPERTIES LABELS "determinism;mpi" TIMEOUT 600
                                   ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 endif()

@@ -229,12 +229,7 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
                " for G groups, C cells and F faces");
   }
 
-  const int batches = p.settings.batches;
   out.begin = static_cast<int>(c.integer("begin", out.begin, 1, limits::max_batches));
-  if (out.begin > batches) {
-    c.fail("begin", "begin = " + std::to_string(out.begin) + " is past the last batch, settings.batches = " + std::to_string(batches),
-           "an integer in [1, batches]");
-  }
   out.feedback = c.boolean("feedback").value_or(out.feedback);
   out.window = c.choice("window", out.window);
   if (c.has("window_size") && out.window != model::CmfdWindow::rolling) {

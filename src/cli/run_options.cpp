@@ -51,9 +51,12 @@ void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
                      "which names the coarse mesh; io/README.md)");
   }
   if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
+  // A run may stop before CMFD begins and be continued past it (--restart): said, not refused.
   if (p.cmfd_on() && p.cmfd->begin > p.settings.batches) {
-    throw UsageError("cmfd.begin = " + std::to_string(p.cmfd->begin) + " (" + p.cmfd->where.str() +
-                     ") is past the last batch (" + std::to_string(p.settings.batches) + ")");
+    p.notes.push_back(p.cmfd->where.str() + ": cmfd.begin = " + std::to_string(p.cmfd->begin) +
+                      " is past the last batch (" + std::to_string(p.settings.batches) +
+                      "): CMFD does not run unless the run is continued past batch " +
+                      std::to_string(p.cmfd->begin - 1) + " (--restart with more --batches)");
   }
 }
 
