@@ -9,6 +9,7 @@
 //   mesh bits      = 24 -> resolution 6.0e-8 per collision, sums up to 5.5e11 per bin
 //   CMFD bits      = 24 -> the same per flight segment, face crossing, collision and fission site
 //                          (kernels/cmfd_tally.hpp); its window sums are checked for overflow
+#include "kernels/vocabulary/fixed_point_bits.hpp"
 #include "kernels/vocabulary/types.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -18,10 +19,6 @@
 namespace keff {
 
 using Fixed = std::int64_t;
-
-inline constexpr int estimator_fraction_bits = 32;
-inline constexpr int mesh_fraction_bits = 24;
-inline constexpr int cmfd_fraction_bits = 24;
 
 template <int Bits>
 KOKKOS_INLINE_FUNCTION Fixed to_fixed(Real x) {

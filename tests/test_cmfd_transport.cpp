@@ -5,10 +5,16 @@
 #include <gtest/gtest.h>
 
 #include "io/input/geometry_bounds.hpp"
+#include "io/input/input.hpp"
+#include "io/output/output.hpp"
+#include "io/output/restart_check.hpp"
 #include "run_problem.hpp"
+
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 
 namespace keff {
@@ -129,6 +135,54 @@ void expect_critical_with_cmfd(const char* example, std::array<int, 3> shape) {
 
 TEST(CmfdCriticality, PuSlab) { expect_critical_with_cmfd("la13511_pua_slab.toml", {8, 1, 1}); }
 TEST(CmfdCriticality, PuSphere) { expect_critical_with_cmfd("la13511_pub_sphere.toml", {4, 4, 4}); }
+
+// What a restart reads of CMFD is held to what transport can have scored (io/output/restart_check.cpp):
+// a window with a negative sum, a collision weight no batch can make, or kept batches that do not add up
+// to it, and a feedback run continued without feedback, are refused with what is wrong.
+TEST(CmfdTransport, RestartRefusesWindowsTransportCannotHaveSummed) {
+  auto problem = with_cmfd(test::sized(test::example("la13511_pub_sphere.toml"), 600, 3, 1), {2, 2, 2}, true, 1,
+                           model::CmfdWindow::rolling);
+  const std::string path = std::filesystem::temp_directory_path() / ("keff_cmfd_restart_" + std::to_string(getpid()) + ".h5");
+  problem.settings.statepoint = path;
+  test::run_quietly(problem);
+  const RunResults written = read_statepoint(path);
+  std::filesystem::remove(path);
+  ASSERT_TRUE(written.restart.cmfd.has_value());
+  ASSERT_EQ(written.restart.cmfd->batches.size(), 3u);
+  EXPECT_NO_THROW(check_restart_data("sp.h5", written, problem));
+  const std::size_t values = written.restart.cmfd->sum.size(), total_at = 8;  // total(0, 0): after 8 flux values
+  const auto refusal = [&](const auto& damage, model::Problem p) {
+    RunResults sp = written;
+    damage(*sp.restart.cmfd);
+    try {
+      check_restart_data("sp.h5", sp, p);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const auto sum_and_last = [&](std::size_t i, std::int64_t v) {
+    return [=](CmfdWindowData& w) {
+      w.scores[2 * values + i] += v - w.sum[i];
+      w.sum[i] = v;
+    };
+  };
+  EXPECT_NE(refusal(sum_and_last(3, -5), problem).find("its CMFD tally window: value 3 is -5 (allowed: >= 0"),
+            std::string::npos);
+  EXPECT_NE(refusal(sum_and_last(total_at, std::int64_t{1} << 62), problem)
+                .find("its CMFD tally window: the collision weight of group 0, cell 0 is"),
+            std::string::npos);
+  EXPECT_NE(refusal(sum_and_last(0, std::int64_t{1} << 62), problem).find("its CMFD tally window: flux value 0 is"),
+            std::string::npos);
+  EXPECT_NE(refusal([](CmfdWindowData& w) { w.sum[0] += 1; }, problem)
+                .find("its CMFD tally window's sum differs from the sum of the batches it keeps"),
+            std::string::npos);
+  EXPECT_NE(refusal([](CmfdWindowData& w) { w.batches[0] = 7; }, problem).find("keeps batch 7 in place 0"),
+            std::string::npos);
+  model::Problem off = problem;
+  off.cmfd->enabled = false;
+  EXPECT_NE(refusal([](CmfdWindowData&) {}, off).find("it was written by a run with CMFD feedback"), std::string::npos);
+}
 
 }  // namespace
 }  // namespace keff

@@ -4,10 +4,13 @@
 #include "io/input/input.hpp"
 #include "io/limits.hpp"
 #include "io/printable.hpp"
+#include "kernels/vocabulary/fixed_point_bits.hpp"
 #include "kernels/vocabulary/types.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace keff {
 
@@ -156,7 +159,24 @@ std::string counts_problem(const RunResults& sp, const model::Settings& s) {
   return {};
 }
 
-// The mesh tally's running sums: one value per group and bin, each finite and non-negative.
+// A bin's running sums over `n` active batches, as n non-negative batch values x_i make them: sum x_i and
+// sum x_i^2 finite and non-negative with (sum x_i)^2 <= n sum x_i^2 (Cauchy-Schwarz) and sum x_i^2 <=
+// (sum x_i)^2, both to rounding. "" or the problem.
+std::string accumulator_problem(double sum, double sq, int n) {
+  if (!(sum >= 0.0 && std::isfinite(sum)) || !(sq >= 0.0 && std::isfinite(sq))) {
+    return "holds sum " + number(sum) + ", sum of squares " + number(sq) + " (allowed: finite, >= 0)";
+  }
+  const double square = sum * sum, slack = 1e-9;
+  if (!std::isfinite(square) || square > n * sq * (1 + slack) + 1e-300 || sq > square * (1 + slack) + 1e-300) {
+    return "holds sum " + number(sum) + ", sum of squares " + number(sq) + " (allowed: the sums of " + std::to_string(n) +
+           " non-negative batch values: sum^2 <= " + std::to_string(n) + " x sum of squares <= " + std::to_string(n) +
+           " x sum^2)";
+  }
+  return {};
+}
+
+// The mesh tally's running sums: one sum and one sum of squares per group and bin, over the active
+// batches, each pair as such batches make them.
 std::string mesh_sums_problem(const RunResults& sp, const model::Problem& p) {
   const auto& s = p.settings;
   const std::int64_t groups = s.mode == model::PhysicsMode::multigroup
@@ -172,9 +192,159 @@ std::string mesh_sums_problem(const RunResults& sp, const model::Problem& p) {
       return std::string("/restart/") + name + " holds " + std::to_string(v->size()) + " values (allowed: " +
              std::to_string(tally_values) + ", the mesh tally's groups x bins)";
     }
-    for (const double x : *v) {
-      if (!(x >= 0.0 && std::isfinite(x))) return "a mesh-tally accumulator holds " + number(x) + " (allowed: finite, >= 0)";
+  }
+  const int active = static_cast<int>(std::count_if(sp.batch.begin(), sp.batch.end(), [](const BatchResult& b) { return b.active; }));
+  const std::pair<const char*, std::pair<const std::vector<double>*, const std::vector<double>*>> pairs[] = {
+      {"flux", {&sp.restart.flux_sum, &sp.restart.flux_sq}}, {"fission", {&sp.restart.fission_sum, &sp.restart.fission_sq}}};
+  for (const auto& [name, v] : pairs) {
+    for (std::size_t i = 0; i < v.first->size(); ++i) {
+      if (std::string what = accumulator_problem((*v.first)[i], (*v.second)[i], active); !what.empty()) {
+        return std::string("the mesh tally's ") + name + " accumulator " + std::to_string(i) + " " + what;
+      }
     }
+  }
+  return {};
+}
+
+// CMFD's window as a flat list in the order of kernels/cmfd_data.hpp's CmfdTallies: the arrays a check
+// reads, as offsets and lengths for `groups` groups on `cells` cells and `faces` faces.
+struct CmfdLayout {
+  std::size_t groups, cells, faces;
+  std::size_t rates() const { return groups * cells; }
+  std::size_t transfers() const { return groups * groups * cells; }
+  std::size_t currents() const { return 2 * groups * faces; }
+  std::size_t values() const { return 5 * rates() + 2 * transfers() + currents(); }
+  // flux, total, scatter, nu_fission, current, track_total, track_absorption, track_nu_fission
+  std::size_t total_at() const { return rates(); }
+  std::size_t scatter_at() const { return 2 * rates(); }
+  std::size_t track_total_at() const { return 2 * rates() + 2 * transfers() + currents(); }
+  std::size_t track_absorption_at() const { return track_total_at() + rates(); }
+};
+
+CmfdLayout cmfd_layout(const model::Cmfd& c) {
+  const auto& n = c.mesh.shape;
+  const std::size_t nx = static_cast<std::size_t>(n[0]), ny = static_cast<std::size_t>(n[1]),
+                    nz = static_cast<std::size_t>(n[2]);
+  return {static_cast<std::size_t>(c.n_groups()), nx * ny * nz, (nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1)};
+}
+
+// What one batch can score at most, in fixed point: its histories weigh at most `weight` in all and make
+// at most settings.max_events flights each, every one a collision at most, a flight no longer than the
+// geometry's bounding box (when it has one) and crossing at most every coarse plane once. Fixed point
+// rounds each score up by at most one unit.
+struct CmfdBounds {
+  double collisions = 0, flux = 0, crossings = 0;
+};
+
+CmfdBounds cmfd_bounds(const model::Problem& p) {
+  const auto& s = p.settings;
+  const double weight = static_cast<double>(s.particles) * (p.cmfd->feedback ? limits::max_cmfd_source_weight_ratio : 1.0);
+  const double unit = std::ldexp(1.0, cmfd_fraction_bits), flights = static_cast<double>(s.particles) * s.max_events;
+  const auto& shape = p.cmfd->mesh.shape;
+  const double planes = shape[0] + shape[1] + shape[2] + 3.0;
+  CmfdBounds b;
+  b.collisions = static_cast<double>(s.max_events) * weight * unit + flights;
+  b.crossings = (static_cast<double>(s.max_events) * weight * unit + flights) * planes;
+  if (const auto box = geometry_bounding_box(p)) {
+    const double dx = box->upper[0] - box->lower[0], dy = box->upper[1] - box->lower[1], dz = box->upper[2] - box->lower[2];
+    const double diagonal = std::sqrt(dx * dx + dy * dy + dz * dz);
+    // Each segment in a coarse cell is rounded on its own: at most `planes` of them a flight.
+    if (std::isfinite(diagonal)) b.flux = static_cast<double>(s.max_events) * weight * diagonal * unit + flights * planes;
+  }
+  return b;
+}
+
+// One set of window values (the sum, or one kept batch's scores, over `batches` batches) as transport can
+// have scored them: every value a sum of non-negative scores within what `batches` batches can score
+// (cmfd_bounds); per (group, cell) the collisions survived among the collisions (both score each
+// collision's weight, rounded alike) and the track-length absorption within the track-length total
+// (Sigma_a <= Sigma_t, each segment rounded alike).
+std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, const CmfdBounds& b, double batches) {
+  for (std::size_t i = 0; i < n.values(); ++i) {
+    if (v[i] < 0) return "value " + std::to_string(i) + " is " + std::to_string(v[i]) + " (allowed: >= 0, a sum of scores)";
+  }
+  const double unit = std::ldexp(1.0, cmfd_fraction_bits);
+  const double most = batches * b.collisions;
+  if (b.flux > 0) {
+    for (std::size_t i = 0; i < n.rates(); ++i) {
+      if (static_cast<double>(v[i]) > batches * b.flux) {
+        return "flux value " + std::to_string(i) + " is " + number(v[i] / unit) + " (allowed: at most " +
+               number(batches * b.flux / unit) + ", the track length " + number(batches) +
+               " batches of histories can make, no flight longer than the geometry's bounding box)";
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n.currents(); ++i) {
+    const std::int64_t current = v[2 * n.rates() + 2 * n.transfers() + i];
+    if (static_cast<double>(current) > batches * b.crossings) {
+      return "current value " + std::to_string(i) + " is " + number(current / unit) + " (allowed: at most " +
+             number(batches * b.crossings / unit) + ", the face crossings " + number(batches) +
+             " batches of histories can make)";
+    }
+  }
+  for (std::size_t g = 0; g < n.groups; ++g) {
+    for (std::size_t c = 0; c < n.cells; ++c) {
+      const std::int64_t collisions = v[n.total_at() + g * n.cells + c];
+      if (static_cast<double>(collisions) > most) {
+        return "the collision weight of group " + std::to_string(g) + ", cell " + std::to_string(c) + " is " +
+               number(collisions / unit) + " (allowed: at most " + number(most / unit) + ", what " + number(batches) +
+               " batches of histories can make in settings.max_events collisions each)";
+      }
+      std::int64_t survived = 0;
+      for (std::size_t h = 0; h < n.groups; ++h) survived += v[n.scatter_at() + (g * n.groups + h) * n.cells + c];
+      if (survived > collisions) {
+        return "group " + std::to_string(g) + ", cell " + std::to_string(c) + ": the collisions survived weigh " +
+               number(survived / unit) + ", more than all its collisions, " + number(collisions / unit);
+      }
+      const std::size_t at = g * n.cells + c;
+      if (v[n.track_absorption_at() + at] > v[n.track_total_at() + at]) {
+        return "group " + std::to_string(g) + ", cell " + std::to_string(c) +
+               ": the track-length absorption exceeds the track-length total";
+      }
+    }
+  }
+  return {};
+}
+
+// A statepoint of a run with CMFD: the run continuing it feeds back when it did (its source sites carry
+// CMFD's weights), and its tally window is one transport can have summed: each set of values plausible
+// (cmfd_values_problem) and, for a window that keeps its batches, those batches the last ones before the
+// statepoint, their scores summing to the window exactly.
+std::string cmfd_problem(const RunResults& sp, const model::Problem& p) {
+  if (sp.cmfd && sp.cmfd->feedback && sp.restart.cmfd && !(p.cmfd_on() && p.cmfd->feedback)) {
+    return "it was written by a run with CMFD feedback, whose source sites carry the weights CMFD gave them, and "
+           "this run has CMFD " + std::string(p.cmfd_on() ? "feedback off" : "off") +
+           " (allowed: continue it with [cmfd] on and feedback = true; a run without CMFD feedback starts afresh)";
+  }
+  if (!sp.restart.cmfd || !p.cmfd_on()) return {};
+  const CmfdWindowData& w = *sp.restart.cmfd;
+  const CmfdLayout n = cmfd_layout(*p.cmfd);
+  if (w.sum.size() != n.values() || w.scores.size() != w.batches.size() * n.values()) {
+    return "its CMFD tally window holds " + std::to_string(w.sum.size()) + " values per batch (allowed: " +
+           std::to_string(n.values()) + ", this problem's [cmfd] mesh and groups: 5 G C + 2 G^2 C + 2 G F)";
+  }
+  const CmfdBounds bounds = cmfd_bounds(p);
+  const int done = static_cast<int>(sp.batch.size());
+  const double summed = w.batches.empty() ? std::max(0, done - p.cmfd->begin + 1) : static_cast<double>(w.batches.size());
+  if (std::string what = cmfd_values_problem(w.sum.data(), n, bounds, summed); !what.empty()) {
+    return "its CMFD tally window: " + what;
+  }
+  std::vector<std::int64_t> total(n.values(), 0);
+  for (std::size_t b = 0; b < w.batches.size(); ++b) {
+    const std::int64_t expected = done - static_cast<std::int64_t>(w.batches.size() - 1 - b);
+    if (w.batches[b] != expected || expected < p.cmfd->begin) {
+      return "its CMFD tally window keeps batch " + std::to_string(w.batches[b]) + " in place " + std::to_string(b) +
+             " (allowed: the last " + std::to_string(w.batches.size()) + " batches up to " + std::to_string(done) +
+             ", from [cmfd] begin = " + std::to_string(p.cmfd->begin) + " on)";
+    }
+    const std::int64_t* scores = w.scores.data() + b * n.values();
+    if (std::string what = cmfd_values_problem(scores, n, bounds, 1); !what.empty()) {
+      return "its CMFD tally window, batch " + std::to_string(w.batches[b]) + ": " + what;
+    }
+    for (std::size_t i = 0; i < n.values(); ++i) total[i] += scores[i];  // each below the bound: no overflow
+  }
+  if (!w.batches.empty() && total != w.sum) {
+    return "its CMFD tally window's sum differs from the sum of the batches it keeps (allowed: equal, exactly)";
   }
   return {};
 }
@@ -216,6 +386,7 @@ void check_restart_data(const std::string& path, const RunResults& sp, const mod
   if (what.empty()) what = batches_problem(sp, p.settings);
   if (what.empty()) what = counts_problem(sp, p.settings);
   if (what.empty()) what = mesh_sums_problem(sp, p);
+  if (what.empty()) what = cmfd_problem(sp, p);
   if (what.empty()) what = source_problem(sp, p);
   if (!what.empty()) throw InputError("cannot restart from '" + printable(path) + "': " + what);
 }
