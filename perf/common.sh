@@ -11,6 +11,7 @@
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 KEFF_BUILD_DIR=${KEFF_BUILD_DIR:-build}
+export PYTHONDONTWRITEBYTECODE=1  # the plots import perf/plot_common.py: no __pycache__ in the tree
 
 mpiexec_flags=(--oversubscribe --bind-to none)
 if [[ "$(id -u)" == 0 ]]; then
