@@ -14,8 +14,8 @@
 #                          [--particles 10000] [--batches 200] [--tail 50] [--threads 1] [--jobs 2]
 # Output: perf/results/cmfd_benchmark/{seed}_{cmfd,nocmfd}.json and summary.txt (also printed).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=build input=examples/cmfd_slab_2g.toml seeds="1 2 3" particles=10000 batches=200 tail=50 threads=1 jobs=2
+source "$(dirname "$0")/common.sh"
+build=$KEFF_BUILD_DIR input=examples/cmfd_slab_2g.toml seeds="1 2 3" particles=10000 batches=200 tail=50 threads=1 jobs=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;

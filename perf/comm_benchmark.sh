@@ -7,8 +7,8 @@
 #   perf/comm_benchmark.sh                       # defaults below
 #   RANKS="2 4 8" REPEATS=5 PARTICLES=100000 BATCHES=12 KEFF=build/bin/keff perf/comm_benchmark.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-KEFF=${KEFF:-build/bin/keff}
+source "$(dirname "$0")/common.sh"
+KEFF=${KEFF:-$KEFF_BUILD_DIR/bin/keff}
 INPUT=${INPUT:-examples/la13511_pub_sphere.toml}
 RANKS=${RANKS:-"2 4 8"}
 REPEATS=${REPEATS:-5}
@@ -17,34 +17,30 @@ BATCHES=${BATCHES:-12}
 INACTIVE=${INACTIVE:-2}
 OUT=${OUT:-perf/results}
 mkdir -p "$OUT"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mpiflags=(--oversubscribe --bind-to none)
-[ "$(id -u)" = 0 ] && mpiflags+=(--allow-run-as-root)
+scratch_dir
 
 phases=("transport active" "bank sort" "bank exchange post" "bank exchange wait" "reductions")
 counts=(isend irecv testsome arrived_early waitall)
 csv="$OUT/comm_benchmark.csv"
 echo "mode,ranks,metric,median" > "$csv"
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 for np in $RANKS; do
   for mode in blocking overlapped; do
     for r in $(seq "$REPEATS"); do
-      OMP_NUM_THREADS=1 OMP_PROC_BIND=false mpiexec -n "$np" "${mpiflags[@]}" "$KEFF" run "$INPUT" \
+      OMP_NUM_THREADS=1 OMP_PROC_BIND=false mpiexec -n "$np" "${mpiexec_flags[@]}" "$KEFF" run "$INPUT" \
         --particles "$PARTICLES" --batches "$BATCHES" --inactive "$INACTIVE" --exchange "$mode" \
-        --quiet --statepoint "" --json "$work/$mode-$np-$r.json" 2>/dev/null
+        --quiet --statepoint "" --json "$tmp/$mode-$np-$r.json" 2>/dev/null
     done
     for p in "${phases[@]}"; do
-      m=$(for f in "$work/$mode-$np"-*.json; do jq -r --arg p "$p" '.timing[$p].max // 0' "$f"; done | median)
+      m=$(for f in "$tmp/$mode-$np"-*.json; do jq -r --arg p "$p" '.timing[$p].max // 0' "$f"; done | median)
       echo "$mode,$np,$p (s),$m" >> "$csv"
     done
-    m=$(for f in "$work/$mode-$np"-*.json; do
+    m=$(for f in "$tmp/$mode-$np"-*.json; do
           jq -r '(.timing["bank exchange post"].max // 0) + (.timing["bank exchange wait"].max // 0) + (.timing["reductions"].max // 0)' "$f"
         done | median)
     echo "$mode,$np,post + wait + reductions (s),$m" >> "$csv"
     for c in "${counts[@]}"; do
-      m=$(for f in "$work/$mode-$np"-*.json; do jq -r --arg c "$c" '.bank_exchange[$c]' "$f"; done | median)
+      m=$(for f in "$tmp/$mode-$np"-*.json; do jq -r --arg c "$c" '.bank_exchange[$c]' "$f"; done | median)
       echo "$mode,$np,$c (calls),$m" >> "$csv"
     done
   done

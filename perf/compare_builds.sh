@@ -4,7 +4,7 @@
 # median particles/s (transport, active batches) of each and their ratio.
 #   perf/compare_builds.sh BEFORE_BIN_DIR AFTER_BIN_DIR [ROUNDS=5] [OUT=perf/results/compare_builds]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/common.sh"
 before=$1 after=$2 rounds=${3:-5} out=${4:-perf/results/compare_builds}
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 mkdir -p "$out"

@@ -14,8 +14,8 @@
 #   perf/halo_benchmark.sh                                  # defaults below
 #   CONFIGS="2:2,1,1 4:2,2,1" REPEATS=5 PARTICLES=50000 KEFF=build/bin/keff perf/halo_benchmark.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
-KEFF=${KEFF:-build/bin/keff}
+source "$(dirname "$0")/common.sh"
+KEFF=${KEFF:-$KEFF_BUILD_DIR/bin/keff}
 CONFIGS=${CONFIGS:-"2:2,1,1 4:2,1,1 4:2,2,1 8:2,1,1 8:2,2,1"}  # ranks:domain mesh
 REPEATS=${REPEATS:-3}
 PARTICLES=${PARTICLES:-20000}
@@ -23,29 +23,25 @@ BATCHES=${BATCHES:-8}
 INACTIVE=${INACTIVE:-3}
 OUT=${OUT:-perf/results}
 mkdir -p "$OUT"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mpiflags=(--oversubscribe --bind-to none)
-[ "$(id -u)" = 0 ] && mpiflags+=(--allow-run-as-root)
+scratch_dir
 
 for r in $(seq "$REPEATS"); do
   for config in $CONFIGS; do
     np=${config%%:*} mesh=${config#*:}
     for mode in blocking overlapped; do
-      OMP_NUM_THREADS=1 OMP_PROC_BIND=false OMP_WAIT_POLICY=passive mpiexec -n "$np" "${mpiflags[@]}" "$KEFF" run \
+      OMP_NUM_THREADS=1 OMP_PROC_BIND=false OMP_WAIT_POLICY=passive mpiexec -n "$np" "${mpiexec_flags[@]}" "$KEFF" run \
         --domains "$mesh" --exchange "$mode" --particles "$PARTICLES" --batches "$BATCHES" --inactive "$INACTIVE" \
-        --quiet --statepoint "" --json "$work/$np-$mesh-$mode-$r.json" 2>/dev/null
+        --quiet --statepoint "" --json "$tmp/$np-$mesh-$mode-$r.json" 2>/dev/null
     done
   done
 done
 
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 metric() {  # metric NAME JQ-EXPRESSION: one CSV row per configuration and mode
   local name=$1 expr=$2
   for config in $CONFIGS; do
     np=${config%%:*} mesh=${config#*:}
     for mode in blocking overlapped; do
-      m=$(for f in "$work/$np-$mesh-$mode"-*.json; do jq -r "$expr" "$f"; done | median)
+      m=$(for f in "$tmp/$np-$mesh-$mode"-*.json; do jq -r "$expr" "$f"; done | median)
       echo "$np,${mesh//,/x},$mode,$name,$m"
     done
   done
@@ -70,6 +66,6 @@ csv="$OUT/halo_benchmark.csv"
   metric "tally bins per rank" '.domains.tally.bins_max'
 } > "$csv"
 
-python=$(perf/plot_python.sh "${KEFF_BUILD_DIR:-build}")
+python=$(plot_python "$KEFF_BUILD_DIR")
 $python perf/plot_halo_benchmark.py "$csv" "$OUT/halo_benchmark.png" \
   "default lattice, $PARTICLES particles x $BATCHES batches, median of $REPEATS"

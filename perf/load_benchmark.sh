@@ -14,10 +14,10 @@
 # perf/results/<NAME>.csv (one row per format, strategy and rank count, with text/HDF5 ratios) and
 # perf/results/<NAME>.png, and the table printed as Markdown for perf/RESULTS.md.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/common.sh"
 
 nuclides=355 gridpoints=11303 ranks="1 2 4 8" repeats=5
-scratch=/tmp/keff-load-bench build=${KEFF_BUILD_DIR:-build} out=""
+scratch=/tmp/keff-load-bench build=$KEFF_BUILD_DIR out=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --nuclides) nuclides=$2; shift 2 ;;
@@ -40,8 +40,6 @@ if [[ ! -x "$build/bin/load_bench" || ! -x "$build/bin/keff" ]]; then
   cmake --build "$build" --target keff load_bench
 fi
 
-mpiexec_flags=(--oversubscribe --bind-to none)
-[[ "$(id -u)" == 0 ]] && mpiexec_flags+=(--allow-run-as-root)
 export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
 
 lib="$scratch/${nuclides}x${gridpoints}"
@@ -69,7 +67,7 @@ for n in $ranks; do
   done
 done
 
-python=$(perf/plot_python.sh "$build")
+python=$(plot_python "$build")
 $python perf/plot_load_benchmark.py "$csv" "perf/results/$out.csv" "perf/results/$out.png" \
   "HDF5 vs text nuclear-data library: $nuclides nuclides x $gridpoints points"
 rm -f "$csv"

@@ -3,17 +3,16 @@
 
 usage: plot_halo_benchmark.py CSV OUT.png TITLE
 """
-import csv
 import sys
-from collections import OrderedDict
+
+from plot_common import in_order, pyplot, read_rows
 
 
 def main():
     path, out_png, title = sys.argv[1:4]
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    configs = list(OrderedDict.fromkeys((r["ranks"], r["domains"]) for r in rows))
-    metrics = list(OrderedDict.fromkeys(r["metric"] for r in rows))
+    rows = read_rows(path)
+    configs = in_order((r["ranks"], r["domains"]) for r in rows)
+    metrics = in_order(r["metric"] for r in rows)
     value = {(r["ranks"], r["domains"], r["mode"], r["metric"]): float(r["median"]) for r in rows}
 
     def v(config, mode, metric):
@@ -41,9 +40,7 @@ def main():
         cells += [f"{h:.0%}", ""]
     print("| exchange cost hidden | " + " | ".join(cells) + " |")
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     labels = [f"{c[0]} ranks\n{c[1]}" for c in configs]
     x = range(len(configs))

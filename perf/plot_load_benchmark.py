@@ -6,11 +6,12 @@ usage: plot_load_benchmark.py RAW.csv OUT.csv OUT.png TITLE
 import csv
 import sys
 
+from plot_common import in_order, pyplot, read_rows
+
 
 def main():
     raw, out_csv, out_png, title = sys.argv[1:5]
-    with open(raw) as f:
-        rows = list(csv.DictReader(f))
+    rows = read_rows(raw)
     text = {r["ranks"]: float(r["median_s"]) for r in rows if r["format"] == "text"}
     sums = {r["checksum"] for r in rows}
     if len(sums) != 1:
@@ -23,11 +24,7 @@ def main():
         w.writerows(rows)
 
     ranks = sorted({int(r["ranks"]) for r in rows})
-    series = []
-    for r in rows:
-        key = (r["format"], r["strategy"])
-        if key not in series:
-            series.append(key)
+    series = in_order((r["format"], r["strategy"]) for r in rows)
 
     print(f"\n{title}: median load time in seconds (text / HDF5 ratio)\n")
     print("| library, strategy | " + " | ".join(f"{n} rank{'s' if n > 1 else ''}" for n in ranks) + " |")
@@ -45,9 +42,7 @@ def main():
         print(f"| {fmt}, {strategy} | " + " | ".join(cells) + " |")
     print(f"\nevery load gave checksum {sums.pop()}; table: {out_csv}; plot: {out_png}")
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     for fmt, strategy in series:

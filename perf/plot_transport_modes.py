@@ -3,19 +3,17 @@
 
 usage: plot_transport_modes.py CSV OUT.png SUBTITLE
 """
-import csv
 import sys
+
+from plot_common import in_order, pyplot, read_rows
 
 
 def main():
     path, out_png, subtitle = sys.argv[1:4]
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    problems = list(dict.fromkeys(r["problem"] for r in rows))
+    rows = read_rows(path)
+    problems = in_order(r["problem"] for r in rows)
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, axes = plt.subplots(1, len(problems), figsize=(5.5 * len(problems), 4.2), squeeze=False)
     for ax, problem in zip(axes[0], problems):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Transport throughput on this machine: history-based against event-based transport.
-#   perf/transport_benchmark.sh [build_dir]       (default: build; run scripts/build.sh first)
+#   perf/transport_benchmark.sh [build_dir]       (default: $KEFF_BUILD_DIR or build; run scripts/build.sh first)
 # 1. The default benchmark, history-based, at 1 thread and at every core: particles/s over active
 #    batches, median of REPEATS runs.
 # 2. The default benchmark and the HM-large example at every core, history-based and event-based with
@@ -9,20 +9,18 @@
 #    particles/s against particles in flight, history-based drawn as a line.
 #   REPEATS=3 SLOTS="1000 4000 16000" PARTICLES=16000 HM_PARTICLES=4000 perf/transport_benchmark.sh build
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-build}
+source "$(dirname "$0")/common.sh"
+build=${1:-$KEFF_BUILD_DIR}
 keff=$build/bin/keff
 REPEATS=${REPEATS:-3}
 SLOTS=${SLOTS:-"1000 4000 16000"}
 PARTICLES=${PARTICLES:-16000}
 HM_PARTICLES=${HM_PARTICLES:-4000}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+scratch_dir
 pps() { jq -r .particles_per_second "$1"; }
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)  date: $(date -u +%F)  $("$keff" --version)"
+echo "machine: $(machine)  date: $(date -u +%F)  $("$keff" --version)"
 echo
 echo "| threads | particles/s (default benchmark, history-based, active batches, median of $REPEATS) | k |"
 echo "|---|---|---|"
@@ -73,7 +71,7 @@ echo
 echo "| problem | mode | lookup order | slots | particles in flight (mean per round) | particles/s |"
 echo "|---|---|---|---:|---:|---:|"
 tail -n +2 "$csv" | awk -F, '{printf "| %s | %s | %s | %s | %s | %.4g |\n", $1, $3, ($4 == "" ? "-" : $4), ($5 == "" ? "-" : $5), ($7 == "" ? "-" : sprintf("%.0f", $7)), $6}'
-python=$(perf/plot_python.sh "$build")
+python=$(plot_python "$build")
 $python perf/plot_transport_modes.py "$csv" perf/results/transport_modes.png "$(nproc) threads, $(date -u +%F)"
 echo
 echo "CSV: $csv, plot: perf/results/transport_modes.png"

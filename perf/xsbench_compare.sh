@@ -13,8 +13,8 @@
 #   ROUNDS=5 THREADS=2 SIZES="small large" GRIDS="hash unionized" LOOKUPS=17000000 PARTICLES=500000
 # Prints a Markdown table of medians over rounds; every run goes to perf/results/xsbench_compare.csv.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-build=${1:-${KEFF_BUILD_DIR:-build}}
+source "$(dirname "$0")/common.sh"
+build=${1:-$KEFF_BUILD_DIR}
 bench=$build/bin/xs_lookup_bench
 : "${XSBENCH:?set XSBENCH to an XSBench (openmp-threading) binary you built}"
 ROUNDS=${ROUNDS:-5}
@@ -25,8 +25,7 @@ LOOKUPS=${LOOKUPS:-17000000}
 PARTICLES=${PARTICLES:-500000}
 PER_PARTICLE=34
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch_dir
 csv=perf/results/xsbench_compare.csv
 mkdir -p perf/results
 echo "round,program,problem,grid,mode,lookups,nuclide_lookups,seconds,sort_seconds,checksum" > "$csv"
@@ -83,23 +82,28 @@ for r in $(seq "$ROUNDS"); do
   echo "round $r of $ROUNDS done" >&2
 done
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)  date: $(date -u +%F)  threads: $THREADS" \
+# Medians over rounds of each program's lookups/s (rate), sort seconds (sort) and keff's nuclide-lookups/s
+# (nrate), per problem, grid and mode: one "PROGRAM,PROBLEM,GRID,MODE,METRIC MEDIAN" line each.
+awk -F, 'NR > 1 && $2 != "keff-reference" {
+    k = $2 "," $3 "," $4 "," $5
+    print k ",rate", $6 / $8
+    if ($9 != "") print k ",sort", $9
+    if ($2 == "keff") print k ",nrate", $7 / $8
+  }' "$csv" > "$tmp/values"
+for key in $(cut -d' ' -f1 "$tmp/values" | sort -u); do
+  echo "$key $(awk -v key="$key" '$1 == key {print $2}' "$tmp/values" | median)"
+done > "$tmp/medians"
+
+echo "machine: $(machine)  date: $(date -u +%F)  threads: $THREADS" \
   "OMP_PROC_BIND=$OMP_PROC_BIND  rounds: $ROUNDS  lookups: $LOOKUPS (event)  $PARTICLES x $PER_PARTICLE (history)"
 echo
 echo "| problem | grid | keff mode (XSBench run) | XSBench lookups/s | keff lookups/s | keff / XSBench | XSBench nuclide-lookups/s | keff nuclide-lookups/s | sort s XSBench / keff | verification XSBench / keff reference |"
 echo "|---|---|---|---:|---:|---:|---:|---:|---:|---|"
 awk -F, '
-  function median(key,   n, i, j, t, v) {
-    n = split(vals[key], v, " ")
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return n == 0 ? 0 : (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
-  }
-  function add(key, x) { vals[key] = (key in vals) ? vals[key] " " x : x }
-  NR > 1 {
+  FNR == NR { split($0, kv, " "); med[kv[1]] = kv[2]; next }
+  FNR > 1 {
     k = $3 "," $4 "," $5
     if ($2 == "keff-reference") { ref[k] = $10; xs_nuclides[k] = $7; next }
-    add($2 "," k ",rate", $6 / $8); add($2 "," k ",sort", $9)
-    if ($2 == "keff") add("keff," k ",nrate", $7 / $8)
     if ($2 == "xsbench") { xs[k] = $10; lookups[k] = $6 }
     if (!(($3 "," $4) in seen)) { seen[$3 "," $4] = 1; order[++n_order] = $3 "," $4 }
   }
@@ -108,15 +112,15 @@ awk -F, '
     xs_run["history"] = "-m history"; xs_run["event"] = "-m event"; xs_run["queue"] = "-m event"; xs_run["sorted"] = "-m event -k 1"
     for (o = 1; o <= n_order; o++) for (mi = 1; mi <= 4; mi++) {
       m = modes[mi]; k = order[o] "," m; xk = (m == "queue") ? order[o] ",event" : k
-      x = median("xsbench," xk ",rate"); y = median("keff," k ",rate")
+      x = med["xsbench," xk ",rate"] + 0; y = med["keff," k ",rate"] + 0
       xn = (xk in xs_nuclides) ? sprintf("%.4g", x * xs_nuclides[xk] / lookups[xk]) : "-"
-      sorts = (m == "sorted") ? sprintf("%.3f / %.3f", median("xsbench," xk ",sort"), median("keff," k ",sort")) : "-"
+      sorts = (m == "sorted") ? sprintf("%.3f / %.3f", med["xsbench," xk ",sort"], med["keff," k ",sort"]) : "-"
       check = xs[xk] " / " ref[k] ((xs[xk] == ref[k]) ? "" : " MISMATCH")
       split(order[o], pg, ",")
       printf "| %s | %s | %s (%s) | %.4g | %.4g | %.2f | %s | %.4g | %s | %s |\n", pg[1], pg[2], m, xs_run[m], x, y,
-        (x > 0 ? y / x : 0), xn, median("keff," k ",nrate"), sorts, check
+        (x > 0 ? y / x : 0), xn, med["keff," k ",nrate"], sorts, check
     }
-  }' "$csv" | tee "$tmp/table.md"
+  }' "$tmp/medians" "$csv" | tee "$tmp/table.md"
 if grep -q MISMATCH "$tmp/table.md"; then
   echo "xsbench_compare: keff's reference pass does not give XSBench's verification number (MISMATCH above):" \
     "the two programs did not look up the same intervals" >&2

@@ -1,4 +1,5 @@
-# Tests that run the keff executable the way a user does.
+# Tests that run the keff executable the way a user does: all labelled `cli`, and `mpi` where keff runs at
+# more than one rank.
 set(_keff $<TARGET_FILE:keff>)
 set(_cmake_dir ${CMAKE_CURRENT_SOURCE_DIR}/cmake)
 set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
@@ -6,6 +7,7 @@ set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
 add_test(NAME cli_help COMMAND keff --help)
 add_test(NAME cli_default_summary
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/summary -P ${_cmake_dir}/check_summary.cmake)
+set_tests_properties(cli_help cli_default_summary PROPERTIES LABELS "cli")
 
 # Same seed, 1 and 2 OpenMP threads: bit-identical k per batch, entropy and mesh tally.
 add_test(NAME determinism_threads_default
@@ -15,7 +17,7 @@ add_test(NAME determinism_threads_multigroup
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
                  "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml;--particles;5000;--batches;8;--inactive;3"
                  -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_mg -P ${_cmake_dir}/compare_runs.cmake)
-set_tests_properties(determinism_threads_default determinism_threads_multigroup PROPERTIES LABELS "determinism")
+set_tests_properties(determinism_threads_default determinism_threads_multigroup PROPERTIES LABELS "cli;determinism")
 
 # Same seed, 1, 2 and 4 ranks (and the blocking exchange with synchronized timers): bit-identical
 # results. Restart: 5 batches + restart + 5 equals 10 straight, at 1 and 2 ranks; another input refused.
@@ -54,8 +56,9 @@ if(KEFF_HAVE_CMFD)
                    "-DARGS=run;${CMAKE_CURRENT_SOURCE_DIR}/inputs/cmfd_begin_later.toml;--particles;1500;--inactive;2"
                    -DBATCHES=9 -DHALF=4 -DOUT=${_out}/restart_cmfd_begin_later -P ${_cmake_dir}/restart.cmake)
   set_tests_properties(determinism_cmfd restart_cmfd_np1 restart_cmfd_np2 restart_cmfd_begin_later
-                       PROPERTIES LABELS "determinism;mpi" TIMEOUT 600
+                       PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
                                   ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+  set_tests_properties(restart_cmfd_np1 restart_cmfd_begin_later PROPERTIES LABELS "cli;determinism")
 endif()
 foreach(_np 1 2)
   add_test(NAME restart_np${_np}
@@ -70,20 +73,21 @@ add_test(NAME restart_domains_np2
                  -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_domains -P ${_cmake_dir}/restart.cmake)
 set_tests_properties(determinism_ranks_default determinism_ranks_multigroup determinism_ranks_blocking_exchange
                      restart_np1 restart_np2 restart_domains_np2
-                     PROPERTIES LABELS "determinism;mpi" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+                     PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+set_tests_properties(restart_np1 PROPERTIES LABELS "cli;determinism")
 
 # Output paths checked before transport; links followed; devices, FIFOs and directories left alone.
 add_test(NAME cli_output_paths
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
                  -DOUT=${_out}/output_paths -P ${_cmake_dir}/output_paths.cmake)
-set_tests_properties(cli_output_paths PROPERTIES LABELS "bad-input" TIMEOUT 300
+set_tests_properties(cli_output_paths PROPERTIES LABELS "cli;bad-input" TIMEOUT 300
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
 # Inputs that are not regular files (FIFOs, devices) or past their size, outputs over inputs (the input
 # file, a library's files, by identity), duplicate nuclides: refused by every command that reads them.
 add_test(NAME cli_input_files
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/input_files -P ${_cmake_dir}/input_files.cmake)
-set_tests_properties(cli_input_files PROPERTIES LABELS "bad-input" TIMEOUT 600
+set_tests_properties(cli_input_files PROPERTIES LABELS "cli;bad-input" TIMEOUT 600
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
 # Outputs onto a full disk (a tiny tmpfs; root only, else skipped): status 1, the path and the reason,
@@ -91,7 +95,7 @@ set_tests_properties(cli_input_files PROPERTIES LABELS "bad-input" TIMEOUT 600
 add_test(NAME cli_full_disk
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS}"
                  -DOUT=${_out}/full_disk -P ${_cmake_dir}/full_disk.cmake)
-set_tests_properties(cli_full_disk PROPERTIES LABELS "bad-input;mpi" TIMEOUT 600 PROCESSORS 2
+set_tests_properties(cli_full_disk PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 600 PROCESSORS 2
                      SKIP_REGULAR_EXPRESSION "SKIPPED:"
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 
@@ -110,7 +114,7 @@ add_test(NAME cli_interrupt
                  -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
                  -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
                  -DOUT=${_out}/interrupt -P ${_cmake_dir}/interrupt.cmake)
-set_tests_properties(cli_interrupt PROPERTIES LABELS "bad-input;mpi" TIMEOUT 900 PROCESSORS 2
+set_tests_properties(cli_interrupt PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 900 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
 # Ranks started with different settings (MPMD) fail together before the run's first collective, where
@@ -119,7 +123,7 @@ add_test(NAME cli_ranks_disagree
          COMMAND ${CMAKE_COMMAND}
                  "-DCMD=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS};-n;1;${_keff};run;--particles;200;--batches;3;--inactive;1;--statepoint;${_out}/disagree.h5;:;-n;1;${_keff};run;--particles;200;--batches;4;--inactive;1;--statepoint;${_out}/disagree.h5"
                  "-DREGEX=the 2 ranks were not given the same run" -DEXIT=2 -P ${_cmake_dir}/expect_failure.cmake)
-set_tests_properties(cli_ranks_disagree PROPERTIES LABELS "bad-input;mpi" TIMEOUT 150 PROCESSORS 2
+set_tests_properties(cli_ranks_disagree PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 150 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 # Ranks started with different commands (keff run beside keff --version or keff data info) agree on the
 # command before anything else, in the one collective every command starts with.
@@ -133,7 +137,7 @@ add_test(NAME cli_ranks_commands_disagree_data
                  "-DCMD=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS};-n;1;${_keff};data;info;${_out}/none.h5;:;-n;1;${_keff};run;--statepoint;${_out}/disagree.h5"
                  "-DREGEX=rank 0 runs 'keff data info' but rank 1 runs 'keff run'" -DEXIT=2 -P ${_cmake_dir}/expect_failure.cmake)
 set_tests_properties(cli_ranks_commands_disagree cli_ranks_commands_disagree_data PROPERTIES
-                     LABELS "bad-input;mpi" TIMEOUT 150 PROCESSORS 2
+                     LABELS "cli;bad-input;mpi" TIMEOUT 150 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 
 # Bad command lines and bad inputs: a clear message and a non-zero exit, never a crash or a hang.
@@ -141,7 +145,7 @@ function(keff_expect_failure name regex exit_code)
   add_test(NAME ${name}
            COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};${ARGN}" "-DREGEX=${regex}" -DEXIT=${exit_code}
                    -P ${_cmake_dir}/expect_failure.cmake)
-  set_tests_properties(${name} PROPERTIES LABELS "bad-input" TIMEOUT 150)
+  set_tests_properties(${name} PROPERTIES LABELS "cli;bad-input" TIMEOUT 150)
 endfunction()
 keff_expect_failure(cli_zero_particles "--particles: '0' is not allowed" 2 run --particles 0)
 keff_expect_failure(cli_unknown_option "unknown option '--frobnicate'" 2 run --frobnicate)
@@ -181,7 +185,7 @@ add_test(NAME cli_kokkos_threads_env
          COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_COMMAND};-E;env;KOKKOS_NUM_THREADS=0;${_keff};run"
                  "-DREGEX=environment variable KOKKOS_NUM_THREADS='0' is not allowed" -DEXIT=2
                  -P ${_cmake_dir}/expect_failure.cmake)
-set_tests_properties(cli_kokkos_threads_env PROPERTIES LABELS "bad-input" TIMEOUT 150)
+set_tests_properties(cli_kokkos_threads_env PROPERTIES LABELS "cli;bad-input" TIMEOUT 150)
 # Thread counts past Kokkos' OpenMP pool (513 hung, 600 crashed) or the machine, in every spelling
 # Kokkos reads, and a Kokkos Tools library that does not load: refused before Kokkos::initialize.
 keff_expect_failure(cli_kokkos_threads_past_pool
@@ -203,7 +207,7 @@ foreach(_case "OMP_NUM_THREADS=1000000;environment variable OMP_NUM_THREADS='100
   add_test(NAME cli_env_${_name}
            COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_COMMAND};-E;env;${_env};${_keff};run" "-DREGEX=${_regex}" -DEXIT=2
                    -P ${_cmake_dir}/expect_failure.cmake)
-  set_tests_properties(cli_env_${_name} PROPERTIES LABELS "bad-input" TIMEOUT 150)
+  set_tests_properties(cli_env_${_name} PROPERTIES LABELS "cli;bad-input" TIMEOUT 150)
 endforeach()
 # Help is keff's alone (Kokkos printed its banner, and `run --help` then said "unknown option"); a run
 # with OMP_PROC_BIND unset does not carry Kokkos' warning about it.
@@ -212,13 +216,13 @@ foreach(_help "--help" "run;--help" "data;generate;-h" "check-geometry;--help" "
   add_test(NAME cli_help_${_id}
            COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};${_help}" "-DREGEX=usage: keff" -DEXIT=0 "-DFORBID=--kokkos-help|unknown option"
                    -P ${_cmake_dir}/expect_failure.cmake)
-  set_tests_properties(cli_help_${_id} PROPERTIES LABELS "bad-input" TIMEOUT 150)
+  set_tests_properties(cli_help_${_id} PROPERTIES LABELS "cli;bad-input" TIMEOUT 150)
 endforeach()
 add_test(NAME cli_no_proc_bind_warning
          COMMAND ${CMAKE_COMMAND}
                  "-DCMD=${CMAKE_COMMAND};-E;env;--unset=OMP_PROC_BIND;--unset=OMP_PLACES;${_keff};run;--particles;200;--batches;2;--inactive;1;--statepoint;${_out}/nobind.h5;--quiet"
                  "-DREGEX=.*" -DEXIT=0 "-DFORBID=OMP_PROC_BIND" -P ${_cmake_dir}/expect_failure.cmake)
-set_tests_properties(cli_no_proc_bind_warning PROPERTIES LABELS "bad-input" TIMEOUT 150 ENVIRONMENT "OMP_NUM_THREADS=1")
+set_tests_properties(cli_no_proc_bind_warning PROPERTIES LABELS "cli;bad-input" TIMEOUT 150 ENVIRONMENT "OMP_NUM_THREADS=1")
 
 # Each file under inputs/bad/ states the message it must produce on a line '# expect: <regex>' and,
 # for failures at run time rather than input time, '# exit: <status>'.
@@ -269,10 +273,10 @@ add_test(NAME data_cli_libraries
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
                  "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${MPIEXEC_NUMPROC_FLAG};2;${KEFF_MPIEXEC_PREFLAGS}"
                  -DOUT=${_out}/data -P ${_cmake_dir}/data_cli.cmake)
-set_tests_properties(data_cli_libraries PROPERTIES LABELS "data" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+set_tests_properties(data_cli_libraries PROPERTIES LABELS "cli;data;mpi" TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 add_test(NAME data_cli_generate_memory
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/data_memory -P ${_cmake_dir}/data_memory.cmake)
-set_tests_properties(data_cli_generate_memory PROPERTIES LABELS "data;bad-input" TIMEOUT 150 SKIP_REGULAR_EXPRESSION "SKIPPED:")
+set_tests_properties(data_cli_generate_memory PROPERTIES LABELS "cli;data;bad-input" TIMEOUT 150 SKIP_REGULAR_EXPRESSION "SKIPPED:")
 keff_expect_failure(data_cli_no_command "'keff data' needs a command" 2 data)
 keff_expect_failure(data_cli_bad_format "--format 'xml' is not allowed \\(allowed: h5, text\\)" 2
                     data generate --format xml --out ${_out}/never)

@@ -11,6 +11,8 @@
 #include "kernels/transport/step_start.hpp"
 #include "kernels/workspace.hpp"
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
 namespace keff {
 
 // Built by aggregate initialisation, never default-constructed (see Workspace).
