@@ -103,7 +103,7 @@ set_tests_properties(cli_full_disk PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT
 add_test(NAME cli_file_size_limit
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS}"
                  -DOUT=${_out}/file_size_limit -P ${_cmake_dir}/file_size_limit.cmake)
-set_tests_properties(cli_file_size_limit PROPERTIES LABELS "bad-input" TIMEOUT 300
+set_tests_properties(cli_file_size_limit PROPERTIES LABELS "cli;bad-input" TIMEOUT 300
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
 # SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
