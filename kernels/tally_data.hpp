@@ -1,10 +1,9 @@
 #pragma once
-// Tally State: a regular mesh scored with order-independent fixed-point atomics, the per-batch counters
-// every history adds to, and the record of the first lost particle.
+// Tally State: a regular mesh scored with order-independent fixed-point atomics, and the per-batch
+// counters every history adds to.
 #include "kernels/fixed_point.hpp"
 #include "kernels/regular_mesh.hpp"
 #include "kernels/particle.hpp"
-#include "kernels/vocabulary/geometry_faults.hpp"
 #include "kernels/xs_data.hpp"
 
 #include <string>
@@ -102,66 +101,5 @@ struct BatchCounters {
     return *this;
   }
 };
-
-// The first lost particle of the run on this rank (where it was, where it went and why it was lost),
-// and how many were lost for each reason. Written only when a particle is lost.
-template <class Mem>
-struct LostRecord {
-  Kokkos::View<int, Mem> recorded;
-  Kokkos::View<Real[6], Mem> where;  // position, direction
-  Kokkos::View<int[5], Mem> why;     // LostReason, then LostParticle's surface, cell, universe, lattice
-  Kokkos::View<std::int64_t[lost_reason_count], Mem> per_reason;
-
-  KOKKOS_INLINE_FUNCTION void record(const Particle& p, LostReason reason) const {
-    Kokkos::atomic_add(&per_reason(static_cast<int>(reason)), std::int64_t(1));
-    if (Kokkos::atomic_exchange(&recorded(), 1) != 0) return;
-    where(0) = p.r.x; where(1) = p.r.y; where(2) = p.r.z;
-    where(3) = p.u.x; where(4) = p.u.y; where(5) = p.u.z;
-    const GeometryState& g = p.geo;
-    const bool located = reason == LostReason::max_events || reason == LostReason::infinite_flight;
-    // locate() leaves the level that failed at level[n_levels] (kernels/geometry.hpp).
-    const bool failed_level = !located && g.n_levels < max_geometry_levels;
-    why(0) = static_cast<int>(reason);
-    why(1) = reason == LostReason::after_crossing ? p.hit.surface : -1;
-    why(2) = located && g.n_levels > 0 ? g.level[g.n_levels - 1].cell : -1;
-    why(3) = failed_level ? g.level[g.n_levels].universe : -1;
-    why(4) = failed_level ? g.level[g.n_levels].lattice : -1;
-  }
-};
-
-template <class Exec>
-LostRecord<typename Exec::memory_space> allocate_lost_record(const Exec& exec) {
-  using Mem = typename Exec::memory_space;
-  const auto alloc = [&](const char* what) { return Kokkos::view_alloc(exec, std::string("keff::state::") + what); };
-  return {Kokkos::View<int, Mem>(alloc("lost_flag")), Kokkos::View<Real[6], Mem>(alloc("lost_where")),
-          Kokkos::View<int[5], Mem>(alloc("lost_why")),
-          Kokkos::View<std::int64_t[lost_reason_count], Mem>(alloc("lost_per_reason"))};
-}
-
-// This rank's record, read back to the host (between batches, for the lost-particle message).
-template <class Exec>
-LostParticles read_lost_record(const Exec& exec, const LostRecord<typename Exec::memory_space>& lost) {
-  const auto to_host = [&](const auto& v) {
-    auto h = Kokkos::create_mirror_view(v);
-    Kokkos::deep_copy(exec, h, v);
-    return h;
-  };
-  const auto recorded = to_host(lost.recorded);
-  const auto where = to_host(lost.where);
-  const auto why = to_host(lost.why);
-  const auto per_reason = to_host(lost.per_reason);
-  exec.fence("keff::state::read_lost_record");
-  LostParticles out;
-  out.recorded = recorded() != 0;
-  out.first.r = {where(0), where(1), where(2)};
-  out.first.u = {where(3), where(4), where(5)};
-  out.first.reason = static_cast<LostReason>(why(0));
-  out.first.surface = why(1);
-  out.first.cell = why(2);
-  out.first.universe = why(3);
-  out.first.lattice = why(4);
-  for (int i = 0; i < lost_reason_count; ++i) out.per_reason[static_cast<std::size_t>(i)] = per_reason(i);
-  return out;
-}
 
 }  // namespace keff

@@ -99,6 +99,12 @@ set_tests_properties(cli_full_disk PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT
                      SKIP_REGULAR_EXPRESSION "SKIPPED:"
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 
+# Lost particles below max_lost: a warning each for the first 10, the first 100 listed in the summary.
+add_test(NAME cli_lost_listed
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/lost_particles.toml
+                 -DOUT=${_out}/lost_listed -P ${_cmake_dir}/lost_listed.cmake)
+set_tests_properties(cli_lost_listed PROPERTIES LABELS "cli" TIMEOUT 300 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
 # Outputs past `ulimit -f`: status 1, path and reason, no temporary; SIGXFSZ does not end the process.
 add_test(NAME cli_file_size_limit
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DMPIEXEC=${MPIEXEC_EXECUTABLE};${KEFF_MPIEXEC_PREFLAGS}"

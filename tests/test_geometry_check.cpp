@@ -347,7 +347,16 @@ TEST(LostParticles, MessageSaysWhichLimit) {
   m = message(LostReason::after_crossing);
   EXPECT_TRUE(contains(m, "it could not be located after crossing surface 1 (test.toml:11) (a gap in the geometry "
                           "there: no cell of the root universe 'root' holds the point")) << m;
-  EXPECT_TRUE(contains(m, "keff check-geometry model.toml searches for gaps and overlaps")) << m;
+  // The geometry check does not search the root universe (its outside is the model's): the message does
+  // not send the user there, where "no overlap or gap found" would contradict it.
+  EXPECT_TRUE(contains(m, "keff check-geometry looks for gaps inside filled cells, not here")) << m;
+  EXPECT_FALSE(contains(m, "searches for gaps and overlaps")) << m;
+  lost.first.universe = 5;  // a universe that fills a cell: the check searches there
+  p.universes.resize(6);
+  p.universes[5].name = "pin";
+  EXPECT_TRUE(contains(message(LostReason::after_crossing), "keff check-geometry model.toml searches for gaps and overlaps"));
+  EXPECT_TRUE(contains(lost_particle_text(p, 5, lost.first), "batch 5, history -1: lost at (1, 2, 3) moving (0, 0, 1): "
+                                                              "it could not be located after crossing surface 1"));
   lost.first.surface = -1;
   lost.first.universe = -1;
   lost.first.lattice = 0;

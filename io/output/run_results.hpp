@@ -2,6 +2,7 @@
 // Everything a finished (or interrupted) run reports: filled by src/driver/simulation, written by io/ as the
 // JSON summary and the HDF5 statepoint. Plain host data.
 #include "kernels/vocabulary/cmfd_options.hpp"
+#include "kernels/vocabulary/geometry_faults.hpp"
 #include "kernels/vocabulary/site.hpp"
 
 #include <array>
@@ -166,6 +167,14 @@ struct RestartData {
   std::optional<CmfdWindowData> cmfd;  // a run with CMFD, once it has tallied
 };
 
+// A lost particle, as the summary lists it (the run keeps the first LostHistory::listed of its own).
+struct LostHistory {
+  static constexpr std::size_t listed = 100;
+  int batch = 0;
+  LostParticle particle;
+  std::string what;  // why, in words naming the model's cells and surfaces (src/host/geometry_report.hpp)
+};
+
 struct RunResults {
   std::string input;        // input file, or "<default>"
   std::string mode;         // "continuous-energy" | "multigroup"
@@ -189,6 +198,7 @@ struct RunResults {
   std::optional<DomainReport> domains;
   std::optional<CmfdReport> cmfd;
   std::int64_t lost_particles = 0;
+  std::vector<LostHistory> lost;  // this run's lost particles, the first LostHistory::listed
   int bank_overflows = 0;  // batches rerun with a larger bank
 
   MeshTallyResult mesh;

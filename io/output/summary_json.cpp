@@ -101,6 +101,21 @@ json domains_json(const std::optional<DomainReport>& d) {
             {"bytes_replicated", d->tally_bytes_replicated}}}};
 }
 
+// The run's lost particles as it described them: batch, history, why and where.
+json lost_json(const std::vector<LostHistory>& lost) {
+  json out = json::array();
+  for (const LostHistory& l : lost) {
+    const LostParticle& p = l.particle;
+    out.push_back({{"batch", l.batch},
+                   {"history", p.history},
+                   {"reason", std::string(name_of(p.reason))},
+                   {"position", {p.r.x, p.r.y, p.r.z}},
+                   {"direction", {p.u.x, p.u.y, p.u.z}},
+                   {"what", l.what}});
+  }
+  return out;
+}
+
 json summary(const RunResults& r) {
   // Per phase, seconds over the run on the fastest rank, on average and on the slowest.
   json timing = json::object();
@@ -153,6 +168,7 @@ json summary(const RunResults& r) {
             {"nuclides", r.nuclides},
             {"gridpoints", r.gridpoints}}},
           {"lost_particles", r.lost_particles},
+          {"lost", lost_json(r.lost)},
           {"bank_overflows", r.bank_overflows},
           {"mesh", mesh_json(r.mesh)}};
 }

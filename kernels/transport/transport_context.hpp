@@ -8,6 +8,7 @@
 #include "kernels/fission_bank.hpp"
 #include "kernels/geometry_data.hpp"
 #include "kernels/particle.hpp"
+#include "kernels/lost_record.hpp"
 #include "kernels/tally_data.hpp"
 
 namespace keff {

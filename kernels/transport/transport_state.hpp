@@ -6,6 +6,7 @@
 // source a batch transports and the ordered bank belong to the source cycle (src/driver/source_cycle.hpp).
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
+#include "kernels/lost_record.hpp"
 #include "kernels/tally_data.hpp"
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/particle_slots.hpp"

@@ -1,13 +1,15 @@
 #pragma once
 // What can be wrong with a geometry, in the words both sides use: the faults the sampled geometry check
 // finds at a point (kernels/geometry_check.hpp) and the reasons a particle is lost in transport
-// (kernels/tally_data.hpp's LostRecord). The host turns both into messages (src/host/geometry_report.hpp).
+// (kernels/lost_record.hpp). The host turns both into messages (src/host/geometry_report.hpp).
 // No Kokkos: host-only code includes this.
+#include "kernels/vocabulary/enum_names.hpp"
 #include "kernels/vocabulary/types.hpp"
 #include "kernels/vocabulary/vec3.hpp"
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace keff {
 
@@ -35,9 +37,16 @@ enum class LostReason : int {
   after_crossing,   // no cell holds it after it crossed a surface or lattice wall
 };
 inline constexpr int lost_reason_count = 5;
+inline constexpr EnumName<LostReason> lost_reason_names[] = {{LostReason::none, "none"},
+                                                             {LostReason::at_source, "at_source"},
+                                                             {LostReason::max_events, "max_events"},
+                                                             {LostReason::infinite_flight, "infinite_flight"},
+                                                             {LostReason::after_crossing, "after_crossing"}};
+constexpr std::span<const EnumName<LostReason>> enum_names(LostReason) { return lost_reason_names; }
 
 // The first lost particle of a rank, as the host reads it back, and the rank's count per reason.
 struct LostParticle {
+  std::int64_t history = -1;  // global index of its history in its batch
   LostReason reason = LostReason::none;
   Vec3 r, u;
   int surface = -1;   // after_crossing: the surface crossed (index), or -1 for a lattice element wall
@@ -50,6 +59,7 @@ struct LostParticles {
   bool recorded = false;  // whether this rank lost one (`first` is meaningless otherwise)
   LostParticle first;
   std::array<std::int64_t, lost_reason_count> per_reason{};  // indexed by LostReason
+  std::vector<LostParticle> batch;  // this batch's, the first few described (kernels/lost_record.hpp)
 };
 
 }  // namespace keff

@@ -7,7 +7,7 @@
 // only give the same error much later. The decision is this rank's; the Transporter agrees on it with
 // the other ranks before anything else happens.
 #include "kernels/device.hpp"
-#include "kernels/tally_data.hpp"
+#include "kernels/lost_record.hpp"
 
 #include <chrono>
 #include <cstdint>

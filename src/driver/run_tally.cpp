@@ -1,12 +1,14 @@
 #include "src/driver/run_tally.hpp"
 
 #include "src/host/batch_table.hpp"
+#include "src/host/geometry_report.hpp"
 #include "src/host/run_error.hpp"
 #include "src/host/statistics.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <cstdio>
+#include <iostream>
 #include <ostream>
 #include <utility>
 
@@ -16,6 +18,9 @@ namespace {
 
 // The batch's source weight: what its histories started with (this file's header).
 double source_weight(const BatchCounters& global) { return from_fixed<estimator_fraction_bits>(global.weight_started); }
+
+// Lost particles warned about one by one, as OpenMC does, before the rest are only counted.
+constexpr int max_lost_warnings = 10;
 
 }  // namespace
 
@@ -36,6 +41,20 @@ RunTally::RunTally(const DeviceExec& exec, const model::Problem& problem, const 
 bool RunTally::count_lost(std::int64_t lost) {
   lost_total_ += lost;
   return lost_total_ > problem_.settings.max_lost;
+}
+
+void RunTally::note_lost(int batch, const std::vector<LostParticle>& lost) {
+  for (const LostParticle& l : lost) {
+    const std::string what = lost_particle_text(problem_, batch, l);
+    if (log_ && lost_warned_ < max_lost_warnings) {
+      std::cerr << "keff: warning: " << what << "\n";
+      if (++lost_warned_ == max_lost_warnings) {
+        std::cerr << "keff: warning: further lost particles are counted, not listed (the JSON summary lists the first "
+                  << LostHistory::listed << ")\n";
+      }
+    }
+    if (lost_.size() < LostHistory::listed) lost_.push_back({batch, l, what});
+  }
 }
 
 void RunTally::add_mesh_scores(const DeviceExec& exec, const MeshTally<DeviceMem>& scores, const BatchCounters& global,
@@ -124,6 +143,7 @@ void RunTally::collect(RunResults& res) const {
   res.k_tracklength = mean_std(k_active_[2]);
   res.k_combined = combine_estimators(k_active_);
   res.lost_particles = lost_total_;
+  res.lost = lost_;
   res.bank_overflows = bank_overflows_;
   res.restart.k_prev = k_prev_;
 

@@ -45,6 +45,9 @@ class RunTally {
   void count_reruns(int reruns) { bank_overflows_ += reruns; }
   // Adds the batch's lost particles; true once the run has lost more than settings.max_lost.
   bool count_lost(std::int64_t lost);
+  // The batch's lost particles, described (rank 0: in the order of their histories; other ranks: none):
+  // a warning each on the log, the first max_lost_warnings of the run, and the run's list for the summary.
+  void note_lost(int batch, const std::vector<LostParticle>& lost);
   std::int64_t lost() const { return lost_total_; }
   // Adds an active batch's mesh-tally scores, per unit of the batch's source weight (its global
   // counters'), to the running sums. Collective; `progress` runs between the MPI calls (the bank exchange
@@ -85,6 +88,8 @@ class RunTally {
 
   Real k_prev_ = 1.0;
   std::int64_t lost_total_ = 0;
+  std::vector<LostHistory> lost_;  // described, the first LostHistory::listed
+  int lost_warned_ = 0;
   int bank_overflows_ = 0;
   int restored_active_ = 0;
   std::vector<BatchResult> batches_;

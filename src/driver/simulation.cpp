@@ -118,6 +118,7 @@ BatchResult Simulation::run_batch(int batch) {
     source_.route_to_domains();
   }
   transporter_.check_conservation(batch, global);
+  if (global.lost > 0) tally_.note_lost(batch, transporter_.lost_in_batch());
   if (tally_.count_lost(global.lost)) throw RunError(transporter_.lost_report(batch, tally_.lost()));
   return tally_.record(batch, global, entropy, sites);
 }

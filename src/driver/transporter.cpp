@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <ostream>
 
 namespace keff {
@@ -152,6 +153,7 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
   for (;;) {
     watch_.start(batch, lost_allowed);
     Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
+    Kokkos::deep_copy(exec_, state_.lost.listed, 0);
     Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
     Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));
     Kokkos::deep_copy(exec_, state_.mesh.outside_window, std::int64_t(0));
@@ -224,6 +226,17 @@ void Transporter::check_conservation(int batch, const BatchCounters& global) con
                      " received (particles were not conserved)");
     }
   }
+}
+
+std::vector<LostParticle> Transporter::lost_in_batch() const {
+  const LostParticles mine = read_lost_record(exec_, state_.lost);
+  const std::vector<char> bytes =
+      comm_.gather_bytes(mine.batch.data(), static_cast<std::int64_t>(mine.batch.size() * sizeof(LostParticle)));
+  if (!comm_.is_root()) return {};
+  std::vector<LostParticle> all(bytes.size() / sizeof(LostParticle));
+  std::memcpy(all.data(), bytes.data(), all.size() * sizeof(LostParticle));
+  std::sort(all.begin(), all.end(), [](const LostParticle& a, const LostParticle& b) { return a.history < b.history; });
+  return all;
 }
 
 // Counts per reason over ranks; the first lost particle of the lowest rank that lost one. Collective.

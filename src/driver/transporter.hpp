@@ -72,6 +72,9 @@ class Transporter {
   // under domain decomposition every particle sent arrives and no collision scores outside its rank's
   // tally window. Throws RunError otherwise. Collective.
   void check_conservation(int batch, const BatchCounters& global) const;
+  // The batch's lost particles (the first few of each rank, kernels/lost_record.hpp), gathered to rank 0
+  // in the order of their histories; other ranks get none. Collective.
+  std::vector<LostParticle> lost_in_batch() const;
   // Why a run with too many lost particles stops: the counts per reason and where the first was lost.
   // Collective.
   std::string lost_report(int batch, std::int64_t lost_total) const;

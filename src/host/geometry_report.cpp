@@ -98,7 +98,11 @@ std::string where_not_located(const model::Problem& p, const LostParticle& l) {
 
 std::string first_lost(const model::Problem& p, const LostParticle& l) {
   const std::string in_cell = l.cell >= 0 ? " in " + cell_name(p, l.cell) : "";
-  const std::string check = "; keff check-geometry" + input_argument(p) + " searches for gaps and overlaps";
+  // The check searches the universes that fill cells, not the root, whose outside is the model's outside.
+  const std::string check = l.universe == p.root_universe
+                                ? "; keff check-geometry looks for gaps inside filled cells, not here, where the root "
+                                  "universe's cells end"
+                                : "; keff check-geometry" + input_argument(p) + " searches for gaps and overlaps";
   switch (l.reason) {
     case LostReason::at_source:
       return "could not be located at its source site (" + where_not_located(p, l) + check + ")";
@@ -195,6 +199,11 @@ std::string geometry_check_summary(const GeometryCheck& c) {
   std::snprintf(text, sizeof text, "%lld points, no overlap or gap found (%.3g s)", static_cast<long long>(c.points),
                 c.seconds);
   return text;
+}
+
+std::string lost_particle_text(const model::Problem& p, int batch, const LostParticle& l) {
+  return "batch " + std::to_string(batch) + ", history " + std::to_string(l.history) + ": lost at " + point(l.r) +
+         " moving " + point(l.u) + ": it " + first_lost(p, l);
 }
 
 std::string lost_particles_message(const model::Problem& p, int batch, std::int64_t lost_total, const LostParticles& lost) {

@@ -48,6 +48,10 @@ std::string geometry_refusal(const model::Problem& problem, const GeometryCheck&
 // One line for the run header: "100000 points, no overlap or gap found (0.012 s)".
 std::string geometry_check_summary(const GeometryCheck& check);
 
+// One lost particle of `batch`, for a warning: "batch B, history H: lost at (x, y, z) moving (u, v, w): it
+// could not be located after crossing surface 3 (...)".
+std::string lost_particle_text(const model::Problem& problem, int batch, const LostParticle& lost);
+
 // Why the run stops: `lost_total` lost particles by `batch`, more than settings.max_lost; the counts per
 // reason (over all ranks, this run) and the first lost particle (its position, direction, and which
 // limit it hit or where it could not be located), if `lost` recorded one.
