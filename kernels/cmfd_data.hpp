@@ -6,7 +6,7 @@
 // Index order, chosen so that neighbouring GPU threads touch neighbouring addresses: one thread per
 // (group, cell) or (group, face), cells (faces) fastest. Every per-cell array is [group][cell] (or
 // [from group][to group][cell]) in LayoutRight, and the CMFD vectors flatten it as g * n_cells + c.
-#include "kernels/tally_data.hpp"
+#include "kernels/regular_mesh.hpp"
 #include "kernels/vocabulary/cmfd_options.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -23,7 +23,7 @@
 
 namespace keff {
 
-// Adds the weights of sites [0, n) into counts(g * n_cells + c) (fixed point, mesh_fraction_bits).
+// Adds the weights of sites [0, n) into counts(g * n_cells + c) (fixed point, cmfd_fraction_bits).
 // `counts` is not zeroed first: ranks and batches of sites can be added in.
 template <class Exec, class Mem>
 void score_cmfd_source(const Exec& exec, const CmfdMesh& mesh, const CmfdEnergyGroups<Mem>& groups,
@@ -35,7 +35,7 @@ void score_cmfd_source(const Exec& exec, const CmfdMesh& mesh, const CmfdEnergyG
         const Site s = sites(i);
         const int c = mesh.grid.bin(s.r);
         const int g = groups.group_of(s.energy, s.group);
-        if (c >= 0 && g >= 0) Kokkos::atomic_add(&counts(g * cells + c), to_fixed<mesh_fraction_bits>(s.weight));
+        if (c >= 0 && g >= 0) Kokkos::atomic_add(&counts(g * cells + c), to_fixed<cmfd_fraction_bits>(s.weight));
       });
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Shannon entropy of the fission source: sites counted per mesh bin (integer atomics, so the counts
 // are exact), H = -sum p log2 p computed on the host from the counts.
-#include "kernels/tally_data.hpp"
+#include "kernels/regular_mesh.hpp"
 #include "kernels/vocabulary/site.hpp"
 
 namespace keff {

@@ -6,7 +6,8 @@
 //
 // Precision: a contribution is rounded to the nearest 2^-bits. Range: a sum must stay below 2^(63-bits).
 //   estimator bits = 32 -> resolution 2.3e-10 per history, sums up to 2.1e9 (e.g. 1e8 histories of k <= 20)
-//   mesh bits      = 24 -> resolution 6.0e-8 per collision, sums up to 5.5e11 per bin
+//   tally bits     = 24 -> resolution 6.0e-8 per contribution (a flight's piece, a collision), sums of
+//                          one batch up to 5.5e11 per bin (kernels/tally/tally_score.hpp)
 //   CMFD bits      = 24 -> the same per flight segment, face crossing, collision and fission site
 //                          (kernels/cmfd_tally.hpp); its window sums are checked for overflow
 #include "kernels/vocabulary/fixed_point_bits.hpp"

@@ -3,13 +3,14 @@
 set(_keff $<TARGET_FILE:keff>)
 set(_cmake_dir ${CMAKE_CURRENT_SOURCE_DIR}/cmake)
 set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
+set(_mpiflags "-DMPIFLAGS=${KEFF_MPIEXEC_PREFLAGS}")  # one argument: quoted wherever it is used
 
 add_test(NAME cli_help COMMAND keff --help)
 add_test(NAME cli_default_summary
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/summary -P ${_cmake_dir}/check_summary.cmake)
 set_tests_properties(cli_help cli_default_summary PROPERTIES LABELS "cli")
 
-# Same seed, 1 and 2 OpenMP threads: bit-identical k per batch, entropy and mesh tally.
+# Same seed, 1 and 2 OpenMP threads: bit-identical k per batch, entropy, leakage and tallies.
 add_test(NAME determinism_threads_default
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=run;--particles;3000;--batches;8;--inactive;3"
                  -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_default -P ${_cmake_dir}/compare_runs.cmake)
@@ -19,9 +20,31 @@ add_test(NAME determinism_threads_multigroup
                  -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_mg -P ${_cmake_dir}/compare_runs.cmake)
 set_tests_properties(determinism_threads_default determinism_threads_multigroup PROPERTIES LABELS "cli;determinism")
 
+# Tallies of every filter, score and estimator (inputs/tallies_lattice.toml): the same bits at 1, 2 and
+# 4 ranks, in event mode, with 2 domains and at 1 and 2 threads; a restart equals the straight run; a
+# trigger ends the run after the same batch at 1 and 2 ranks.
+set(_tallies ${CMAKE_CURRENT_SOURCE_DIR}/inputs/tallies_lattice.toml)
+add_test(NAME determinism_tallies
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 "-DARGS=run;${_tallies};--particles;1500;--batches;5;--inactive;1"
+                 "-DVARIANTS=1:;2:;4:--mode,event;2:--domains,2,1,1;1:--mode,event" -DOUT=${_out}/determinism_tallies
+                 -P ${_cmake_dir}/compare_variants.cmake)
+add_test(NAME determinism_threads_tallies
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=run;${_tallies};--particles;1500;--batches;5;--inactive;1"
+                 -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_threads_tallies -P ${_cmake_dir}/compare_runs.cmake)
+add_test(NAME restart_tallies_np2
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=2
+                 "-DARGS=run;${_tallies};--particles;1500;--inactive;1" -DBATCHES=6 -DHALF=3
+                 -DOUT=${_out}/restart_tallies_np2 -P ${_cmake_dir}/restart.cmake)
+add_test(NAME cli_tally_triggers
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DINPUT=${_tallies}
+                 -DOUT=${_out}/tally_triggers -P ${_cmake_dir}/tally_triggers.cmake)
+set_tests_properties(determinism_tallies restart_tallies_np2 cli_tally_triggers PROPERTIES LABELS "cli;determinism;mpi"
+                     TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+set_tests_properties(determinism_threads_tallies PROPERTIES LABELS "cli;determinism" TIMEOUT 600)
+
 # Same seed, 1, 2 and 4 ranks (and the blocking exchange with synchronized timers): bit-identical
 # results. Restart: 5 batches + restart + 5 equals 10 straight, at 1 and 2 ranks; another input refused.
-set(_mpiflags "-DMPIFLAGS=${KEFF_MPIEXEC_PREFLAGS}")  # one argument: quoted wherever it is used
 add_test(NAME determinism_ranks_default
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
                  "-DARGS=run;--particles;2000;--batches;6;--inactive;2"

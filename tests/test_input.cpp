@@ -114,8 +114,15 @@ TEST(Input, DefaultProblem) {
   EXPECT_EQ(p.cells[root_cells[0]].fill_kind, FillKind::lattice);
 
   EXPECT_EQ(p.settings.entropy_mesh.shape, (std::array<int, 3>{9, 9, 1}));
-  EXPECT_EQ(p.settings.tally_mesh.shape, (std::array<int, 3>{9, 9, 1}));
-  EXPECT_EQ(p.settings.tally_energy_bounds, (std::vector<double>{1.0e-5, 0.625, 2.0e7}));
+  // [settings.tally_mesh]: the mesh "tally_mesh" and the tally "mesh" of flux and fission on it by energy.
+  ASSERT_EQ(p.tallies.size(), 1u);
+  const model::Tally& t = p.tallies[0];
+  EXPECT_EQ(t.name, "mesh");
+  ASSERT_EQ(t.filters.size(), 2u);
+  EXPECT_EQ(p.meshes.at(static_cast<std::size_t>(t.filters[0].mesh)).mesh.shape, (std::array<int, 3>{9, 9, 1}));
+  EXPECT_EQ(t.filters[1].energy_bounds, (std::vector<double>{1.0e-5, 0.625, 2.0e7}));
+  EXPECT_EQ(t.scores, (std::vector<TallyScore>{TallyScore::flux, TallyScore::fission}));
+  EXPECT_EQ(t.estimator, TallyEstimator::collision);
 }
 
 TEST(Input, HoogenboomMartinLarge) {
@@ -169,7 +176,7 @@ TEST(Input, ReadmeExampleParses) {
   const auto end = readme.find("```", body);
   const auto p = read_problem_string(readme.substr(body, end - body), "README.md");
   EXPECT_EQ(p.settings.energy_grid, EnergyGridKind::unionized);
-  EXPECT_EQ(p.settings.tally_energy_bounds.size(), 4u);
+  EXPECT_EQ(p.tallies.at(0).filters.at(1).energy_bounds.size(), 4u);
   EXPECT_EQ(p.settings.entropy_mesh.box.upper, p.settings.source.upper);
   EXPECT_EQ(p.lattices.at(0).shape, (std::array<int, 3>{2, 2, 1}));
   EXPECT_EQ(p.materials.at(0).nuclides.size(), 23u);
@@ -249,8 +256,7 @@ TEST(Input, DefaultsAndResolvedReferences) {
   EXPECT_EQ(p.settings.max_lost, 10);
   EXPECT_EQ(p.settings.entropy_mesh.shape, (std::array<int, 3>{8, 8, 1}));
   EXPECT_EQ(p.settings.entropy_mesh.box.upper, (std::array<double, 3>{1, 2, 3}));
-  EXPECT_EQ(p.settings.tally_mesh.shape, (std::array<int, 3>{1, 1, 1}));
-  EXPECT_EQ(p.settings.tally_energy_bounds.size(), 3u);
+  EXPECT_TRUE(p.tallies.empty());  // none asked for
 
   ASSERT_EQ(p.surfaces.size(), 2u);
   EXPECT_EQ(p.surfaces[0].user_id, 4);
@@ -347,6 +353,37 @@ TEST(Input, PureScattererIsValidMultigroupData) {
   const std::string greedy = fuel.substr(0, at) + "nu_sigma_f = [0.8]" + fuel.substr(fuel.find(']', at) + 1);
   const std::string msg = error_of([&] { read_problem_string(greedy, "greedy.toml"); });
   EXPECT_NE(msg.find("material[u235_a].nu_sigma_f: nu_sigma_f[0] = 0.8 but the absorption"), std::string::npos) << msg;
+}
+
+// [[mesh]] and [[tally]] mistakes, each named with its key and what is allowed.
+TEST(Input, TallyMistakes) {
+  const auto fails = [](const std::string& text, const std::string& fragment) {
+    const std::string msg = error_of([&] { read_problem_string(text, "t.toml"); });
+    EXPECT_NE(msg.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << msg;
+  };
+  const std::string ce = minimal + std::string("\n[[mesh]]\nname = \"m1\"\nlower_left = [-1]\nupper_right = [1]\nshape = [4]\n");
+  const auto tally = [&](const std::string& body) { return ce + "\n[[tally]]\nname = \"t\"\n" + body + "\n"; };
+  fails(tally("scores = [\"flux\", \"heating\"]"), "tally[t].scores: unknown score 'heating' (allowed: flux, total, absorption, scatter, fission, nu-fission, events)");
+  fails(tally("filters = [\"zone\"]\nscores = [\"flux\"]"), "tally[t].filters: unknown filter 'zone' (allowed: mesh, cell, material, universe, cell_instance, energy, group)");
+  fails(tally("scores = [\"flux\"]\nestimator = \"analog\""), "tally[t].estimator: the analog estimator cannot make score 'flux' (allowed: for flux: tracklength, collision)");
+  fails(tally("scores = [\"events\"]\nestimator = \"collision\""), "the collision estimator cannot make score 'events' (allowed: for events: analog)");
+  fails(tally("filters = [\"cell\"]\ncells = [\"a\", \"nope\"]\nscores = [\"flux\"]"), "tally[t].cells: cell 'nope' is not defined (allowed: defined cells: a, b)");
+  fails(tally("filters = [\"material\"]\nmaterials = [\"steel\"]\nscores = [\"flux\"]"), "tally[t].materials: material 'steel' is not defined");
+  fails(tally("filters = [\"mesh\"]\nmesh = \"m2\"\nscores = [\"flux\"]"), "tally[t].mesh: mesh 'm2' is not defined (allowed: defined meshes: m1)");
+  fails(tally("filters = [\"energy\"]\nenergy = [1.0, 0.5]\nscores = [\"flux\"]"), "tally[t].energy: energy[1] = 0.5 is out of order (allowed: 2 to 100000 energies in eV, >= 0 and strictly ascending)");
+  fails(tally("filters = [\"group\"]\nscores = [\"flux\"]"), "tally[t].filters: a group filter in a continuous-energy problem");
+  fails(tally("cells = [\"a\"]\nscores = [\"flux\"]"), "tally[t].cells: the bins of a filter the tally does not have");
+  fails(tally("scores = [\"flux\"]\ntrigger = { score = \"fission\", rel_err = 0.01 }"), "tally[t].trigger.score: score 'fission' is not one the tally has (allowed: one of its scores: flux)");
+  fails(tally("scores = [\"flux\"]\ntrigger = { score = \"flux\", rel_err = 0.01 }"), "tally[t].trigger: a trigger without settings.max_batches");
+  fails(tally("scores = [\"flux\"]") + "\n[[tally]]\nname = \"t\"\nscores = [\"total\"]\n", "tally[#2].name: duplicate tally name 't' (allowed: a unique name)");
+  fails(ce + "\n[[mesh]]\nname = \"big\"\nlower_left = [-1, -1, -1]\nupper_right = [1, 1, 1]\nshape = [4096, 4096, 1]\n"
+             "\n[[tally]]\nname = \"t\"\nfilters = [\"mesh\", \"energy\"]\nmesh = \"big\"\nenergy = [1e-5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 2e7]\nscores = [\"flux\"]\n",
+        "tally[t].filters: 1 scores x 16777216 mesh bins x 10 energy bins are too many tally values (allowed: bins x scores <= 2^27)");
+  fails(ce + "\n[[mesh]]\nname = \"m1\"\nlower_left = [0]\nupper_right = [1]\nshape = [1]\n", "mesh[#2].name: duplicate mesh name 'm1'");
+  const std::string mg = read_text(examples + "/inf_medium_1g.toml");
+  fails(mg + "\n[[tally]]\nname = \"t\"\nfilters = [\"energy\"]\nenergy = [1.0, 2.0]\nscores = [\"flux\"]\n",
+        "tally[t].filters: an energy filter in a multigroup problem (allowed: the group filter: one bin per group of the data)");
+  fails(mg + "\n[settings.tally_mesh]\nenergy_bounds = [1.0, 2.0]\n", "settings.tally_mesh");
 }
 
 // A chi that sums to 1 only to a published table's six digits is normalised and said once; one further

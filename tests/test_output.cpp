@@ -109,18 +109,30 @@ RunResults sample_results() {
   r.lost_particles = 3;
   r.bank_overflows = 1;
 
-  auto& m = r.mesh;
-  m.shape = {3, 2, 1};
-  m.lower = {-1.5, -1.0, -0.5};
-  m.upper = {1.5, 1.0, 0.5};
-  m.energy_bounds = {1e-5, 0.625, 2e7};
-  m.groups = 2;
-  for (int i = 0; i < 2 * 3 * 2; ++i) {
-    m.flux_mean.push_back(awkward());
-    m.flux_std.push_back(awkward());
-    m.fission_mean.push_back(awkward());
-    m.fission_std.push_back(awkward());
+  r.leakage = {unit(rng), awkward()};
+  TallyResult t;
+  t.name = "pins";
+  t.estimator = "tracklength";
+  t.scores = {"flux", "fission"};
+  t.units = {"particle-cm per source particle", "reactions per source particle"};
+  TallyFilterResult mesh;
+  mesh.kind = "mesh";
+  mesh.bins = 6;
+  mesh.shape = {3, 2, 1};
+  mesh.lower = {-1.5, -1.0, -0.5};
+  mesh.upper = {1.5, 1.0, 0.5};
+  TallyFilterResult energy;
+  energy.kind = "energy";
+  energy.bins = 2;
+  energy.energy_bounds = {1e-5, 0.625, 2e7};
+  t.filters = {mesh, energy};
+  for (int i = 0; i < 6 * 2 * 2; ++i) {
+    t.mean.push_back(awkward());
+    t.std_dev.push_back(awkward());
+    t.sum.push_back(unit(rng));
+    t.sum_sq.push_back(unit(rng));
   }
+  r.tallies = {t};
   for (int i = 0; i < 7; ++i) {
     Site s;
     s.r = {awkward(), -unit(rng), unit(rng)};
@@ -229,33 +241,38 @@ TEST(Output, JsonSummaryRoundTripsBitForBit) {
   EXPECT_EQ(j.at("lost_particles"), r.lost_particles);
   EXPECT_EQ(j.at("bank_overflows"), r.bank_overflows);
 
-  const auto& mesh = j.at("mesh");
-  EXPECT_EQ(mesh.at("shape").get<std::vector<int>>(), (std::vector<int>{3, 2, 1}));
-  EXPECT_EQ(mesh.at("groups"), 2);
-  EXPECT_EQ(mesh.at("energy_bounds").get<std::vector<double>>(), r.mesh.energy_bounds);
-  const auto flux = mesh.at("flux_mean").get<std::vector<double>>();
-  const auto fission_std = mesh.at("fission_std").get<std::vector<double>>();
-  ASSERT_EQ(flux.size(), r.mesh.flux_mean.size());
-  for (std::size_t i = 0; i < flux.size(); ++i) {
-    EXPECT_TRUE(same_bits(flux[i], r.mesh.flux_mean[i]));
-    EXPECT_TRUE(same_bits(fission_std[i], r.mesh.fission_std[i]));
+  const auto& tally = j.at("tallies").at(0);
+  EXPECT_EQ(tally.at("name"), "pins");
+  EXPECT_EQ(tally.at("shape").get<std::vector<int>>(), (std::vector<int>{6, 2, 2}));
+  EXPECT_EQ(tally.at("filters").at(0).at("shape").get<std::vector<int>>(), (std::vector<int>{3, 2, 1}));
+  EXPECT_EQ(tally.at("filters").at(1).at("energy_bounds").get<std::vector<double>>(), r.tallies[0].filters[1].energy_bounds);
+  EXPECT_EQ(tally.at("scores").get<std::vector<std::string>>(), r.tallies[0].scores);
+  const auto mean = tally.at("mean").get<std::vector<double>>();
+  const auto std_dev = tally.at("std_dev").get<std::vector<double>>();
+  ASSERT_EQ(mean.size(), r.tallies[0].mean.size());
+  for (std::size_t i = 0; i < mean.size(); ++i) {
+    EXPECT_TRUE(same_bits(mean[i], r.tallies[0].mean[i]));
+    EXPECT_TRUE(same_bits(std_dev[i], r.tallies[0].std_dev[i]));
   }
+  EXPECT_TRUE(same_bits(j.at("leakage").at("mean").get<double>(), r.leakage.mean));
 }
 
 TEST(Output, JsonDoublesRoundTripInBulk) {
   // nlohmann prints the shortest representation that reads back exactly: check many random bit patterns.
   std::mt19937_64 rng(7);
   RunResults r;
+  r.tallies.resize(1);
+  std::vector<double>& values = r.tallies[0].mean;
   for (int i = 0; i < 20000; ++i) {
     double v = 0;
     do v = std::bit_cast<double>(rng()); while (!std::isfinite(v));
-    r.mesh.flux_mean.push_back(v);
+    values.push_back(v);
   }
   TempDir dir;
   write_summary_json(dir.file("s.json"), r);
-  const auto back = read_json(dir.file("s.json")).at("mesh").at("flux_mean").get<std::vector<double>>();
-  ASSERT_EQ(back.size(), r.mesh.flux_mean.size());
-  for (std::size_t i = 0; i < back.size(); ++i) ASSERT_TRUE(same_bits(back[i], r.mesh.flux_mean[i])) << i;
+  const auto back = read_json(dir.file("s.json")).at("tallies").at(0).at("mean").get<std::vector<double>>();
+  ASSERT_EQ(back.size(), values.size());
+  for (std::size_t i = 0; i < back.size(); ++i) ASSERT_TRUE(same_bits(back[i], values[i])) << i;
 }
 
 TEST(Output, JsonIntoMissingDirectoryThrows) {
@@ -282,7 +299,7 @@ TEST(Output, StatepointReadsBack) {
 
   auto file = H5File::open(path);
   EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
-  EXPECT_EQ(file.attribute_int64("version"), 3);
+  EXPECT_EQ(file.attribute_int64("version"), 4);
   EXPECT_EQ(file.attribute_string("input"), r.input);
   EXPECT_EQ(file.attribute_string("mode"), r.mode);
   EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);
@@ -309,11 +326,12 @@ TEST(Output, StatepointReadsBack) {
     EXPECT_EQ(file.open_group("timing").read_doubles("transport"),
               (std::vector<double>{r.timing[1].min, r.timing[1].mean, r.timing[1].max}));
 
-    const auto mesh = file.open_group("mesh");
-    EXPECT_EQ(mesh.shape("flux_mean"), (std::vector<std::size_t>{2, 1, 2, 3}));  // [group][z][y][x]
-    EXPECT_EQ(mesh.read_doubles("flux_mean"), r.mesh.flux_mean);
-    EXPECT_EQ(mesh.read_int64s("shape"), (std::vector<std::int64_t>{3, 2, 1}));
-    EXPECT_EQ(mesh.attribute_int64("groups"), 2);
+    const auto tally = file.open_group("tallies").open_group("pins");
+    EXPECT_EQ(tally.shape("mean"), (std::vector<std::size_t>{6, 2, 2}));  // [mesh bins][energy bins][scores]
+    EXPECT_EQ(tally.read_doubles("mean"), r.tallies[0].mean);
+    EXPECT_EQ(tally.read_strings("scores"), r.tallies[0].scores);
+    EXPECT_EQ(tally.open_group("filters").open_group("0").read_int64s("shape"), (std::vector<std::int64_t>{3, 2, 1}));
+    EXPECT_EQ(file.open_group("tallies").read_strings("names"), std::vector<std::string>{"pins"});
 
     const auto bank = file.open_group("source_bank");
     const std::size_t n = r.source_bank.size();
@@ -347,18 +365,22 @@ TEST(Output, StatepointReadsBackForRestart) {
   RunResults r = sample_results();
   r.restart.fingerprint = 0xfedcba9876543210ull;  // top bit set: survives the signed attribute
   r.restart.k_prev = 1.0 / 3.0;
-  r.restart.flux_sum = {0.1 + 0.2, 1e-300};
-  r.restart.flux_sq = {3.0};
-  r.restart.fission_sum = {};
-  r.restart.fission_sq = {7.0, 8.0, 9.0};
+  r.tallies[0].sum[0] = 0.1 + 0.2;
+  r.tallies[0].sum_sq[1] = 1e-300;
   write_statepoint(dir.file("sp.h5"), r);
   const RunResults back = read_statepoint(dir.file("sp.h5"));
   EXPECT_EQ(back.restart.fingerprint, r.restart.fingerprint);
   EXPECT_TRUE(same_bits(back.restart.k_prev, r.restart.k_prev));
-  EXPECT_EQ(back.restart.flux_sum, r.restart.flux_sum);
-  EXPECT_EQ(back.restart.flux_sq, r.restart.flux_sq);
-  EXPECT_EQ(back.restart.fission_sum, r.restart.fission_sum);
-  EXPECT_EQ(back.restart.fission_sq, r.restart.fission_sq);
+  ASSERT_EQ(back.tallies.size(), 1u);
+  EXPECT_EQ(back.tallies[0].name, "pins");
+  EXPECT_EQ(back.tallies[0].sum, r.tallies[0].sum);
+  EXPECT_EQ(back.tallies[0].sum_sq, r.tallies[0].sum_sq);
+  // The whole of a tally, for keff tally show.
+  const std::vector<TallyResult> shown = read_statepoint_tallies(dir.file("sp.h5"));
+  ASSERT_EQ(shown.size(), 1u);
+  EXPECT_EQ(shown[0].mean, r.tallies[0].mean);
+  EXPECT_EQ(shown[0].filters[1].energy_bounds, r.tallies[0].filters[1].energy_bounds);
+  EXPECT_EQ(shown[0].units, r.tallies[0].units);
   EXPECT_EQ(back.seed, r.seed);
   EXPECT_EQ(back.particles, r.particles);
   EXPECT_EQ(back.lost_particles, r.lost_particles);
@@ -390,10 +412,10 @@ RunResults fixed_results() {
   r.bank_overflows = 2;
   r.restart.fingerprint = 0x0123456789abcdefull;
   r.restart.k_prev = 1.375;
-  r.restart.flux_sum = {0.5};
-  r.restart.flux_sq = {0.25};
-  r.restart.fission_sum = {0.75};
-  r.restart.fission_sq = {0.5625};
+  r.tallies.resize(1);
+  r.tallies[0].name = "fixed";
+  r.tallies[0].sum = {0.5, 0.75};
+  r.tallies[0].sum_sq = {0.25, 0.5625};
   for (int b = 1; b <= r.batches; ++b) {
     BatchResult br;
     br.batch = b;
@@ -435,7 +457,7 @@ RunResults fixed_results() {
 TEST(Output, StatepointChecksumIsStable) {
   TempDir dir;
   write_statepoint(dir.file("sp.h5"), fixed_results());
-  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{7639188942584445516});
+  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{6850957601551561910});
 }
 
 // A record's listed fields as words (reals by their bits), so two records compare field by field.
@@ -482,7 +504,7 @@ TEST(Output, JsonBatchKeysInDocumentedOrder) {
   write_summary_json(dir.file("s.json"), fixed_results());
   const auto batches = nlohmann::ordered_json::parse(std::ifstream(dir.file("s.json"))).at("batches");
   const std::vector<std::string> own{"batch", "active", "k", "k_collision", "k_absorption", "k_tracklength",
-                                     "entropy", "k_mean", "k_std", "fission_sites"};
+                                     "entropy", "k_mean", "k_std", "fission_sites", "leakage"};
   std::vector<std::string> solved = own;
   for (const char* key : {"k_cmfd", "cmfd_entropy", "cmfd_outer_iterations", "cmfd_inner_iterations", "cmfd_converged"}) {
     solved.push_back(key);
@@ -540,14 +562,14 @@ TEST(Output, FailedStatepointRemovesItsTemporary) {
   EXPECT_THROW(write_statepoint(dir.file("statepoint.h5"), sample_results()), OutputError);
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"statepoint.h5"});
 
-  // A failure while writing: a mesh tally whose size does not match its shape.
+  // A failure while writing: a tally whose values do not match its shape.
   auto bad = sample_results();
-  bad.mesh.flux_mean.pop_back();
+  bad.tallies[0].mean.pop_back();
   try {
     write_statepoint(dir.file("bad.h5"), bad);
     FAIL() << "no OutputError";
   } catch (const OutputError& e) {
-    EXPECT_NE(std::string(e.what()).find("/mesh/flux_mean"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/tallies/pins/mean"), std::string::npos) << e.what();
   }
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"statepoint.h5"});
 }

@@ -44,16 +44,17 @@ Values values_of(const RunResults& r) {
     v.emplace_back(p + "k_tracklength", b.k_tracklength);
     v.emplace_back(p + "entropy", b.entropy);
     v.emplace_back(p + "fission_sites", static_cast<double>(b.fission_sites));
+    v.emplace_back(p + "leakage", b.leakage);
   }
   v.emplace_back("k_combined.mean", r.k_combined.mean);
   v.emplace_back("k_combined.std", r.k_combined.std);
   const auto bins = [&](const char* name, const std::vector<double>& x) {
     for (std::size_t i = 0; i < x.size(); ++i) v.emplace_back(std::string(name) + "[" + std::to_string(i) + "]", x[i]);
   };
-  bins("flux_mean", r.mesh.flux_mean);
-  bins("flux_std", r.mesh.flux_std);
-  bins("fission_mean", r.mesh.fission_mean);
-  bins("fission_std", r.mesh.fission_std);
+  for (const TallyResult& t : r.tallies) {
+    bins((t.name + ".mean").c_str(), t.mean);
+    bins((t.name + ".std_dev").c_str(), t.std_dev);
+  }
   return v;
 }
 

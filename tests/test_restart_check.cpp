@@ -22,13 +22,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A short run of the bare plutonium sphere (multigroup) that leaves its statepoint.
+// A short run of the bare plutonium sphere (multigroup), with a tally of its two halves, that leaves its
+// statepoint.
 class RestartCheck : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = fs::temp_directory_path() / ("keff_restart_check_" + std::to_string(getpid()));
     fs::create_directories(dir_);
-    problem() = test::sized(test::example("la13511_pub_sphere.toml"), 400, 3, 1);
+    const std::string path = std::string(KEFF_EXAMPLES) + "/la13511_pub_sphere.toml";
+    const std::string halves =
+        "\n[[mesh]]\nname = \"halves\"\nlower_left = [-6.1]\nupper_right = [6.1]\nshape = [2]\n"
+        "\n[[tally]]\nname = \"halves\"\nfilters = [\"mesh\"]\nmesh = \"halves\"\nscores = [\"flux\", \"fission\"]\n";
+    problem() = test::sized(read_problem_string(read_input_file(path) + halves, path), 400, 3, 1);
     problem().settings.statepoint = statepoint();
     test::run_quietly(problem());
   }
@@ -114,10 +119,11 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
       {[](RunResults& r) { r.restart.k_prev = 0.0; }, "k_prev = 0 differs from the last batch's k_collision = "},
       {[](RunResults& r) { r.lost_particles = -1; }, "lost_particles = -1 (allowed: 0 to settings.max_lost = 10; a run that lost more stopped before writing)"},
       {[](RunResults& r) { r.bank_overflows = -3; }, "bank_overflows = -3 (allowed: a count, >= 0)"},
-      {[](RunResults& r) { r.restart.flux_sum[0] = std::nan(""); }, "the mesh tally's flux accumulator 0 holds sum nan, sum of squares "},
-      {[](RunResults& r) { r.restart.fission_sum[0] = 1.7e308; }, "the mesh tally's fission accumulator 0 holds sum 1.6999999999999999e+308, sum of squares "},
-      {[](RunResults& r) { r.restart.flux_sq[0] = 4 * r.restart.flux_sum[0] * r.restart.flux_sum[0]; }, "(allowed: the sums of 2 non-negative batch values: sum^2 <= 2 x sum of squares <= 2 x sum^2)"},
-      {[](RunResults& r) { r.restart.fission_sq.push_back(1.0); }, "/restart/fission_sq holds 2 values (allowed: 1, the mesh tally's groups x bins)"},
+      {[](RunResults& r) { r.tallies[0].sum[0] = std::nan(""); }, "its tally 'halves', value 0, holds sum nan, sum of squares "},
+      {[](RunResults& r) { r.tallies[0].sum[1] = 1.7e308; }, "its tally 'halves', value 1, holds sum 1.6999999999999999e+308, sum of squares "},
+      {[](RunResults& r) { r.tallies[0].sum_sq[2] = 4 * r.tallies[0].sum[2] * r.tallies[0].sum[2]; }, "(allowed: the sums of 2 non-negative batch values: sum^2 <= 2 x sum of squares <= 2 x sum^2)"},
+      {[](RunResults& r) { r.tallies[0].sum.push_back(1.0); }, "its tally 1 is 'halves' with 5 values (allowed: this problem's 'halves' with 4)"},
+      {[](RunResults& r) { r.tallies.clear(); }, "it holds 0 tallies (allowed: this problem's 1)"},
       {[](RunResults& r) { r.batch.clear(); }, "it holds no batch (allowed: a statepoint written after a batch)"},
       {[](RunResults& r) { r.particles = 7; }, "it holds particles = 7, inactive = 1, seed = 1 (allowed: this run's 400, 1, 1)"},
   };

@@ -115,15 +115,13 @@ TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
   for (const int slots : {0, 500}) {
     TransportStateSizes n;
     n.bank_capacity = 3000;
-    n.tally_window.shape[0] = 9;
-    n.tally_window.shape[1] = 9;
-    n.tally_groups = 2;
+    n.tally_values = 9 * 9 * 2 * 2;
     n.max_nuclides = 40;
     n.event_slots = slots;
     n.event_sort = EventSort::material_energy;
     n.n_materials = 3;
     const auto one_slot = allocate_particle_slots(exec, 1, n.max_nuclides).bytes() + 3 * sizeof(int);
-    const auto state = allocate_transport_state(exec, n, Kokkos::View<const Real*, Exec::memory_space>());
+    const auto state = allocate_transport_state(exec, n);
     const double estimate = transport_state_bytes(n, exec.concurrency(), static_cast<double>(one_slot));
     const auto allocated = static_cast<double>(state.bytes());
     EXPECT_NEAR(estimate, allocated, 0.02 * allocated + 4096) << slots << " slots";

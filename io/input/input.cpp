@@ -71,7 +71,7 @@ model::Settings read_settings(const Section& root) {
   s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "hash_bins",
                 "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
                 "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
-                "entropy_mesh", "tally_mesh", "event"});
+                "entropy_mesh", "tally_mesh", "event", "max_batches"});
   model::Settings out;
   out.particles = s.integer("particles", out.particles, 1, limits::max_particles);
   out.batches = static_cast<int>(s.integer("batches", out.batches, 1, limits::max_batches));
@@ -105,6 +105,12 @@ model::Settings read_settings(const Section& root) {
   out.max_lost = s.integer("max_lost", out.max_lost, 0, int64_max);
   if (auto v = s.string("statepoint")) out.statepoint = *v;
   out.statepoint_interval = static_cast<int>(s.integer("statepoint_interval", out.statepoint_interval, 0, int_max));
+  out.max_batches = static_cast<int>(s.integer("max_batches", out.max_batches, 0, limits::max_batches));
+  if (out.max_batches > 0 && out.max_batches < out.batches) {
+    s.fail("max_batches", "max_batches = " + std::to_string(out.max_batches) + " is below batches = " +
+                              std::to_string(out.batches),
+           "0 (none), or at least batches: the run goes on past batches until its tally triggers hold");
+  }
   out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);
   out.geometry_check_points =
       s.integer("geometry_check_points", out.geometry_check_points, 0, limits::max_geometry_check_points);
@@ -123,27 +129,6 @@ model::Settings read_settings(const Section& root) {
     out.entropy_mesh = read_mesh(*em, out.source, {8, 8, 1});
   }
 
-  out.tally_mesh = {out.source, {1, 1, 1}};
-  if (out.mode == model::PhysicsMode::continuous_energy) out.tally_energy_bounds = {1.0e-5, 0.625, 2.0e7};
-  if (const auto tm = s.table("tally_mesh")) {
-    tm->allow_only({"lower_left", "upper_right", "shape", "energy_bounds"});
-    out.tally_mesh = read_mesh(*tm, out.source, {1, 1, 1});
-    if (tm->has("energy_bounds")) {
-      if (out.mode == model::PhysicsMode::multigroup) {
-        tm->fail("energy_bounds", "energy bounds in a multigroup problem: the tally uses the problem's groups",
-                 "energy_bounds only with mode = \"continuous-energy\"");
-      }
-      const std::string allowed = "2 to " + std::to_string(limits::max_energy_bounds) +
-                                  " energies in eV, >= 0 and strictly ascending";
-      const auto b = tm->numbers("energy_bounds", 2, static_cast<std::size_t>(limits::max_energy_bounds), allowed);
-      for (std::size_t i = 0; i < b.size(); ++i) {
-        if (b[i] < 0 || (i > 0 && !(b[i] > b[i - 1]))) {
-          tm->fail("energy_bounds", "energy_bounds[" + std::to_string(i) + "] = " + format_number(b[i]) + " is out of order", allowed);
-        }
-      }
-      out.tally_energy_bounds = b;
-    }
-  }
   return out;
 }
 
@@ -202,22 +187,6 @@ void check_hash_grid_size(const Section& root, const model::Problem& p) {
   root.table("nuclear_data")->fail("nuclides", what, allowed);
 }
 
-// The mesh tally holds (energy groups x bins) values per score; checked once the groups are known.
-void check_tally_size(const Section& root, const model::Problem& p) {
-  const auto& s = p.settings;
-  const auto groups = static_cast<std::int64_t>(
-      s.mode == model::PhysicsMode::multigroup ? p.groups : std::max<std::size_t>(s.tally_energy_bounds.size(), 2) - 1);
-  const auto& shape = s.tally_mesh.shape;
-  if (limits::checked_product(limits::max_tally_values, groups, shape[0], shape[1], shape[2])) return;
-  const std::string what = std::to_string(groups) + " energy groups x " + std::to_string(shape[0]) + " x " +
-                           std::to_string(shape[1]) + " x " + std::to_string(shape[2]) +
-                           " bins are too many mesh-tally values";
-  const std::string allowed = "groups x bins <= " + limits::number_text(limits::max_tally_values);
-  const auto tm = root.table("settings")->table("tally_mesh");
-  if (tm) tm->fail(tm->has("shape") ? "shape" : "energy_bounds", what, allowed);
-  root.fail("multigroup", what, allowed);
-}
-
 }  // namespace
 }  // namespace detail
 
@@ -237,7 +206,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   }
   const Section root(src, doc, "");
   root.allow_only({"settings", "nuclear_data", "multigroup", "surface", "cell", "lattice", "material", "geometry",
-                   "domains", "cmfd"});
+                   "domains", "cmfd", "mesh", "tally"});
 
   model::Problem p;
   p.source_name = source_name;
@@ -245,7 +214,6 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   p.nuclear_data = read_nuclear_data(root, p.settings.mode);
   check_hash_grid_size(root, p);
   p.groups = read_groups(root, p.settings.mode);
-  check_tally_size(root, p);
   std::map<int, int> surface_index;
   p.surfaces = read_surfaces(root, surface_index);
   std::map<std::string, int> material_index;
@@ -253,6 +221,8 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   read_geometry(root, surface_index, p);
   p.domains = read_domains(root, p);
   p.cmfd = read_cmfd(root, p);
+  read_tallies(root, p);
+  check_triggers(root, p);
   return p;
 }
 

@@ -28,4 +28,9 @@ void read_geometry(const Section& root, const std::map<int, int>& surface_index,
 // io/input/input_cmfd.cpp: [cmfd], once the settings, groups and geometry are read.
 std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& p);
 
+// io/input/input_tally.cpp: [settings.tally_mesh] (a shorthand), [[mesh]] and [[tally]], once the materials
+// and the geometry are read; then that settings.max_batches and the triggers go together.
+void read_tallies(const Section& root, model::Problem& p);
+void check_triggers(const Section& root, const model::Problem& p);
+
 }  // namespace keff::detail

@@ -4,6 +4,7 @@
 // it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
 #include "io/library/load_strategy.hpp"
 #include "kernels/vocabulary/cmfd_options.hpp"
+#include "kernels/vocabulary/tally_kinds.hpp"
 #include "kernels/vocabulary/types.hpp"
 
 #include <array>
@@ -112,6 +113,38 @@ struct Mesh {
   std::array<int, 3> shape{1, 1, 1};
 };
 
+// [[mesh]]: a named regular mesh that tallies filter by. A mesh of fewer than three axes spans the others
+// whole: one bin from -constants::infinity to +constants::infinity.
+struct NamedMesh {
+  std::string name;
+  Mesh mesh;
+  SourceLoc where;
+};
+
+// One filter of a [[tally]] (kernels/vocabulary/tally_kinds.hpp says what each kind bins by).
+struct TallyFilter {
+  TallyFilterKind kind = TallyFilterKind::mesh;
+  int mesh = -1;                      // mesh: index into Problem::meshes
+  std::vector<int> items;             // cell, cell_instance: cells; material: materials; universe: universes
+  std::vector<double> energy_bounds;  // energy: eV, ascending
+};
+
+// [[tally]] trigger: the run goes on (to settings.max_batches) until the largest relative error of
+// `score` over the tally's bins is at most rel_err.
+struct TallyTrigger {
+  TallyScore score = TallyScore::flux;
+  double rel_err = 0;
+};
+
+struct Tally {
+  std::string name;
+  std::vector<TallyFilter> filters;  // in the order of the results' axes
+  std::vector<TallyScore> scores;
+  TallyEstimator estimator = TallyEstimator::tracklength;
+  std::optional<TallyTrigger> trigger;
+  SourceLoc where;
+};
+
 struct Settings {
   std::int64_t particles = 10000;
   int batches = 50;
@@ -135,6 +168,9 @@ struct Settings {
   std::vector<double> tally_energy_bounds;  // eV, ascending, continuous-energy group edges
   std::string statepoint = "statepoint.h5";  // empty: none written
   int statepoint_interval = 0;               // > 0: also write it every this many batches
+  // With tally triggers: the run goes on past `batches`, batch by batch, until every trigger holds or
+  // this many batches have run (0: stop at `batches`, as without triggers).
+  int max_batches = 0;
   bool allow_oversubscribed_memory = false;  // run even when the memory estimate exceeds what is available
   // Points of the sampled overlap and gap check before a run (src/driver/geometry_check.hpp); 0 skips it.
   std::int64_t geometry_check_points = 100000;
@@ -196,6 +232,8 @@ struct Problem {
   int root_universe = 0;
   std::optional<Domains> domains;  // absent: every rank tracks particles anywhere
   std::optional<Cmfd> cmfd;        // absent: no [cmfd] table
+  std::vector<NamedMesh> meshes;   // [[mesh]], and [settings.tally_mesh]'s
+  std::vector<Tally> tallies;      // [[tally]], and [settings.tally_mesh]'s
   // What the reader adjusted rather than refused (a published chi that sums to 1 only to its printed
   // digits), each a message "<file>:<line>: <key>: <what was done>": said once before a run.
   std::vector<std::string> notes;

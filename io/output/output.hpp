@@ -21,4 +21,8 @@ void write_statepoint(const std::string& path, const RunResults& results);
 // this layout version.
 RunResults read_statepoint(const std::string& path);
 
+// A statepoint's tallies whole: descriptions, means, deviations and sums (keff tally show). The file is
+// read and checked as read_statepoint does first.
+std::vector<TallyResult> read_statepoint_tallies(const std::string& path);
+
 }  // namespace keff

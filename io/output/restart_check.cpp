@@ -1,5 +1,6 @@
 #include "io/output/restart_check.hpp"
 
+#include "io/input/cell_placements.hpp"
 #include "io/input/geometry_bounds.hpp"
 #include "io/input/input.hpp"
 #include "io/limits.hpp"
@@ -175,31 +176,25 @@ std::string accumulator_problem(double sum, double sq, int n) {
   return {};
 }
 
-// The mesh tally's running sums: one sum and one sum of squares per group and bin, over the active
-// batches, each pair as such batches make them.
-std::string mesh_sums_problem(const RunResults& sp, const model::Problem& p) {
-  const auto& s = p.settings;
-  const std::int64_t groups = s.mode == model::PhysicsMode::multigroup
-                                  ? p.groups
-                                  : static_cast<std::int64_t>(s.tally_energy_bounds.size()) - 1;
-  const std::int64_t tally_values = groups * s.tally_mesh.shape[0] * s.tally_mesh.shape[1] * s.tally_mesh.shape[2];
-  const std::pair<const char*, const std::vector<double>*> sums[] = {{"flux_sum", &sp.restart.flux_sum},
-                                                                     {"flux_sq", &sp.restart.flux_sq},
-                                                                     {"fission_sum", &sp.restart.fission_sum},
-                                                                     {"fission_sq", &sp.restart.fission_sq}};
-  for (const auto& [name, v] : sums) {
-    if (static_cast<std::int64_t>(v->size()) != tally_values) {
-      return std::string("/restart/") + name + " holds " + std::to_string(v->size()) + " values (allowed: " +
-             std::to_string(tally_values) + ", the mesh tally's groups x bins)";
-    }
+// The tallies' running sums: this problem's tallies in its order, one sum and one sum of squares per
+// value, each pair as the active batches' non-negative values make them.
+std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
+  if (sp.tallies.size() != p.tallies.size()) {
+    return "it holds " + std::to_string(sp.tallies.size()) + " tallies (allowed: this problem's " +
+           std::to_string(p.tallies.size()) + ")";
   }
+  const std::vector<std::int64_t> placed = placement_counts(p);
   const int active = static_cast<int>(std::count_if(sp.batch.begin(), sp.batch.end(), [](const BatchResult& b) { return b.active; }));
-  const std::pair<const char*, std::pair<const std::vector<double>*, const std::vector<double>*>> pairs[] = {
-      {"flux", {&sp.restart.flux_sum, &sp.restart.flux_sq}}, {"fission", {&sp.restart.fission_sum, &sp.restart.fission_sq}}};
-  for (const auto& [name, v] : pairs) {
-    for (std::size_t i = 0; i < v.first->size(); ++i) {
-      if (std::string what = accumulator_problem((*v.first)[i], (*v.second)[i], active); !what.empty()) {
-        return std::string("the mesh tally's ") + name + " accumulator " + std::to_string(i) + " " + what;
+  for (std::size_t t = 0; t < p.tallies.size(); ++t) {
+    const TallyResult& r = sp.tallies[t];
+    const std::int64_t values = tally_values(p, p.tallies[t], placed);
+    if (r.name != p.tallies[t].name || static_cast<std::int64_t>(r.sum.size()) != values || r.sum_sq.size() != r.sum.size()) {
+      return "its tally " + std::to_string(t + 1) + " is '" + printable(r.name) + "' with " + std::to_string(r.sum.size()) +
+             " values (allowed: this problem's '" + printable(p.tallies[t].name) + "' with " + std::to_string(values) + ")";
+    }
+    for (std::size_t i = 0; i < r.sum.size(); ++i) {
+      if (std::string what = accumulator_problem(r.sum[i], r.sum_sq[i], active); !what.empty()) {
+        return "its tally '" + printable(r.name) + "', value " + std::to_string(i) + ", " + what;
       }
     }
   }
@@ -385,7 +380,7 @@ void check_restart_data(const std::string& path, const RunResults& sp, const mod
   std::string what = identity_problem(sp, p.settings);
   if (what.empty()) what = batches_problem(sp, p.settings);
   if (what.empty()) what = counts_problem(sp, p.settings);
-  if (what.empty()) what = mesh_sums_problem(sp, p);
+  if (what.empty()) what = tallies_problem(sp, p);
   if (what.empty()) what = cmfd_problem(sp, p);
   if (what.empty()) what = source_problem(sp, p);
   if (!what.empty()) throw InputError("cannot restart from '" + printable(path) + "': " + what);

@@ -14,12 +14,13 @@ namespace keff {
 // with the problem's inactive ones first; every k finite in [0, limits::max_k_per_event x
 // settings.max_events] and k = k_collision; entropy in [0, log2(entropy-mesh bins)]; fission sites >= 1;
 // k_prev equal to the last batch's k_collision; lost particles in [0, settings.max_lost], overflows >= 0;
-// the accumulators as many as the mesh tally's values, finite and non-negative; exactly `particles`
+// this problem's tallies, each (sum, sum of squares) what non-negative values of the active batches make;
+// a CMFD window transport can have summed (cmfd_problem in the .cpp); exactly `particles`
 // source sites, each with a finite position inside the geometry's bounding box (when the root cells give
 // one; the driver also locates each site in a fissionable cell), a unit direction, weight 1 (within
 // limits::site_weight_tolerance: the comb's; with CMFD feedback in the statepoint and in this run any
-// positive weight, the total within limits::max_cmfd_source_weight_ratio of particles), an energy in the continuous-energy range or a group of the
-// problem, and non-negative history keys.
+// positive weight, the total within limits::max_cmfd_source_weight_ratio of particles), an energy in the
+// continuous-energy range or a group of the problem, and non-negative history keys.
 // Throws InputError("cannot restart from '<path>': <what, where, allowed>").
 void check_restart_data(const std::string& path, const RunResults& statepoint, const model::Problem& problem);
 

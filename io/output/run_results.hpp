@@ -53,6 +53,7 @@ struct BatchResult {
   double entropy = 0;  // bits
   KEstimate k_running;  // over active batches so far (none while inactive)
   std::int64_t fission_sites = 0;
+  double leakage = 0;  // the weight that leaked per unit of the batch's source weight
   // The CMFD solve after this batch (batches from [cmfd] begin): k_cmfd, the entropy of the CMFD
   // source, the solver's iterations. A statepoint keeps k, entropy, iterations and convergence.
   std::optional<CmfdResult> cmfd;
@@ -71,7 +72,7 @@ void for_each_field(B& b, F&& f) {
   f("k", b.k), f("k_collision", b.k_collision), f("k_absorption", b.k_absorption);
   f("k_tracklength", b.k_tracklength), f("entropy", b.entropy);
   f("k_mean", b.k_running.mean), f("k_std", b.k_running.std);
-  f("fission_sites", b.fission_sites);
+  f("fission_sites", b.fission_sites), f("leakage", b.leakage);
 }
 
 // The fields of a CMFD solve the outputs keep, the same way: the statepoint's /cmfd datasets by these
@@ -85,13 +86,27 @@ void for_each_field(C& c, F&& f) {
   f("converged", c.converged);
 }
 
-struct MeshTallyResult {
-  std::array<int, 3> shape{1, 1, 1};
-  std::array<double, 3> lower{}, upper{};
-  std::vector<double> energy_bounds;  // eV (continuous energy); empty in multigroup
-  int groups = 1;
-  // Per bin, index ((g * nz + iz) * ny + iy) * nx + ix; per source particle, over active batches.
-  std::vector<double> flux_mean, flux_std, fission_mean, fission_std;
+// One filter of a tally as the outputs describe it: its kind, its bins and what each bin is.
+struct TallyFilterResult {
+  std::string kind;                          // kernels/vocabulary/tally_kinds.hpp's name
+  std::int64_t bins = 1;
+  std::array<int, 3> shape{1, 1, 1};         // mesh: bins per axis (x fastest in the bin number)
+  std::array<double, 3> lower{}, upper{};    //       its box (+-1e300 on an axis the mesh spans whole)
+  std::vector<double> energy_bounds;         // energy: the bins' edges in eV, ascending
+  std::vector<std::string> names;            // cell, material, universe, cell_instance: each bin's cell (...)
+  std::vector<std::array<double, 3>> positions;  // cell_instance: each placement's origin
+};
+
+// A tally's results over the active batches: per bin and score, per source particle (like k), the mean
+// and the standard deviation of the mean (NaN below two batches), and the raw sums a restart continues
+// from. Arrays are shaped [bins of the first filter, ..., bins of the last, scores], the last fastest.
+struct TallyResult {
+  std::string name;
+  std::string estimator;
+  std::vector<std::string> scores, units;
+  std::vector<TallyFilterResult> filters;
+  std::vector<double> mean, std_dev;
+  std::vector<double> sum, sum_sq;  // of the per-source-particle batch values
 };
 
 // Seconds one phase took over the whole run, across ranks (rank 0's copy; other ranks hold their own
@@ -119,7 +134,7 @@ struct TransportReport {
 };
 
 // Domain decomposition: the mesh, and per rank (min / mean / max over ranks) what crossed domain
-// borders and where the time went; the mesh tally's memory per rank against a run without domains.
+// borders and where the time went.
 struct DomainReport {
   std::array<int, 3> mesh{1, 1, 1};
   int replicas = 1;                 // ranks per domain
@@ -129,10 +144,6 @@ struct DomainReport {
   std::int64_t sites_routed = 0;    // fission and source sites moved between batches
   std::int64_t termination_checks = 0, confirmations = 0;
   PhaseTiming pack, mpi, idle;      // seconds: packing/unpacking, in MPI calls, idle waiting
-  std::int64_t tally_bins_max = 0;  // bins held by the rank holding most
-  std::int64_t tally_bins_all = 0;  // bins of the whole mesh (per group)
-  std::size_t tally_bytes_max = 0;  // device scores, host copies and statistics, on that rank
-  std::size_t tally_bytes_replicated = 0;  // the same for a rank holding every bin
 };
 
 // A run with CMFD: its coarse mesh, groups and settings ([cmfd]), for the outputs.
@@ -162,8 +173,6 @@ struct CmfdWindowData {
 struct RestartData {
   std::uint64_t fingerprint = 0;  // of the input (see src/host/fingerprint.hpp); a restart must match it
   double k_prev = 1.0;            // k of the last batch: normalises the next batch's fission sites
-  // Raw accumulators over active batches, per mesh bin: sum and sum of squares per source particle.
-  std::vector<double> flux_sum, flux_sq, fission_sum, fission_sq;
   std::optional<CmfdWindowData> cmfd;  // a run with CMFD, once it has tallied
 };
 
@@ -189,6 +198,7 @@ struct RunResults {
   std::vector<BatchResult> batch;
   MeanStd k_collision, k_absorption, k_tracklength;
   KEstimate k_combined;  // the run's k: the combination of the three, or the fallback it names
+  MeanStd leakage;       // the leakage fraction over active batches
   double particles_per_second = 0;        // active batches' transport alone
   double batch_particles_per_second = 0;  // active batches whole: transport, bank phases and reductions
   std::vector<PhaseTiming> timing;  // in report order
@@ -201,7 +211,8 @@ struct RunResults {
   std::vector<LostHistory> lost;  // this run's lost particles, the first LostHistory::listed
   int bank_overflows = 0;  // batches rerun with a larger bank
 
-  MeshTallyResult mesh;
+  std::vector<TallyResult> tallies;  // in input order
+  std::string triggers;              // with tally triggers: whether they held, or which did not (one line)
   std::vector<Site> source_bank;  // the source for the batch after the last, in global order
   RestartData restart;
 };

@@ -1,4 +1,4 @@
-// The HDF5 statepoint: run metadata, k and entropy per batch, the estimators, the mesh tally, the
+// The HDF5 statepoint: run metadata, k and entropy per batch, the estimators, the tallies, the
 // source bank for the next batch and what a restart needs beyond them, written by one rank and
 // published atomically. The layout (io/README.md) keeps every array a plain dataset so h5py, h5dump
 // and a restart read it without keff's types.
@@ -7,6 +7,7 @@
 #include "io/hdf5_file.hpp"
 #include "io/limits.hpp"
 #include "io/output/output.hpp"
+#include "io/output/statepoint_tallies.hpp"
 
 #include <bit>
 #include <cstdint>
@@ -21,7 +22,7 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 3;
+constexpr std::int64_t statepoint_version = 4;
 
 // The checksum of everything a restart reads (metadata, batches, restart accumulators, source bank), over
 // the values as held in RunResults, so the writer and the reader compute it alike (io/checksum.hpp).
@@ -85,8 +86,10 @@ std::int64_t content_checksum(const RunResults& r) {
   c.add(r.restart.fingerprint);
   c.add_real(r.restart.k_prev);
   for (const auto& b : r.batch) add_batch(c, b);
-  for (const auto* v : {&r.restart.flux_sum, &r.restart.flux_sq, &r.restart.fission_sum, &r.restart.fission_sq}) {
-    c.add(std::span<const double>(*v));
+  for (const TallyResult& t : r.tallies) {
+    c.add(t.name);
+    c.add(std::span<const double>(t.sum));
+    c.add(std::span<const double>(t.sum_sq));
   }
   for (const Site& s : r.source_bank) add_fields(c, s);
   add_cmfd(c, r);
@@ -237,6 +240,7 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("bank_overflows", r.bank_overflows);
   root.set_attribute("fingerprint", std::bit_cast<std::int64_t>(r.restart.fingerprint));
   root.set_attribute("k_prev", r.restart.k_prev);
+  root.set_attribute("triggers", r.triggers);
 }
 
 void write_estimators(const H5Group& g, const RunResults& r) {
@@ -255,32 +259,6 @@ void write_estimators(const H5Group& g, const RunResults& r) {
 void write_timing(const H5Group& g, const RunResults& r) {
   g.set_attribute("synchronized", r.synchronized_timers ? 1 : 0);
   for (const auto& t : r.timing) g.write(t.phase, std::vector<double>{t.min, t.mean, t.max});
-}
-
-void write_restart(const H5Group& g, const RestartData& d) {
-  g.write("flux_sum", d.flux_sum);
-  g.write("flux_sq", d.flux_sq);
-  g.write("fission_sum", d.fission_sum);
-  g.write("fission_sq", d.fission_sq);
-}
-
-void write_mesh(const H5Group& g, const MeshTallyResult& m) {
-  g.set_attribute("groups", m.groups);
-  const std::vector<std::int64_t> shape{m.shape[0], m.shape[1], m.shape[2]};
-  g.write("shape", shape);
-  g.write("lower", std::vector<double>(m.lower.begin(), m.lower.end()));
-  g.write("upper", std::vector<double>(m.upper.begin(), m.upper.end()));
-  g.write("energy_bounds", m.energy_bounds);
-  // [group][z][y][x], the order of MeshTallyResult's bin index.
-  const std::vector<std::size_t> dims{static_cast<std::size_t>(m.groups), static_cast<std::size_t>(m.shape[2]),
-                                      static_cast<std::size_t>(m.shape[1]), static_cast<std::size_t>(m.shape[0])};
-  auto write_bins = [&](const char* name, const std::vector<double>& v) {
-    g.write(name, v, v.empty() ? std::vector<std::size_t>{0} : dims);
-  };
-  write_bins("flux_mean", m.flux_mean);
-  write_bins("flux_std", m.flux_std);
-  write_bins("fission_mean", m.fission_mean);
-  write_bins("fission_std", m.fission_std);
 }
 
 void write_bank(const H5Group& g, const std::vector<Site>& bank) {
@@ -410,10 +388,10 @@ void write_statepoint(const std::string& path, const RunResults& results) {
   // Each group is closed at the end of its statement, before the file is.
   write_table(file.create_group("batches"), results.batch);
   write_estimators(file.create_group("estimators"), results);
+  file.write("leakage", std::vector<double>{results.leakage.mean, results.leakage.std});
   write_timing(file.create_group("timing"), results);
-  write_mesh(file.create_group("mesh"), results.mesh);
+  detail::write_tallies(file.create_group("tallies"), results.tallies);
   write_bank(file.create_group("source_bank"), results.source_bank);
-  write_restart(file.create_group("restart"), results.restart);
   if (results.cmfd) write_cmfd(file.create_group("cmfd"), results);
   file.set_attribute("checksum", content_checksum(results));
   detail::write_file_atomically(path, file.close_to_image(), "the statepoint");
@@ -442,22 +420,19 @@ RunResults read_statepoint(const std::string& path) {
   r.restart.k_prev = file.attribute_double("k_prev");
 
   r.batch = read_table<BatchResult>(path, file.open_group("batches"), "batches", limits::max_batches);
-  {
-    const H5Group g = file.open_group("restart");
-    for (const char* name : {"flux_sum", "flux_sq", "fission_sum", "fission_sq"}) {
-      rows_of(path, g, "restart", name, 1, limits::max_tally_values);
-    }
-    r.restart.flux_sum = g.read_doubles("flux_sum");
-    r.restart.flux_sq = g.read_doubles("flux_sq");
-    r.restart.fission_sum = g.read_doubles("fission_sum");
-    r.restart.fission_sq = g.read_doubles("fission_sq");
-  }
+  r.tallies = detail::read_tallies(file.open_group("tallies"), path, false);
   r.source_bank = read_table<Site>(path, file.open_group("source_bank"), "source_bank", limits::max_statepoint_sites);
   if (file.contains("cmfd")) read_cmfd(file.open_group("cmfd"), path, r);
   if (content_checksum(r) != file.attribute_int64("checksum")) {
     throw OutputError("statepoint '" + path + "': checksum mismatch: the file was changed or damaged after it was written");
   }
   return r;
+}
+
+std::vector<TallyResult> read_statepoint_tallies(const std::string& path) {
+  read_statepoint(path);  // the whole file, checked: its checksum, its version
+  const H5File file = H5File::open(path);
+  return detail::read_tallies(file.open_group("tallies"), path, true);
 }
 
 }  // namespace keff

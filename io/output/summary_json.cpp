@@ -69,16 +69,42 @@ json batches_json(const std::vector<BatchResult>& batches) {
   return out;
 }
 
-json mesh_json(const MeshTallyResult& m) {
-  return {{"shape", m.shape},
-          {"lower", m.lower},
-          {"upper", m.upper},
-          {"energy_bounds", m.energy_bounds},
-          {"groups", m.groups},
-          {"flux_mean", m.flux_mean},
-          {"flux_std", m.flux_std},
-          {"fission_mean", m.fission_mean},
-          {"fission_std", m.fission_std}};
+// A filter's description: its kind and bins, and what its kind says of them.
+json filter_json(const TallyFilterResult& f) {
+  json out = {{"kind", f.kind}, {"bins", f.bins}};
+  if (f.kind == "mesh") {
+    out["shape"] = f.shape;
+    out["lower"] = f.lower;
+    out["upper"] = f.upper;
+  }
+  if (!f.energy_bounds.empty()) out["energy_bounds"] = f.energy_bounds;
+  if (!f.names.empty()) out["names"] = f.names;
+  if (!f.positions.empty()) out["positions"] = f.positions;
+  return out;
+}
+
+// The tallies in input order, each with its results flattened as in the statepoint ([filter bins...,
+// scores], the last fastest) and that shape.
+json tallies_json(const std::vector<TallyResult>& tallies) {
+  json out = json::array();
+  for (const auto& t : tallies) {
+    json filters = json::array();
+    std::vector<std::int64_t> shape;
+    for (const auto& f : t.filters) {
+      filters.push_back(filter_json(f));
+      shape.push_back(f.bins);
+    }
+    shape.push_back(static_cast<std::int64_t>(t.scores.size()));
+    out.push_back({{"name", t.name},
+                   {"estimator", t.estimator},
+                   {"scores", t.scores},
+                   {"units", t.units},
+                   {"filters", filters},
+                   {"shape", shape},
+                   {"mean", t.mean},
+                   {"std_dev", t.std_dev}});
+  }
+  return out;
 }
 
 json timing_json(const PhaseTiming& t) { return {{"min", t.min}, {"mean", t.mean}, {"max", t.max}}; }
@@ -93,12 +119,7 @@ json domains_json(const std::optional<DomainReport>& d) {
           {"sites_routed", d->sites_routed},
           {"termination_checks", d->termination_checks},
           {"confirmations", d->confirmations},
-          {"seconds", {{"pack", timing_json(d->pack)}, {"mpi", timing_json(d->mpi)}, {"idle", timing_json(d->idle)}}},
-          {"tally",
-           {{"bins_max", d->tally_bins_max},
-            {"bins_all", d->tally_bins_all},
-            {"bytes_max", d->tally_bytes_max},
-            {"bytes_replicated", d->tally_bytes_replicated}}}};
+          {"seconds", {{"pack", timing_json(d->pack)}, {"mpi", timing_json(d->mpi)}, {"idle", timing_json(d->idle)}}}};
 }
 
 // The run's lost particles as it described them: batch, history, why and where.
@@ -128,6 +149,7 @@ json summary(const RunResults& r) {
             {"absorption", mean_std(r.k_absorption)},
             {"tracklength", mean_std(r.k_tracklength)},
             {"combined", mean_std(r.k_combined)}}},
+          {"leakage", mean_std(r.leakage)},
           {"batches", batches_json(r.batch)},
           {"particles_per_second", r.particles_per_second},
           {"batch_particles_per_second", r.batch_particles_per_second},
@@ -170,7 +192,8 @@ json summary(const RunResults& r) {
           {"lost_particles", r.lost_particles},
           {"lost", lost_json(r.lost)},
           {"bank_overflows", r.bank_overflows},
-          {"mesh", mesh_json(r.mesh)}};
+          {"tallies", tallies_json(r.tallies)},
+          {"triggers", r.triggers}};
 }
 
 }  // namespace

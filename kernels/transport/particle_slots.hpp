@@ -24,7 +24,7 @@
 // entries share cache lines.
 #include "kernels/contracts.hpp"
 #include "kernels/particle.hpp"
-#include "kernels/tally_data.hpp"
+#include "kernels/batch_counters.hpp"
 #include "kernels/transport/step_finish.hpp"
 
 #include <Kokkos_Core.hpp>

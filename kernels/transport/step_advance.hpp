@@ -1,6 +1,7 @@
 #pragma once
 // Step: one flight. Samples the distance to collision, finds the nearest boundary, moves the particle to
-// whichever comes first and scores the track-length estimator and CMFD's flux and face crossings.
+// whichever comes first and scores the track-length estimator, the track-length tallies and CMFD's flux
+// and face crossings.
 // Returns what the flight ends in.
 #include "kernels/geometry.hpp"
 #include "kernels/particle.hpp"
@@ -22,6 +23,7 @@ KOKKOS_INLINE_FUNCTION FlightEnd advance(const TransportContext<Mem, Physics>& c
     return FlightEnd::lost;
   }
   p.k_tracklength += p.weight * d * p.xs.nu_fission;
+  ctx.tallies.score_flight(ctx.geometry, p, p.r, d);
   const Vec3 r0 = p.r;
   p.r = p.r + d * p.u;
   ctx.cmfd.score_flight(p, r0, d);

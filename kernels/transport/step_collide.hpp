@@ -1,7 +1,7 @@
 #pragma once
-// Step: a collision at the particle's position. Scores the collision estimator and the mesh tally, then
-// lets the physics sample the nuclide, bank fission neutrons and absorb or scatter; CMFD scores the
-// collision, the scattering and every site banked.
+// Step: a collision at the particle's position. Scores the collision estimator and the collision-estimator
+// tallies, then lets the physics sample the nuclide, bank fission neutrons and absorb or scatter; the
+// analog tallies score what it did, CMFD the collision, the scattering and every site banked.
 #include "kernels/particle.hpp"
 #include "kernels/transport/transport_context.hpp"
 
@@ -28,10 +28,12 @@ KOKKOS_INLINE_FUNCTION void collide(const TransportContext<Mem, Physics>& ctx, P
   const MacroXs xs = p.xs;
   ++p.n_collisions;
   p.k_collision += p.weight * xs.nu_fission / xs.total;
-  ctx.mesh.score_collision(p, xs);
+  ctx.tallies.score_collision(ctx.geometry, p, xs);
+  const TallyCollision tallied{p.energy, p.group, p.weight, xs};
   const CmfdCollision before = ctx.cmfd.before_collision(p);
   const CollisionBank<Mem> bank{ctx.bank, ctx.cmfd, before, ctx.control.k_prev};
   p.k_absorption += ctx.physics.collide(p, xs, cache, bank, ctx.control.k_prev).k_absorption;
+  ctx.tallies.score_analog(ctx.geometry, tallied, p);
   ctx.cmfd.score_collision(before, p);
 }
 

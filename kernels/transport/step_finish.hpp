@@ -3,7 +3,7 @@
 // and join the batch's counters, so the totals do not depend on the order histories end in. Starts are
 // counted too, where they happen, for the conservation check of every batch.
 #include "kernels/particle.hpp"
-#include "kernels/tally_data.hpp"
+#include "kernels/batch_counters.hpp"
 
 namespace keff {
 
@@ -18,6 +18,7 @@ KOKKOS_INLINE_FUNCTION void finish_history(const Particle& p, BatchCounters& sum
   sums.collisions += p.n_collisions;
   sums.absorbed += p.fate == Fate::absorbed;
   sums.leaked += p.fate == Fate::leaked;
+  if (p.fate == Fate::leaked) sums.weight_leaked += to_fixed<estimator_fraction_bits>(p.weight);
   sums.lost += p.fate == Fate::lost;
   sums.k_collision += to_fixed<estimator_fraction_bits>(p.k_collision);
   sums.k_absorption += to_fixed<estimator_fraction_bits>(p.k_absorption);

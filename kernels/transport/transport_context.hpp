@@ -1,15 +1,15 @@
 #pragma once
 // What every step of every history reads and writes in one batch: the geometry and physics Params, the
-// fission bank, the mesh tally, CMFD's coarse-mesh tally (inactive without CMFD), the lost-particle
+// fission bank, the tallies, CMFD's coarse-mesh tally (inactive without CMFD), the lost-particle
 // record and the batch's control values. History-based and event-based transport hold one each and pass
 // it to the same step functions (kernels/transport/step_*.hpp).
 #include "kernels/batch_control.hpp"
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/geometry_data.hpp"
-#include "kernels/particle.hpp"
 #include "kernels/lost_record.hpp"
-#include "kernels/tally_data.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/tally/tally_score.hpp"
 
 namespace keff {
 
@@ -18,7 +18,7 @@ struct TransportContext {
   GeometryParams<Mem> geometry;
   Physics physics;
   FissionBank<Mem> bank;
-  MeshTally<Mem> mesh;
+  Tallies<Mem> tallies;
   CmfdTally<Mem> cmfd;
   LostRecord<Mem> lost;
   BatchControl control;

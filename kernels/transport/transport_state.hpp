@@ -1,13 +1,13 @@
 #pragma once
 // The mutable State that transport writes, in one place with one owner (src/driver/transporter): the fission
-// bank, the batch's mesh-tally and CMFD scores, the lost record, the history mode's per-thread scratch
+// bank, the batch's tally sums and CMFD scores, the lost record, the history mode's per-thread scratch
 // and the event mode's slots and queues. allocate_transport_state() makes all of it once per run; only the bank
 // grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate. The
 // source a batch transports and the ordered bank belong to the source cycle (src/driver/source_cycle.hpp).
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/lost_record.hpp"
-#include "kernels/tally_data.hpp"
+#include "kernels/fixed_point.hpp"
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/particle_slots.hpp"
 #include "kernels/vocabulary/site.hpp"
@@ -24,9 +24,7 @@ namespace keff {
 // What the State is sized by.
 struct TransportStateSizes {
   std::int64_t bank_capacity = 0;  // fission sites before the bank overflows
-  RegularMesh tally_mesh;
-  MeshWindow tally_window;         // the bins this rank holds
-  int tally_groups = 1;
+  std::int64_t tally_values = 0;   // of every tally together (kernels/tally/tally_params.hpp)
   CmfdMesh cmfd_mesh;              // CMFD's coarse mesh and groups (0 groups: no CMFD scores)
   int cmfd_groups = 0;
   int max_nuclides = 1;            // longest material: the micro-XS scratch row
@@ -42,7 +40,7 @@ struct TransportState {
   using Mem = typename Exec::memory_space;
 
   FissionBank<Mem> bank;                  // sites banked this batch, in the order they were pushed
-  MeshTally<Mem> mesh;                    // this batch's scores
+  Kokkos::View<Fixed*, Mem> tally_sums;   // this batch's tally scores
   CmfdTally<Mem> cmfd;                    // this batch's CMFD scores (zero-size without CMFD)
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
@@ -53,7 +51,7 @@ struct TransportState {
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    return b(bank.sites) + b(mesh.flux) + b(mesh.fission) + cmfd.scores.size() * sizeof(Fixed) + workspace.bytes() +
+    return b(bank.sites) + b(tally_sums) + cmfd.scores.size() * sizeof(Fixed) + workspace.bytes() +
            slots.bytes() + queues.bytes();
   }
 };
@@ -62,7 +60,7 @@ struct TransportState {
 // size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot (particle,
 // micro-XS row, queue entries) and the lookup sort's key offsets. A test holds it to the allocated bytes().
 inline double transport_state_bytes(const TransportStateSizes& n, double concurrency, double bytes_per_slot) {
-  const double tally = 2.0 * n.tally_groups * static_cast<double>(n.tally_window.n_bins()) * sizeof(Fixed) +
+  const double tally = static_cast<double>(n.tally_values) * sizeof(Fixed) +
                        (n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed) : 0.0);
   const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
   const double sort_offsets = (event_sort_keys(n.event_slots, n.event_sort, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
@@ -77,27 +75,18 @@ View state_view(const Exec& exec, const char* what, Extents... n) {
 }
 }  // namespace detail
 
-// Allocates the whole State on `exec`. `energy_bounds`: the mesh tally's group edges (continuous energy;
-// empty in multigroup), kept by reference; `cmfd_groups`: CMFD's coarse groups, also kept.
+// Allocates the whole State on `exec`. `cmfd_groups`: CMFD's coarse groups, kept by reference.
 template <class Exec>
 TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportStateSizes& n,
-                                              Kokkos::View<const Real*, typename Exec::memory_space> energy_bounds,
                                               const CmfdEnergyGroups<typename Exec::memory_space>& cmfd_groups = {}) {
   using Mem = typename Exec::memory_space;
   using detail::state_view;
   using Sites = Kokkos::View<Site*, Mem>;
-  using Scores = Kokkos::View<Fixed**, Kokkos::LayoutRight, Mem>;
   FissionBank<Mem> bank{state_view<Sites>(exec, "bank_sites", n.bank_capacity),
                         Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::bank_count")))};
-  MeshTally<Mem> mesh{n.tally_mesh,
-                      n.tally_window,
-                      energy_bounds,
-                      state_view<Scores>(exec, "tally_flux", n.tally_groups, n.tally_window.n_bins()),
-                      state_view<Scores>(exec, "tally_fission", n.tally_groups, n.tally_window.n_bins()),
-                      Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::tally_outside")))};
   const LostRecord<Mem> lost = allocate_lost_record(exec);
   return TransportState<Exec>{bank,
-                              mesh,
+                              state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
                               allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
                               lost,
                               Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),

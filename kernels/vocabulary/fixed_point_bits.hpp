@@ -5,7 +5,7 @@
 namespace keff {
 
 inline constexpr int estimator_fraction_bits = 32;
-inline constexpr int mesh_fraction_bits = 24;
+inline constexpr int tally_fraction_bits = 24;
 inline constexpr int cmfd_fraction_bits = 24;
 
 }  // namespace keff

@@ -12,6 +12,7 @@
 #include "mpi/bulk_transfer.hpp"
 #include "mpi/communicator.hpp"
 #include "src/cli/data_command.hpp"
+#include "src/cli/tally_command.hpp"
 #include "src/cli/geometry_command.hpp"
 #include "src/cli/run_options.hpp"
 #include "src/cmfd/cmfd_support.hpp"
@@ -68,6 +69,7 @@ constexpr const char* usage_text =
     "for overlapping cells and gaps; a model found faulty is refused.\n"
     "\n"
     "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
+    "  keff tally show STATEPOINT [NAME] [--csv]       print a statepoint's tallies\n"
     "  keff data generate|convert|info ...             nuclear-data library tools\n"
     "  keff --help | --version\n";
 
@@ -214,9 +216,33 @@ void print_cmfd_summary(std::ostream& os, const RunResults& r) {
   os << line;
 }
 
+// Each tally in a line: its size and estimator, and per score the largest relative error over its bins
+// (the precision a user reads first); then whether the triggers held.
+void print_tally_summary(std::ostream& os, const RunResults& r) {
+  if (r.tallies.empty()) return;
+  os << "\n Tallies (keff tally show STATEPOINT [NAME] prints them; per source particle)\n";
+  for (const TallyResult& t : r.tallies) {
+    std::int64_t bins = 1;
+    for (const auto& f : t.filters) bins *= f.bins;
+    os << "   " << t.name << ": " << bins << " bin(s), " << t.estimator << "; max relative error";
+    for (std::size_t k = 0; k < t.scores.size(); ++k) {
+      double worst = 0;
+      for (std::size_t v = k; v < t.mean.size(); v += t.scores.size()) {
+        if (t.mean[v] > 0) worst = std::max(worst, t.std_dev[v] / t.mean[v]);
+      }
+      char text[64];
+      std::snprintf(text, sizeof text, "%s %s %.3g", k == 0 ? "" : ",", t.scores[k].c_str(), worst);
+      os << text;
+    }
+    os << "\n";
+  }
+  if (!r.triggers.empty()) os << "   triggers: " << r.triggers << "\n";
+}
+
 void print_summary(std::ostream& os, const RunResults& r) {
   char line[200];
-  os << "\n Results over " << (r.batches - r.inactive) << " active batches\n";
+  const auto active = std::count_if(r.batch.begin(), r.batch.end(), [](const BatchResult& b) { return b.active; });
+  os << "\n Results over " << active << " active batches\n";
   const auto row = [&](const std::string& name, const MeanStd& m) {
     std::snprintf(line, sizeof line, "   %-16s %s\n", name.c_str(), format_k(m).c_str());
     os << line;
@@ -230,6 +256,7 @@ void print_summary(std::ostream& os, const RunResults& r) {
   row("k (collision)", r.k_collision);
   row("k (absorption)", r.k_absorption);
   row("k (track-length)", r.k_tracklength);
+  row("leakage fraction", r.leakage);
   os << "   lost particles   " << r.lost_particles << "\n"
      << "   bank overflows   " << r.bank_overflows << "\n\n Time by phase (s, over " << r.ranks << " rank(s)"
      << (r.synchronized_timers ? ", synchronized" : "") << ")\n";
@@ -272,13 +299,9 @@ void print_summary(std::ostream& os, const RunResults& r) {
                     t->max);
       os << line;
     }
-    std::snprintf(line, sizeof line,
-                  "   mesh tally: at most %lld of %lld bins per rank, %s per rank (%s if every rank held every bin)\n",
-                  static_cast<long long>(d->tally_bins_max), static_cast<long long>(d->tally_bins_all),
-                  format_bytes(d->tally_bytes_max).c_str(), format_bytes(d->tally_bytes_replicated).c_str());
-    os << line;
   }
   print_cmfd_summary(os, r);
+  print_tally_summary(os, r);
   std::snprintf(line, sizeof line,
                 "\n Particles/s (active batches): %.4g in transport, %.4g over whole batches (bank and reductions "
                 "included)  [%d rank(s) x %d %s thread(s)]\n",
@@ -463,6 +486,7 @@ std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_vi
   if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
   if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};
   if (args[0] == "check-geometry" && help) return ImmediateAnswer{check_geometry_usage_text(), 0};
+  if (args[0] == "tally" && help) return ImmediateAnswer{tally_usage_text(), 0};
   return std::nullopt;
 }
 
@@ -480,7 +504,8 @@ int cli_main(int argc, char** argv) {
     if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "check-geometry") return geometry_command({args.begin() + 1, args.end()}, comm);
-    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, check-geometry, data)");
+    if (args[0] == "tally") return tally_command({args.begin() + 1, args.end()}, comm);
+    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, check-geometry, data, tally)");
   } catch (const UsageError& e) {
     error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
     return 2;

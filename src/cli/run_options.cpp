@@ -128,6 +128,10 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   auto& s = p.settings;
   if (o.particles) s.particles = *o.particles;
   if (o.batches) s.batches = static_cast<int>(*o.batches);
+  if (o.batches && s.max_batches > 0 && s.batches > s.max_batches) {
+    throw UsageError("--batches " + std::to_string(s.batches) + " is above settings.max_batches = " +
+                     std::to_string(s.max_batches) + " (allowed: at most max_batches, the most a triggered run goes to)");
+  }
   if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
   if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
   if (o.statepoint) s.statepoint = *o.statepoint;

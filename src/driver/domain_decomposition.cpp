@@ -31,31 +31,8 @@ DomainMesh domain_mesh(const model::Domains& d, const Communicator& comm) {
 
 DomainDecomposition::DomainDecomposition(const model::Domains& domains, const Communicator& comm, int slots,
                                          ParticleExchange::Mode mode)
-    : replicas_(comm, comm.rank() / std::max(1, comm.size() / domains.count())),
-      mesh_(domain_mesh(domains, comm)),
+    : mesh_(domain_mesh(domains, comm)),
       particles_(comm, mesh_, slots, mode) {}
-
-MeshWindow DomainDecomposition::tally_window(const RegularMesh& tally) const {
-  MeshWindow w;
-  int at[3];
-  mesh_.indices_of(mesh_.mine, at);
-  for (int a = 0; a < 3; ++a) {
-    const double width = 1.0 / mesh_.inv_width[a];
-    // The domain's extent on this axis; edge domains own everything beyond the box too.
-    const double lo = at[a] == 0 ? -std::numeric_limits<double>::infinity() : mesh_.lower[a] + at[a] * width;
-    const double hi = at[a] == mesh_.shape[a] - 1 ? std::numeric_limits<double>::infinity()
-                                                   : mesh_.lower[a] + (at[a] + 1) * width;
-    const auto bin = [&](double x) {
-      const double f = std::floor((x - tally.lower[a]) * tally.inv_width[a]);
-      return static_cast<int>(std::clamp(f, -1.0, static_cast<double>(tally.shape[a])));
-    };
-    const int first = std::max(0, bin(lo) - 1);
-    const int last = std::min(tally.shape[a] - 1, bin(hi) + 1);
-    w.lower[a] = first;
-    w.shape[a] = std::max(0, last - first + 1);
-  }
-  return w;
-}
 
 DomainReport DomainDecomposition::report(const Communicator& comm) const {
   DomainReport d;

@@ -12,7 +12,6 @@
 #include "io/output/run_results.hpp"
 #include "kernels/device.hpp"
 #include "kernels/domain_mesh.hpp"
-#include "kernels/tally_data.hpp"
 #include "mpi/communicator.hpp"
 #include "mpi/particle_exchange.hpp"
 #include "src/driver/run.hpp"
@@ -31,18 +30,11 @@ class DomainDecomposition {
   // The router of event-based transport.
   ParticleExchange& particles() { return particles_; }
   const ParticleExchange& particles() const { return particles_; }
-  // The ranks of this rank's domain (its replicas).
-  MPI_Comm replicas() const { return replicas_.get(); }
-
-  // The bins of `tally` overlapping this rank's domain (edge domains reach the mesh's edges), with a
-  // bin of margin.
-  MeshWindow tally_window(const RegularMesh& tally) const;
 
   // Collective: the mesh, and what crossed domain borders and the time it took, over ranks.
   DomainReport report(const Communicator& comm) const;
 
  private:
-  Communicator replicas_;
   DomainMesh mesh_;
   ParticleExchange particles_;
 };

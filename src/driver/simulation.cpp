@@ -3,6 +3,7 @@
 #include "io/output/output.hpp"
 #include "io/test_point.hpp"
 #include "src/host/interrupt.hpp"
+#include "src/host/run_error.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
@@ -46,8 +47,11 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       domains_(decompose_domains(problem, comm, plan_.event_slots, options.exchange)),
       transporter_(exec, problem, comm, split_, params_, plan_, domains_.get(), comm.is_root() ? log : nullptr),
       source_(exec, problem, comm, split_, params_, domains_.get(), transporter_.bank_capacity()),
-      tally_(exec, problem, comm, params_, domains_.get(), transporter_.mesh_scores().window,
-             comm.is_root() ? log : nullptr) {
+      record_(problem, comm.is_root() ? log : nullptr, problem.cmfd_on()),
+      tallies_(problem, comm, params_.tallies.n_values),
+      cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(exec, *problem.cmfd, params_.cmfd_mesh,
+                                                                  params_.cmfd_n_groups, comm)
+                              : nullptr) {
   exec.fence();
   timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
 }
@@ -78,11 +82,11 @@ TransportedBatch Simulation::transport(int batch) {
   if (options_.sync_timers) comm_.barrier();
   const auto start = std::chrono::steady_clock::now();
   const TransportedBatch t =
-      transporter_.transport(batch, tally_.k_prev(), source_.batch_source(), problem_.settings.max_lost - tally_.lost());
+      transporter_.transport(batch, record_.k_prev(), source_.batch_source(), problem_.settings.max_lost - record_.lost());
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   timers_.add(batch > problem_.settings.inactive ? "transport active" : "transport inactive", elapsed - t.exchange_wait);
   timers_.add("bank exchange wait", t.exchange_wait);
-  tally_.count_reruns(t.reruns);
+  record_.count_reruns(t.reruns);
   return t;
 }
 
@@ -93,7 +97,7 @@ BatchResult Simulation::run_batch(int batch) {
     const auto t = timed("bank sort");
     source_.order_bank(transporter_.bank(), transported.banked);
   }
-  accelerate(batch);
+  std::optional<CmfdResult> cmfd = accelerate(batch);
   std::int64_t sites = 0;
   {
     const auto t = timed("bank exchange post");
@@ -109,7 +113,7 @@ BatchResult Simulation::run_batch(int batch) {
     source_.progress();
     entropy = source_.entropy(batch, sites);
     if (batch > problem_.settings.inactive) {
-      tally_.add_mesh_scores(exec_, transporter_.mesh_scores(), global, [this] { source_.progress(); });
+      tallies_.add_batch(exec_, transporter_.tally_sums(), source_weight(global), [this] { source_.progress(); });
     }
   }
   if (domains_) {
@@ -118,19 +122,21 @@ BatchResult Simulation::run_batch(int batch) {
     source_.route_to_domains();
   }
   transporter_.check_conservation(batch, global);
-  if (global.lost > 0) tally_.note_lost(batch, transporter_.lost_in_batch());
-  if (tally_.count_lost(global.lost)) throw RunError(transporter_.lost_report(batch, tally_.lost()));
-  return tally_.record(batch, global, entropy, sites);
+  if (global.lost > 0) record_.note_lost(batch, transporter_.lost_in_batch());
+  if (record_.count_lost(global.lost)) throw RunError(transporter_.lost_report(batch, record_.lost()));
+  return record_.record(batch, global, entropy, sites, std::move(cmfd));
 }
 
-// CMFD, in the batches it tallies: the batch's scores over ranks into the window and the solve (run
-// tally), then with feedback the ordered bank reweighted to the CMFD source (source cycle), before the
-// comb carries it into the next source.
-void Simulation::accelerate(int batch) {
-  if (!transporter_.scores_cmfd(batch)) return;
+// CMFD, in the batches it tallies: the batch's scores over ranks into the window and the solve, then with
+// feedback and a converged solve the ordered bank reweighted to the CMFD source (source cycle), before
+// the comb carries it into the next source. The solve goes into the batch's record.
+std::optional<CmfdResult> Simulation::accelerate(int batch) {
+  if (!transporter_.scores_cmfd(batch)) return std::nullopt;
   const auto t = timed("cmfd");
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::batch");
-  if (const auto source = tally_.solve_cmfd(exec_, batch, transporter_.cmfd_scores())) source_.reweight(*source);
+  CmfdResult solved = cmfd_->add_batch(exec_, batch, transporter_.cmfd_scores());
+  if (problem_.cmfd->feedback && solved.converged) source_.reweight(cmfd_->source());
+  return solved;
 }
 
 // Every rank abandoned `batch` part-way. After a signal the run stops as it would have after the batch
@@ -145,42 +151,65 @@ void Simulation::stop_inside(int batch, const TransportedBatch& abandoned) {
     source_.finish_exchange();  // no message may be left in flight when MPI finalizes
     throw Interrupted(sig, batch - 1, s.batches, resumable ? s.statepoint : "", batch);
   }
-  throw RunError(transporter_.lost_report(batch, tally_.lost() + comm_.sum(abandoned.lost)));
+  throw RunError(transporter_.lost_report(batch, record_.lost() + comm_.sum(abandoned.lost)));
 }
 
 RunResults Simulation::run() {
   Kokkos::Profiling::ScopedRegion region("keff::run");
   const auto& s = problem_.settings;
-  if (tally_.batches_done() == 0) sample_initial_source();
-  tally_.print_header();
-  for (int b = tally_.batches_done() + 1; b <= s.batches; ++b) {
+  if (record_.batches_done() == 0) sample_initial_source();
+  record_.print_header();
+  for (int b = record_.batches_done() + 1;; ++b) {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
     const auto start = std::chrono::steady_clock::now();
     const BatchResult result = run_batch(b);
     if (result.active) timers_.add(whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    tally_.print_row(result);
-    if (statepoint_due(b)) write_statepoint_now();
+    record_.print_row(result);
+    const bool last = !go_on(b);
+    if (statepoint_due(b, last)) write_statepoint_now();
     if (test_points_enabled()) test_point("batch:" + std::to_string(b));
     if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
-      if (!s.statepoint.empty() && !statepoint_due(b)) write_statepoint_now();
+      if (!s.statepoint.empty() && !statepoint_due(b, last)) write_statepoint_now();
       source_.finish_exchange();  // no message may be left in flight when MPI finalizes
       throw Interrupted(sig, b, s.batches, s.statepoint);
     }
+    if (last) break;
   }
   finish_exchange();  // the source after the last batch
   return collect_results(false);
 }
 
+// The statepoint was checked against this problem before (io/output/restart_check.hpp).
 void Simulation::restart_from(const RunResults& sp) {
   const auto t = timed("io");
-  tally_.restore(sp);  // the statepoint was checked against this problem (io/output/restart_check.hpp)
+  record_.restore(sp);
+  tallies_.restore(sp.tallies);
+  if (cmfd_) {
+    if (sp.restart.cmfd) {
+      cmfd_->restore(*sp.restart.cmfd);
+    } else if (record_.batches_done() >= problem_.cmfd->begin) {
+      throw RunError("the statepoint holds no CMFD tally window, but CMFD ([cmfd] at " + problem_.cmfd->where.str() +
+                     ") tallies from batch " + std::to_string(problem_.cmfd->begin) + " and the statepoint is after batch " +
+                     std::to_string(record_.batches_done()) + " (allowed: a statepoint of a run with CMFD on, or --no-cmfd)");
+    }
+  }
   source_.restore(sp.source_bank);
 }
 
-bool Simulation::statepoint_due(int batch) const {
+// The run goes on to settings.batches, and past it while a tally trigger fails, to settings.max_batches.
+// Every rank holds the same sums (integers summed over ranks), so every rank decides alike.
+bool Simulation::go_on(int batch) {
+  const auto& s = problem_.settings;
+  if (batch < s.batches) return true;
+  if (s.max_batches == 0) return false;
+  triggers_ = tallies_.triggers(record_.active_batches());
+  return !triggers_.met && batch < s.max_batches;
+}
+
+bool Simulation::statepoint_due(int batch, bool last) const {
   const auto& s = problem_.settings;
   if (s.statepoint.empty()) return false;
-  return batch == s.batches || (s.statepoint_interval > 0 && batch % s.statepoint_interval == 0);
+  return last || (s.statepoint_interval > 0 && batch % s.statepoint_interval == 0);
 }
 
 // Rank 0 writes (the bank gathered to it); every rank learns whether that worked before going on, so a
@@ -217,13 +246,26 @@ RunResults Simulation::collect_results(bool with_bank) {
   res.inactive = s.inactive;
   res.nuclides = setup.nuclides;
   res.gridpoints = setup.gridpoints;
-  tally_.collect(res);
+  record_.collect(res);
+  res.tallies = tallies_.collect(record_.active_batches());
+  if (s.max_batches > 0) {
+    res.triggers = triggers_.met ? "every tally trigger held after batch " + std::to_string(record_.batches_done())
+                                 : "settings.max_batches = " + std::to_string(s.max_batches) +
+                                       " reached before every tally trigger held: " + triggers_.worst;
+  }
+  if (cmfd_) {
+    const model::Cmfd& c = *problem_.cmfd;
+    res.cmfd = CmfdReport{c.mesh.shape, c.mesh.box.lower, c.mesh.box.upper, c.albedo,      c.n_groups(),
+                          c.energy_bounds, c.collapse,    c.begin,          c.feedback,    std::string(name_of(c.window)),
+                          c.window == model::CmfdWindow::rolling ? c.window_size : 0};
+    res.restart.cmfd = cmfd_->window();
+  }
   res.restart.fingerprint = options_.fingerprint;
 
   res.timing = reduce_over_ranks(timers_, comm_, reported_phases);
   res.synchronized_timers = options_.sync_timers;
   // The slowest rank sets the pace of a batch.
-  const double histories = static_cast<double>(split_.total()) * tally_.active_batches_run();
+  const double histories = static_cast<double>(split_.total()) * record_.active_batches_run();
   for (const auto& p : res.timing) {
     if (p.phase == "transport active" && p.max > 0) res.particles_per_second = histories / p.max;
   }
@@ -234,7 +276,6 @@ RunResults Simulation::collect_results(bool with_bank) {
   if (const DomainDecomposition* d = domains_.get()) {
     res.domains = d->report(comm_);
     res.domains->sites_routed = comm_.sum(source_.sites_routed());
-    tally_.report_memory(*res.domains);
   }
   if (with_bank) res.source_bank = source_.gather();
   return res;

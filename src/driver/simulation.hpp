@@ -1,32 +1,38 @@
 #pragma once
-// The power iteration, read in one screen: a loop over batches that tells three owners what to do.
-// What they share is built first, from the top, and handed to each (Celeritas' CoreParams): the
-// problem's Params (src/params/build_problem.hpp), how transport runs (TransportPlan) and, with
-// [domains], the domain decomposition.
+// The power iteration, read in one screen: a loop over batches that tells its owners what to do. What
+// they share is built first, from the top, and handed to each (Celeritas' CoreParams): the problem's
+// Params (src/params/build_problem.hpp), how transport runs (TransportPlan) and, with [domains], the
+// domain decomposition.
 //
-//   Transporter (src/driver/transporter)   the TransportState, history or event transport, the rerun of a
-//                                          batch whose fission bank overflowed
-//   SourceCycle (src/driver/source_cycle)  every site buffer between batches: bank ordering, domain
-//                                          routing, the comb and its exchange between ranks, the source feed
-//   RunTally    (src/driver/run_tally)     k estimators, batch history, lost and overflow counts, the mesh
-//                                          tally's sums, the batch table and the RunResults
+//   Transporter     (src/driver/transporter)      the TransportState, history or event transport, the
+//                                                 rerun of a batch whose fission bank overflowed
+//   SourceCycle     (src/driver/source_cycle)     every site buffer between batches: bank ordering, domain
+//                                                 routing, the comb and its exchange between ranks, the feed
+//   BatchRecord     (src/driver/batch_record)     k estimators, leakage, batch history, lost and overflow
+//                                                 counts, the batch table
+//   RunTallies      (src/tally/run_tallies)       the tallies' sums over ranks, statistics and triggers
+//   CmfdAccelerator (src/cmfd/cmfd_accelerator)   with [cmfd]: the coarse-mesh window and its solve
 //
 // A batch (src/README.md): transport -> order the bank -> [CMFD: solve, reweight the bank] -> post the
-// bank exchange -> reductions (k, entropy, mesh tally) while it is in flight -> record. The batch's histories are split evenly over
+// bank exchange -> reductions (k, entropy, tallies) while it is in flight -> record. With tally triggers
+// the run goes on past settings.batches until they hold or settings.max_batches. The batch's histories are split evenly over
 // ranks once (split_): the one particle count every owner reads.
 #include "io/input/model.hpp"
 #include "io/output/run_results.hpp"
 #include "kernels/device.hpp"
 #include "mpi/communicator.hpp"
 #include "src/driver/run.hpp"
-#include "src/driver/run_tally.hpp"
+#include "src/cmfd/cmfd_accelerator.hpp"
+#include "src/driver/batch_record.hpp"
 #include "src/driver/source_cycle.hpp"
 #include "src/driver/transporter.hpp"
+#include "src/tally/run_tallies.hpp"
 #include "src/host/timers.hpp"
 
 #include <chrono>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 
 namespace keff {
 
@@ -55,10 +61,13 @@ class Simulation {
  private:
   // The phase's timer, after a barrier when timers are synchronized.
   ScopedPhase timed(const char* phase);
-  void accelerate(int batch);
+  std::optional<CmfdResult> accelerate(int batch);
+  // After batch b: whether the run goes on (below settings.batches; past it while a tally trigger fails,
+  // up to settings.max_batches). Sets triggers_.
+  bool go_on(int batch);
   void finish_exchange();
   [[noreturn]] void stop_inside(int batch, const TransportedBatch& abandoned);
-  bool statepoint_due(int batch) const;
+  bool statepoint_due(int batch, bool last) const;
   void write_statepoint_now();
 
   std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
@@ -73,7 +82,10 @@ class Simulation {
   std::unique_ptr<DomainDecomposition> domains_;  // [domains]: space split over the ranks
   Transporter transporter_;
   SourceCycle source_;
-  RunTally tally_;
+  BatchRecord record_;
+  RunTallies tallies_;
+  std::unique_ptr<CmfdAccelerator> cmfd_;  // [cmfd] on
+  TriggerStatus triggers_;
 };
 
 }  // namespace keff

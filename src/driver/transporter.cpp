@@ -30,12 +30,6 @@ std::int64_t first_bank_capacity(double factor, std::int64_t histories) {
   return static_cast<std::int64_t>(std::ceil(factor * static_cast<double>(histories))) + 64;
 }
 
-MeshWindow full_window(const RegularMesh& mesh) {
-  MeshWindow w;
-  for (int a = 0; a < 3; ++a) w.shape[a] = mesh.shape[a];
-  return w;
-}
-
 // Event-based transport: asked for, or implied by domain decomposition.
 bool event_based(const model::Problem& p) {
   return p.settings.transport == TransportMode::event || (p.domains && !p.settings.transport);
@@ -55,12 +49,10 @@ std::size_t slot_bytes(const DeviceExec& exec, const model::Settings& s, const P
 }
 
 TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories,
-                                std::int64_t event_slots, const DomainDecomposition* domains) {
+                                std::int64_t event_slots) {
   TransportStateSizes n;
   n.bank_capacity = first_bank_capacity(s.bank_capacity_factor, histories);
-  n.tally_mesh = params.tally_mesh;
-  n.tally_window = domains ? domains->tally_window(params.tally_mesh) : full_window(params.tally_mesh);
-  n.tally_groups = params.tally_groups;
+  n.tally_values = params.tallies.n_values;
   n.cmfd_mesh = params.cmfd_mesh;
   n.cmfd_groups = params.cmfd_n_groups;
   n.max_nuclides = params.materials.max_nuclides;
@@ -79,7 +71,7 @@ TransportState<DeviceExec> allocate_state(const DeviceExec& exec, const Transpor
   const double total = transport_state_bytes(sizes, exec.concurrency(), static_cast<double>(bytes_per_slot));
   check_memory(comm, "the transport state", {{"fission bank", bank}, {"tallies, scratch and slots", total - bank}},
                static_cast<double>(device_memory_available(exec)), allow_oversubscribed);
-  return allocate_transport_state(exec, sizes, params.tally_energy_bounds, params.cmfd_groups);
+  return allocate_transport_state(exec, sizes, params.cmfd_groups);
 }
 
 }  // namespace
@@ -103,8 +95,7 @@ Transporter::Transporter(const DeviceExec& exec, const model::Problem& problem, 
                          DomainDecomposition* domains, std::ostream* log)
     : exec_(exec), problem_(problem), comm_(comm), split_(split), params_(params), plan_(plan), domains_(domains),
       log_(log),
-      state_(allocate_state(exec, state_sizes(problem.settings, params, split.part(comm.rank()).count, plan.event_slots,
-                                              domains),
+      state_(allocate_state(exec, state_sizes(problem.settings, params, split.part(comm.rank()).count, plan.event_slots),
                             plan.bytes_per_slot, params, comm, problem.settings.allow_oversubscribed_memory)),
       watch_(exec, state_.lost),
       bank_count_host_("keff::host::bank_count") {}
@@ -112,8 +103,9 @@ Transporter::Transporter(const DeviceExec& exec, const model::Problem& problem, 
 template <class Physics>
 BatchCounters Transporter::transport_with(const Physics& physics, const BatchControl& control,
                                           const CmfdTally<DeviceMem>& cmfd, const BatchSource& source) {
-  const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics,    state_.bank, state_.mesh,
-                                                 cmfd,             state_.lost, control};
+  const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics, state_.bank,
+                                                 {params_.tallies, state_.tally_sums},
+                                                 cmfd, state_.lost, control};
   SourceFeed& feed = *source.feed;
   feed.reset(source.count);
   if (plan_.event_slots > 0) {
@@ -154,9 +146,7 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
     watch_.start(batch, lost_allowed);
     Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
     Kokkos::deep_copy(exec_, state_.lost.listed, 0);
-    Kokkos::deep_copy(exec_, state_.mesh.flux, Fixed(0));
-    Kokkos::deep_copy(exec_, state_.mesh.fission, Fixed(0));
-    Kokkos::deep_copy(exec_, state_.mesh.outside_window, std::int64_t(0));
+    Kokkos::deep_copy(exec_, state_.tally_sums, Fixed(0));
     if (cmfd.active) reset_cmfd_tally(exec_, cmfd);
     out.sums = with_physics(params_, [&](const auto& physics) { return transport_with(physics, control, cmfd, source); });
     exec_.fence();
@@ -209,13 +199,6 @@ void Transporter::check_conservation(int batch, const BatchCounters& global) con
                    std::to_string(from_fixed<estimator_fraction_bits>(global.weight_started)) + " but ended with " +
                    std::to_string(from_fixed<estimator_fraction_bits>(global.weight_ended)) +
                    " (weight was not conserved)");
-  }
-  std::int64_t outside = 0;
-  Kokkos::deep_copy(exec_, outside, state_.mesh.outside_window);
-  exec_.fence();
-  if (comm_.sum(outside) != 0) {
-    throw RunError(at + "collisions scored outside the mesh-tally window of their domain (a domain-decomposition "
-                   "bug; nothing was dropped silently)");
   }
   if (domains_) {
     const auto& c = domains_->particles().counters();

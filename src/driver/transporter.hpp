@@ -9,7 +9,7 @@
 #include "io/input/model.hpp"
 #include "io/output/run_results.hpp"
 #include "kernels/device.hpp"
-#include "kernels/tally_data.hpp"
+#include "kernels/batch_counters.hpp"
 #include "kernels/transport/transport_event.hpp"
 #include "kernels/transport/transport_state.hpp"
 #include "mpi/communicator.hpp"
@@ -61,16 +61,15 @@ class Transporter {
   // the bank overflows.
   TransportedBatch transport(int batch, Real k_prev, const BatchSource& source, std::int64_t lost_allowed);
 
-  // After transport: the banked sites, the batch's mesh-tally scores and, in batches CMFD tallies, its scores.
+  // After transport: the banked sites, the batch's tally sums and, in batches CMFD tallies, its scores.
   Kokkos::View<const Site*, DeviceMem> bank() const { return state_.bank.sites; }
-  const MeshTally<DeviceMem>& mesh_scores() const { return state_.mesh; }
+  Kokkos::View<const Fixed*, DeviceMem> tally_sums() const { return state_.tally_sums; }
   const CmfdTally<DeviceMem>& cmfd_scores() const { return state_.cmfd; }
   // Whether CMFD tallies batch `batch`: [cmfd] is on and the batch is at or past its begin.
   bool scores_cmfd(int batch) const { return problem_.cmfd_on() && batch >= problem_.cmfd->begin; }
 
   // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
-  // under domain decomposition every particle sent arrives and no collision scores outside its rank's
-  // tally window. Throws RunError otherwise. Collective.
+  // under domain decomposition every particle sent arrives. Throws RunError otherwise. Collective.
   void check_conservation(int batch, const BatchCounters& global) const;
   // The batch's lost particles (the first few of each rank, kernels/lost_record.hpp), gathered to rank 0
   // in the order of their histories; other ranks get none. Collective.

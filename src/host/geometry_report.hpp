@@ -2,7 +2,7 @@
 // What the geometry check found and why particles were lost, in words naming the model's own cells,
 // universes, lattices and surfaces. Host only (no Kokkos): the check itself runs on the device
 // (src/driver/geometry_check.hpp, kernels/geometry_check.hpp), the lost-particle record comes from
-// kernels/tally_data.hpp.
+// kernels/lost_record.hpp.
 #include "io/input/model.hpp"
 #include "kernels/vocabulary/geometry_faults.hpp"
 

@@ -253,6 +253,14 @@ MeanStd mean_std(const std::vector<double>& samples) {
   return r;
 }
 
+MeanStd mean_std_of_sums(double sum, double sum_sq, int n) {
+  MeanStd r;
+  r.mean = n > 0 ? sum / n : nan;
+  if (n < 2) return r;
+  r.std = std::sqrt(std::max(0.0, sum_sq / n - r.mean * r.mean) / (n - 1));
+  return r;
+}
+
 KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x) {
   const std::size_t n = x[0].size();
   if (n == 0) {

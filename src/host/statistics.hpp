@@ -25,6 +25,8 @@ inline constexpr int min_batches_to_combine = 10;
 // Mean and standard deviation of the mean of `samples`: the std is NaN (undefined) with fewer than two
 // samples, the mean NaN with none.
 MeanStd mean_std(const std::vector<double>& samples);
+// The same from the running sums of n samples (a tally's bin): sum x_i and sum x_i^2.
+MeanStd mean_std_of_sums(double sum, double sum_sq, int n);
 
 // k over the active batches so far from the estimators x[e][batch], e = collision, absorption,
 // track-length, in this order of rules (KEstimate::reason says which applied and why):

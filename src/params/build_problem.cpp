@@ -7,6 +7,7 @@
 #include "src/host/synthetic_data.hpp"
 #include "src/params/build_geometry.hpp"
 #include "src/params/build_nuclear_data.hpp"
+#include "src/params/build_tallies.hpp"
 #include "src/params/device_memory.hpp"
 #include "src/params/to_device.hpp"
 
@@ -82,12 +83,11 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
   p.mode = problem.settings.mode;
   p.geometry = build_geometry(exec, problem);
   p.entropy_mesh = make_mesh(problem.settings.entropy_mesh);
-  p.tally_mesh = make_mesh(problem.settings.tally_mesh);
+  p.tallies = build_tallies(exec, problem);
 
   if (p.mode == model::PhysicsMode::multigroup) {
     p.materials = build_multigroup_material_params(exec, problem);
     p.multigroup = build_multigroup_params(exec, problem);
-    p.tally_groups = problem.groups;
   } else {
     const auto& nd = problem.nuclear_data;
     const auto& settings = problem.settings;
@@ -116,9 +116,6 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
     p.materials = build_material_params(exec, problem, library);
-    const auto& bounds = problem.settings.tally_energy_bounds;
-    p.tally_energy_bounds = to_device(exec, "keff::tally::energy_bounds", bounds);
-    p.tally_groups = static_cast<int>(bounds.size()) - 1;
   }
   if (problem.cmfd_on()) build_cmfd(exec, *problem.cmfd, p);
   exec.fence();

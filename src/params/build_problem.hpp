@@ -8,7 +8,7 @@
 #include "kernels/geometry_data.hpp"
 #include "kernels/physics_ce.hpp"
 #include "kernels/physics_mg.hpp"
-#include "kernels/tally_data.hpp"
+#include "kernels/tally/tally_params.hpp"
 #include "kernels/xs_data.hpp"
 #include "mpi/communicator.hpp"
 
@@ -21,9 +21,7 @@ struct ProblemParams {
   NuclideParams<DeviceMem> nuclides;        // continuous energy
   MultigroupParams<DeviceMem> multigroup;   // multigroup
   RegularMesh entropy_mesh;
-  RegularMesh tally_mesh;
-  Kokkos::View<const Real*, DeviceMem> tally_energy_bounds;  // continuous energy; empty in multigroup
-  int tally_groups = 1;
+  TallyParams<DeviceMem> tallies;
   // CMFD ([cmfd] enabled): the coarse mesh and groups transport tallies and feedback reweights on;
   // cmfd_n_groups is 0 without CMFD.
   CmfdMesh cmfd_mesh;

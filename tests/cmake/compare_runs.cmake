@@ -1,5 +1,5 @@
 # Runs keff twice with different thread counts and requires bit-identical results: every batch's k
-# estimators and entropy and the mesh tally (the JSON holds doubles with round-trip precision).
+# estimators, entropy and leakage and the tallies (the JSON holds doubles with round-trip precision).
 #   cmake -DKEFF=... -DARGS="run;input.toml;..." -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=dir -P compare_runs.cmake
 include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
 file(MAKE_DIRECTORY "${OUT}")

@@ -1,6 +1,6 @@
 # Runs keff in several ways that must give the same bits (rank counts, transport modes, domain
 # decomposition) and requires every run's results to equal the first's: every batch's k estimators,
-# entropy and, with CMFD, k_cmfd and the CMFD entropy; the combined k and the mesh tally.
+# entropy, leakage and, with CMFD, k_cmfd and the CMFD entropy; the combined k, the leakage and the tallies.
 # Each variant is "NP:ARG,ARG,...": the rank count, then the arguments (commas for spaces) added to ARGS;
 # "1:;2:;4:" compares rank counts alone.
 #   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." "-DARGS=run;input.toml;..."

@@ -3,10 +3,10 @@
 # fails with the file, the line's include and the two folders.
 #   cmake -DROOT=<source dir> -P include_layers.cmake
 set(layers  # lowest first
-  kernels/vocabulary kernels kernels/transport
+  kernels/vocabulary kernels kernels/tally kernels/transport
   mpi
   io io/library io/input io/output
-  src/host src/params src/cmfd src/driver src/cli)
+  src/host src/params src/tally src/cmfd src/driver src/cli)
 
 function(layer_of path out)
   get_filename_component(dir "${path}" DIRECTORY)

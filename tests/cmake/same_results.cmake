@@ -1,8 +1,8 @@
 # expect_same_results(A_JSON B_JSON WHAT): two runs' JSON summaries (their text) must hold the same bits
-# in every batch's k estimators and entropy, the mesh tally and the k summary (the JSON holds doubles with
-# round-trip precision); WHAT names the two runs in the message.
+# in every batch's k estimators, entropy and leakage, the tallies, the k summary and the leakage (the
+# JSON holds doubles with round-trip precision); WHAT names the two runs in the message.
 function(expect_same_results a_json b_json what)
-  foreach(key IN ITEMS batches mesh k)
+  foreach(key IN ITEMS batches tallies k leakage)
     string(JSON a GET "${a_json}" ${key})
     string(JSON b GET "${b_json}" ${key})
     if(NOT a STREQUAL b)

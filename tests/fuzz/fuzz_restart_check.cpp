@@ -39,6 +39,10 @@ sigma_t = [1.0, 2.0]
 sigma_s = [[0.5, 0.2], [0.0, 1.5]]
 nu_sigma_f = [0.1, 0.9]
 chi = [1.0, 0.0]
+[[tally]]
+name = "groups"
+filters = ["group"]
+scores = ["flux"]
 )";
 
 // Reads values of any type off the fuzz input, zeros past its end.
@@ -87,9 +91,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     sp.batch.push_back(r);
   }
   sp.restart.k_prev = in.next<std::uint8_t>() % 2 && !sp.batch.empty() ? sp.batch.back().k_collision : in.next<double>();
-  const int values = in.next<std::uint8_t>() % 4;
-  for (auto* v : {&sp.restart.flux_sum, &sp.restart.flux_sq, &sp.restart.fission_sum, &sp.restart.fission_sq}) {
-    for (int i = 0; i < values; ++i) v->push_back(in.next<double>());
+  if (in.next<std::uint8_t>() % 4 != 0) {
+    keff::TallyResult t;
+    t.name = in.next<std::uint8_t>() % 4 ? "groups" : "other";
+    const int values = in.next<std::uint8_t>() % 4;
+    for (auto* v : {&t.sum, &t.sum_sq}) {
+      for (int i = 0; i < values; ++i) v->push_back(in.next<double>());
+    }
+    sp.tallies.push_back(t);
   }
   const int sites = in.next<std::uint8_t>() % 5;
   for (int i = 0; i < sites; ++i) {

@@ -1,0 +1,67 @@
+#pragma once
+// A flight through a regular mesh, split at the mesh planes it crosses: the track-length estimator of a
+// mesh filter scores each piece in its own bin (OpenMC's mesh filter does the same). The walk is the
+// usual one (Amanatides and Woo): clip the flight to the mesh box, find the bin it enters, then step to
+// the nearest plane ahead, axis by axis.
+#include "kernels/regular_mesh.hpp"
+#include "kernels/vocabulary/types.hpp"
+#include "kernels/vocabulary/vec3.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace keff {
+
+// Where the flight meets the plane that ends bin i along axis a (infinity when it runs parallel).
+KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Vec3 r0, Vec3 u) {
+  if (u[a] == 0) return constants::infinity;
+  return (mesh.edge(a, u[a] > 0 ? i + 1 : i) - r0[a]) / u[a];
+}
+
+// Calls f(bin, length) for each piece of the flight r0 + t u, 0 <= t < d, inside `mesh`, in order; the
+// lengths add up to the part of the flight inside the mesh.
+template <class F>
+KOKKOS_INLINE_FUNCTION void for_each_mesh_piece(const RegularMesh& mesh, Vec3 r0, Vec3 u, Real d, F&& f) {
+  // The part of the flight inside the box: [t_in, t_out).
+  Real t_in = 0, t_out = d;
+  for (int a = 0; a < 3; ++a) {
+    const Real lo = mesh.lower[a], hi = mesh.edge(a, mesh.shape[a]);
+    if (u[a] == 0) {
+      if (!(r0[a] >= lo && r0[a] < hi)) return;
+      continue;
+    }
+    Real t0 = (lo - r0[a]) / u[a], t1 = (hi - r0[a]) / u[a];
+    if (t0 > t1) {
+      const Real swap = t0;
+      t0 = t1;
+      t1 = swap;
+    }
+    t_in = Kokkos::fmax(t_in, t0);
+    t_out = Kokkos::fmin(t_out, t1);
+  }
+  if (!(t_in < t_out)) return;
+  // The bin the flight enters: where it is at t_in, on a plane the bin it heads into.
+  int idx[3];
+  Real t_next[3];
+  for (int a = 0; a < 3; ++a) {
+    const Real x = (r0[a] + t_in * u[a] - mesh.lower[a]) * mesh.inv_width[a];
+    int i = static_cast<int>(Kokkos::floor(x));
+    if (u[a] < 0 && x == Kokkos::floor(x)) --i;
+    idx[a] = Kokkos::min(Kokkos::max(i, 0), mesh.shape[a] - 1);
+    t_next[a] = next_plane(mesh, a, idx[a], r0, u);
+  }
+  Real t = t_in;
+  for (;;) {
+    int a = 0;
+    if (t_next[1] < t_next[a]) a = 1;
+    if (t_next[2] < t_next[a]) a = 2;
+    const Real end = Kokkos::fmin(t_next[a], t_out);
+    if (end > t) f(mesh.bin_of(idx), end - t);
+    if (end >= t_out) return;
+    t = end;
+    idx[a] += u[a] > 0 ? 1 : -1;
+    if (idx[a] < 0 || idx[a] >= mesh.shape[a]) return;
+    t_next[a] = next_plane(mesh, a, idx[a], r0, u);  // from the plane itself: no drift over many bins
+  }
+}
+
+}  // namespace keff

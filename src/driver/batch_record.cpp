@@ -1,0 +1,109 @@
+#include "src/driver/batch_record.hpp"
+
+#include "src/host/batch_table.hpp"
+#include "src/host/geometry_report.hpp"
+#include "src/host/statistics.hpp"
+
+#include <iostream>
+#include <ostream>
+
+namespace keff {
+
+namespace {
+
+// Lost particles warned about one by one, as OpenMC does, before the rest are only counted.
+constexpr int max_lost_warnings = 10;
+
+}  // namespace
+
+double source_weight(const BatchCounters& global) { return from_fixed<estimator_fraction_bits>(global.weight_started); }
+
+BatchRecord::BatchRecord(const model::Problem& problem, std::ostream* log, bool cmfd)
+    : problem_(problem), log_(log), cmfd_columns_(cmfd), k_prev_(problem.settings.initial_k) {}
+
+bool BatchRecord::count_lost(std::int64_t lost) {
+  lost_total_ += lost;
+  return lost_total_ > problem_.settings.max_lost;
+}
+
+void BatchRecord::note_lost(int batch, const std::vector<LostParticle>& lost) {
+  for (const LostParticle& l : lost) {
+    const std::string what = lost_particle_text(problem_, batch, l);
+    if (log_ && lost_warned_ < max_lost_warnings) {
+      std::cerr << "keff: warning: " << what << "\n";
+      if (++lost_warned_ == max_lost_warnings) {
+        std::cerr << "keff: warning: further lost particles are counted, not listed (the JSON summary lists the first "
+                  << LostHistory::listed << ")\n";
+      }
+    }
+    if (lost_.size() < LostHistory::listed) lost_.push_back({batch, l, what});
+  }
+}
+
+BatchResult BatchRecord::record(int batch, const BatchCounters& global, double entropy, std::int64_t fission_sites,
+                                std::optional<CmfdResult> cmfd) {
+  const double weight = source_weight(global);
+  BatchResult r;
+  r.batch = batch;
+  r.active = batch > problem_.settings.inactive;
+  r.fission_sites = fission_sites;
+  r.entropy = entropy;
+  r.k_collision = from_fixed<estimator_fraction_bits>(global.k_collision) / weight;
+  r.k_absorption = from_fixed<estimator_fraction_bits>(global.k_absorption) / weight;
+  r.k_tracklength = from_fixed<estimator_fraction_bits>(global.k_tracklength) / weight;
+  r.k = r.k_collision;
+  r.leakage = from_fixed<estimator_fraction_bits>(global.weight_leaked) / weight;
+  r.cmfd = std::move(cmfd);
+  if (r.active) {
+    k_active_[0].push_back(r.k_collision);
+    k_active_[1].push_back(r.k_absorption);
+    k_active_[2].push_back(r.k_tracklength);
+    leakage_active_.push_back(r.leakage);
+    r.k_running = combine_estimators(k_active_);
+  }
+  k_prev_ = r.k_collision;
+  batches_.push_back(r);
+  return r;
+}
+
+// With CMFD, two more columns: k_cmfd and the entropy of the CMFD source (on the coarse mesh), from
+// [cmfd] begin on; a '*' after k_cmfd marks a solve that did not converge (no feedback that batch).
+void BatchRecord::print_header() const {
+  if (log_) *log_ << batch_table_header(cmfd_columns_);
+}
+
+void BatchRecord::print_row(const BatchResult& r) const {
+  if (log_) *log_ << format_batch_row(r, cmfd_columns_) << std::flush;
+}
+
+void BatchRecord::restore(const RunResults& sp) {
+  batches_ = sp.batch;
+  for (auto& k : k_active_) k.clear();
+  leakage_active_.clear();
+  for (const auto& b : batches_) {
+    if (!b.active) continue;
+    k_active_[0].push_back(b.k_collision);
+    k_active_[1].push_back(b.k_absorption);
+    k_active_[2].push_back(b.k_tracklength);
+    leakage_active_.push_back(b.leakage);
+  }
+  restored_active_ = active_batches();
+  k_prev_ = sp.restart.k_prev;
+  lost_total_ = sp.lost_particles;
+  bank_overflows_ = sp.bank_overflows;
+}
+
+void BatchRecord::collect(RunResults& res) const {
+  res.batch = batches_;
+  res.k_collision = mean_std(k_active_[0]);
+  res.k_absorption = mean_std(k_active_[1]);
+  res.k_tracklength = mean_std(k_active_[2]);
+  res.k_combined = combine_estimators(k_active_);
+  res.leakage = mean_std(leakage_active_);
+  res.lost_particles = lost_total_;
+  res.lost = lost_;
+  res.bank_overflows = bank_overflows_;
+  res.restart.k_prev = k_prev_;
+}
+
+}  // namespace keff

@@ -1,0 +1,74 @@
+#pragma once
+// The batch record: what a run keeps of every batch and reports. The three k estimators of each batch
+// and their statistics over active batches, the leakage fraction, the batch history, lost particles and
+// bank overflows, and the per-batch table. Host-side statistics of integer batch sums that are identical
+// on every rank, so every rank holds the same numbers. (The run's tallies are src/tally/run_tallies.hpp,
+// CMFD's window and solve src/cmfd/cmfd_accelerator.hpp: the Simulation holds all three.)
+//
+// Estimates are per unit of source weight, the weight the batch's histories started with: N without
+// CMFD feedback (every site weighs 1, so the bits are those of dividing by N), and what the reweighted
+// source adds up to with it, as OpenMC normalises by the total starting weight.
+#include "io/input/model.hpp"
+#include "io/output/run_results.hpp"
+#include "kernels/batch_counters.hpp"
+
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <vector>
+
+namespace keff {
+
+// The batch's source weight: what its histories started with.
+double source_weight(const BatchCounters& global);
+
+class BatchRecord {
+ public:
+  // `log`: the batch table and warnings (rank 0; may be null). `cmfd`: whether the table has CMFD's columns.
+  BatchRecord(const model::Problem& problem, std::ostream* log, bool cmfd);
+
+  // k of the last batch: normalises the next batch's fission sites.
+  Real k_prev() const { return k_prev_; }
+  int batches_done() const { return static_cast<int>(batches_.size()); }
+  int active_batches() const { return static_cast<int>(k_active_[0].size()); }
+  // Active batches this process transported (a restart's earlier batches are not among them).
+  int active_batches_run() const { return active_batches() - restored_active_; }
+
+  void count_reruns(int reruns) { bank_overflows_ += reruns; }
+  // Adds the batch's lost particles; true once the run has lost more than settings.max_lost.
+  bool count_lost(std::int64_t lost);
+  std::int64_t lost() const { return lost_total_; }
+  // The batch's lost particles, described (rank 0: in the order of their histories; other ranks: none):
+  // a warning each on the log, the first max_lost_warnings of the run, and the run's list for the summary.
+  void note_lost(int batch, const std::vector<LostParticle>& lost);
+
+  // The batch's k estimates and leakage from its global counters, the running statistics over active
+  // batches, and the CMFD solve of the batch if there was one.
+  BatchResult record(int batch, const BatchCounters& global, double entropy, std::int64_t fission_sites,
+                     std::optional<CmfdResult> cmfd);
+
+  void print_header() const;
+  void print_row(const BatchResult& r) const;
+
+  // Continues from a statepoint: its batches, estimators and counts.
+  void restore(const RunResults& statepoint);
+  // Estimators, leakage, batches and counts.
+  void collect(RunResults& res) const;
+
+ private:
+  const model::Problem& problem_;
+  std::ostream* log_;
+  bool cmfd_columns_ = false;
+  Real k_prev_ = 1.0;
+  std::int64_t lost_total_ = 0;
+  std::vector<LostHistory> lost_;  // described, the first LostHistory::listed
+  int lost_warned_ = 0;
+  int bank_overflows_ = 0;
+  int restored_active_ = 0;
+  std::vector<BatchResult> batches_;
+  std::array<std::vector<double>, 3> k_active_;  // collision, absorption, track length
+  std::vector<double> leakage_active_;
+};
+
+}  // namespace keff

@@ -1,0 +1,159 @@
+#include "src/tally/run_tallies.hpp"
+
+#include "io/input/cell_placements.hpp"
+#include "src/host/statistics.hpp"
+
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+namespace keff {
+
+namespace {
+
+TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFilter& f) {
+  TallyFilterResult out;
+  out.kind = std::string(name_of(f.kind));
+  const auto names = [&](const auto& items) {
+    for (const int i : f.items) out.names.push_back(items[static_cast<std::size_t>(i)].name);
+    out.bins = static_cast<std::int64_t>(out.names.size());
+  };
+  switch (f.kind) {
+    case TallyFilterKind::mesh: {
+      const model::Mesh& m = p.meshes[static_cast<std::size_t>(f.mesh)].mesh;
+      out.shape = m.shape;
+      out.lower = m.box.lower;
+      out.upper = m.box.upper;
+      out.bins = std::int64_t{m.shape[0]} * m.shape[1] * m.shape[2];
+      break;
+    }
+    case TallyFilterKind::cell: names(p.cells); break;
+    case TallyFilterKind::material: names(p.materials); break;
+    case TallyFilterKind::universe: names(p.universes); break;
+    case TallyFilterKind::cell_instance:
+      out.bins = 0;
+      for (const int c : f.items) {
+        const CellPlacements placed = cell_placements(p, c);
+        out.names.insert(out.names.end(), static_cast<std::size_t>(placed.count), p.cells[static_cast<std::size_t>(c)].name);
+        out.positions.insert(out.positions.end(), placed.positions.begin(), placed.positions.end());
+        out.bins += placed.count;
+      }
+      break;
+    case TallyFilterKind::energy:
+      out.energy_bounds = f.energy_bounds;
+      out.bins = static_cast<std::int64_t>(f.energy_bounds.size()) - 1;
+      break;
+    case TallyFilterKind::group: out.bins = p.groups; break;
+  }
+  return out;
+}
+
+std::size_t values_of(const TallyResult& t) {
+  std::size_t n = t.scores.size();
+  for (const auto& f : t.filters) n *= static_cast<std::size_t>(f.bins);
+  return n;
+}
+
+}  // namespace
+
+std::vector<TallyResult> describe_tallies(const model::Problem& p) {
+  std::vector<TallyResult> out;
+  for (const model::Tally& t : p.tallies) {
+    TallyResult r;
+    r.name = t.name;
+    r.estimator = std::string(name_of(t.estimator));
+    for (const TallyScore s : t.scores) {
+      r.scores.emplace_back(info_of(s).name);
+      r.units.emplace_back(info_of(s).units);
+    }
+    for (const auto& f : t.filters) r.filters.push_back(describe_filter(p, f));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+RunTallies::RunTallies(const model::Problem& problem, const Communicator& comm, std::int64_t n_values)
+    : problem_(problem), comm_(comm), described_(describe_tallies(problem)),
+      batch_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::host::tally_batch"), n_values),
+      sum_(static_cast<std::size_t>(n_values), 0.0), sum_sq_(static_cast<std::size_t>(n_values), 0.0) {
+  std::int64_t first = 0;
+  for (const auto& t : described_) {
+    first_.push_back(first);
+    first += static_cast<std::int64_t>(values_of(t));
+  }
+}
+
+std::size_t RunTallies::bytes() const { return sum_.size() * (sizeof(Fixed) + 2 * sizeof(double)); }
+
+void RunTallies::add_batch(const DeviceExec& exec, const Kokkos::View<const Fixed*, DeviceMem>& sums,
+                           double source_weight, const std::function<void()>& progress) {
+  if (empty()) return;
+  Kokkos::Profiling::ScopedRegion region("keff::tally::accumulate");
+  Kokkos::deep_copy(exec, batch_, sums);
+  exec.fence("keff::tally::batch_to_host");
+  progress();
+  comm_.sum(batch_.data(), static_cast<int>(batch_.size()));
+  progress();
+  for (std::size_t i = 0; i < sum_.size(); ++i) {
+    const double x = from_fixed<tally_fraction_bits>(batch_(i)) / source_weight;
+    sum_[i] += x;
+    sum_sq_[i] += x * x;
+  }
+}
+
+TriggerStatus RunTallies::triggers(int active) const {
+  TriggerStatus status;
+  double worst_ratio = 0;
+  for (std::size_t t = 0; t < problem_.tallies.size(); ++t) {
+    const auto& trigger = problem_.tallies[t].trigger;
+    if (!trigger) continue;
+    const auto& scores = problem_.tallies[t].scores;
+    const std::size_t n_scores = scores.size();
+    const auto k = static_cast<std::size_t>(std::find(scores.begin(), scores.end(), trigger->score) - scores.begin());
+    double worst = active < 2 ? INFINITY : 0;
+    const std::size_t first = static_cast<std::size_t>(first_[t]), n = values_of(described_[t]);
+    for (std::size_t v = first + k; active >= 2 && v < first + n; v += n_scores) {
+      if (!(sum_[v] > 0)) continue;
+      const MeanStd m = mean_std_of_sums(sum_[v], sum_sq_[v], active);
+      worst = std::max(worst, m.std / m.mean);
+    }
+    if (worst <= trigger->rel_err) continue;
+    status.met = false;
+    if (worst / trigger->rel_err > worst_ratio) {
+      worst_ratio = worst / trigger->rel_err;
+      char text[64];
+      std::snprintf(text, sizeof text, "%.3g (> %g)", worst, trigger->rel_err);
+      status.worst = "tally '" + problem_.tallies[t].name + "', " + std::string(info_of(trigger->score).name) +
+                     ": max relative error " + text;
+    }
+  }
+  return status;
+}
+
+std::vector<TallyResult> RunTallies::collect(int active) const {
+  std::vector<TallyResult> out = described_;
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    const auto first = static_cast<std::ptrdiff_t>(first_[t]);
+    const auto n = static_cast<std::ptrdiff_t>(values_of(out[t]));
+    TallyResult& r = out[t];
+    r.sum.assign(sum_.begin() + first, sum_.begin() + first + n);
+    r.sum_sq.assign(sum_sq_.begin() + first, sum_sq_.begin() + first + n);
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+      const MeanStd m = mean_std_of_sums(r.sum[static_cast<std::size_t>(i)], r.sum_sq[static_cast<std::size_t>(i)], active);
+      r.mean.push_back(m.mean);
+      r.std_dev.push_back(m.std);
+    }
+  }
+  return out;
+}
+
+void RunTallies::restore(const std::vector<TallyResult>& tallies) {
+  for (std::size_t t = 0; t < tallies.size() && t < described_.size(); ++t) {
+    const auto first = static_cast<std::ptrdiff_t>(first_[t]);
+    std::copy(tallies[t].sum.begin(), tallies[t].sum.end(), sum_.begin() + first);
+    std::copy(tallies[t].sum_sq.begin(), tallies[t].sum_sq.end(), sum_sq_.begin() + first);
+  }
+}
+
+}  // namespace keff

@@ -1,0 +1,38 @@
+# A tally trigger (io/README.md, "Tallies"): the run goes on past settings.batches, batch by batch, until
+# the trigger holds or settings.max_batches; it says which happened; and the same bits at 1 and 2 ranks,
+# where every rank decides on the same sums, end it after the same batch. One trigger the run meets, one
+# it cannot (max_batches reached).
+#   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DINPUT=<input with a 'whole' tally> -DOUT=dir -P tally_triggers.cmake
+include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+file(READ "${INPUT}" text)
+foreach(case met unmet)
+  if(case STREQUAL "met")
+    set(rel_err 0.006)    # the whole problem's flux: 1.1% after 2 active batches of 1500 histories
+  else()
+    set(rel_err 0.00001)  # beyond 12 batches of 1500
+  endif()
+  string(REPLACE "batches = 30\ninactive = 10" "batches = 3\ninactive = 1\nmax_batches = 12" t "${text}")
+  string(REPLACE "name = \"whole\"" "name = \"whole\"\ntrigger = { score = \"flux\", rel_err = ${rel_err} }" t "${t}")
+  file(WRITE "${OUT}/${case}.toml" "${t}")
+  foreach(np 1 2)
+    execute_process(COMMAND ${MPIEXEC} -n ${np} ${MPIFLAGS} ${KEFF} run ${OUT}/${case}.toml --particles 1500
+                            --inactive 1 --statepoint "" --json ${OUT}/${case}_${np}.json
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 600)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${case} at ${np} ranks failed (${rc}):\n${err}")
+    endif()
+    file(READ "${OUT}/${case}_${np}.json" json_${np})
+    string(JSON batches LENGTH "${json_${np}}" batches)
+    string(JSON said GET "${json_${np}}" triggers)
+    if(case STREQUAL "met" AND (batches LESS_EQUAL 3 OR batches GREATER_EQUAL 12 OR NOT said MATCHES "^every tally trigger held after batch ${batches}$"))
+      message(FATAL_ERROR "a trigger the run meets: ${batches} batches, '${said}'")
+    endif()
+    if(case STREQUAL "unmet" AND (NOT batches EQUAL 12 OR NOT said MATCHES "settings.max_batches = 12 reached before every tally trigger held: tally 'whole', flux: max relative error"))
+      message(FATAL_ERROR "a trigger the run cannot meet: ${batches} batches, '${said}'")
+    endif()
+  endforeach()
+  expect_same_results("${json_1}" "${json_2}" "the ${case} trigger at 1 and 2 ranks")
+  message("${case}: ${batches} batches at 1 and 2 ranks alike: ${said}")
+endforeach()
