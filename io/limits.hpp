@@ -28,14 +28,14 @@ inline constexpr std::int64_t max_batches = 1000000;
 // Bins of one mesh (nx * ny * nz): RegularMesh indexes bins with an int, kernels count them with int64
 // atomics, and every bin is reduced over ranks and written to the statepoint and the JSON summary.
 inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;
-// Values of the mesh tally (energy groups x bins): reduced over ranks with an int MPI count, and
-// written as four arrays of doubles to both outputs.
+// Values of every tally together (filter bins x scores): reduced over ranks with an int MPI count, and
+// written as four arrays of doubles to the statepoint and two to the JSON summary.
 inline constexpr std::int64_t max_tally_values = std::int64_t{1} << 27;
 // Values of CMFD's tallies (5 G C + 2 G^2 C + 2 G F for G coarse groups on C cells with F faces): each
 // batch's are reduced over ranks with an int MPI count and kept while in the tally window, and its
 // operators hold G C rows of up to G + 6 entries, indexed with ints.
 inline constexpr std::int64_t max_cmfd_tally_values = std::int64_t{1} << 27;
-// Entries of settings.tally_mesh.energy_bounds (groups + 1).
+// Entries of an energy filter's bounds, or of [settings.tally_mesh] energy_bounds (bins + 1).
 inline constexpr std::int64_t max_energy_bounds = 100000;
 // Fission-bank sites per source particle before the bank overflows (and grows): more than 100 sites per
 // history is no physical problem's need, and the bank is allocated up front.

@@ -85,7 +85,7 @@ inline CmfdMesh make_cmfd_mesh(const Real lower[3], const Real upper[3], const i
 }
 
 // The coarse group of a neutron. Group 0 is the highest energy band, as in multigroup data and the
-// mesh tally. Continuous energy: `energy_bounds` holds the G + 1 ascending edges in eV. Multigroup:
+// tallies' group filter. Continuous energy: `energy_bounds` holds the G + 1 ascending edges in eV. Multigroup:
 // `group_map` collapses the data's groups (fine group -> coarse group); empty means one to one.
 template <class Mem>
 struct CmfdEnergyGroups {

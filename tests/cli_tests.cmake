@@ -39,6 +39,9 @@ add_test(NAME restart_tallies_np2
 add_test(NAME cli_tally_triggers
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DINPUT=${_tallies}
                  -DOUT=${_out}/tally_triggers -P ${_cmake_dir}/tally_triggers.cmake)
+add_test(NAME cli_tally_show
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${_tallies} -DOUT=${_out}/tally_show -P ${_cmake_dir}/tally_show.cmake)
+set_tests_properties(cli_tally_show PROPERTIES LABELS "cli;bad-input" TIMEOUT 600)
 set_tests_properties(determinism_tallies restart_tallies_np2 cli_tally_triggers PROPERTIES LABELS "cli;determinism;mpi"
                      TIMEOUT 600 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 set_tests_properties(determinism_threads_tallies PROPERTIES LABELS "cli;determinism" TIMEOUT 600)

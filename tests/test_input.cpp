@@ -144,7 +144,6 @@ TEST(Input, MultigroupExamples) {
   const auto two = read_problem_file(examples + "/inf_medium_2g.toml");
   EXPECT_EQ(two.settings.mode, model::PhysicsMode::multigroup);
   EXPECT_EQ(two.groups, 2);
-  EXPECT_TRUE(two.settings.tally_energy_bounds.empty());
   const auto& m = two.materials.at(0);
   EXPECT_EQ(m.sigma_s, (std::vector<std::vector<double>>{{0.52, 0.05}, {0.0, 1.30}}));
   EXPECT_EQ(m.chi, (std::vector<double>{1.0, 0.0}));
@@ -168,9 +167,9 @@ TEST(Input, MultigroupExamples) {
 }
 
 TEST(Input, ReadmeExampleParses) {
-  // The complete example in io/README.md: the first ```toml block.
+  // The complete example in io/README.md: the ```toml block under "A complete example".
   const std::string readme = read_text(examples + "/../io/README.md");
-  const auto start = readme.find("```toml\n");
+  const auto start = readme.find("```toml\n", readme.find("### A complete example"));
   ASSERT_NE(start, std::string::npos);
   const auto body = start + 8;
   const auto end = readme.find("```", body);
@@ -180,6 +179,25 @@ TEST(Input, ReadmeExampleParses) {
   EXPECT_EQ(p.settings.entropy_mesh.box.upper, p.settings.source.upper);
   EXPECT_EQ(p.lattices.at(0).shape, (std::array<int, 3>{2, 2, 1}));
   EXPECT_EQ(p.materials.at(0).nuclides.size(), 23u);
+}
+
+// The tally examples of README.md and io/README.md, each added to the default benchmark (with
+// settings.max_batches, which their triggers need): they parse, their tallies as written.
+TEST(Input, ReadmeTallyExamplesParse) {
+  std::string base = read_text(examples + "/default.toml");
+  base.insert(base.find("[settings]\n") + 11, "max_batches = 400\n");
+  const std::pair<const char*, const char*> blocks[] = {{"/../README.md", "Tallies say what else"},
+                                                        {"/../io/README.md", "### `[[mesh]]` and `[[tally]]`"}};
+  for (const auto& [file, heading] : blocks) {
+    const std::string readme = read_text(examples + file);
+    const auto start = readme.find("```toml\n", readme.find(heading));
+    ASSERT_NE(start, std::string::npos) << file;
+    const auto body = start + 8;
+    const auto p = read_problem_string(base + "\n" + readme.substr(body, readme.find("```", body) - body), file);
+    ASSERT_GE(p.tallies.size(), 2u) << file;  // the default's [settings.tally_mesh] and the example's
+    EXPECT_EQ(p.tallies.at(1).name, "pin_power") << file;
+    EXPECT_TRUE(p.tallies.at(1).trigger.has_value()) << file;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

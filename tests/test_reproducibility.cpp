@@ -2,7 +2,7 @@
 //
 // Bit for bit: a run over all ranks of the test (ctest runs it at 1, 2 and 4 ranks, with 1 and 2 OpenMP
 // threads each) equals the same run on one rank alone (rank 0 over MPI_COMM_SELF), value by value:
-// every batch's k estimators, entropy and fission-site count, the combined k and the whole mesh tally.
+// every batch's k estimators, entropy and fission-site count, the combined k and every tally.
 // Both runs are made by this build on this device, so the comparison means the same on every backend.
 //
 // Event-based transport equals history-based transport bit for bit, at every rank count, and so do runs

@@ -164,8 +164,6 @@ struct Settings {
   std::int64_t max_lost = 10;         // more lost particles than this fails the run
   Box source;                         // initial source: uniform in this box, in fissionable material
   Mesh entropy_mesh;                  // Shannon entropy of the fission source
-  Mesh tally_mesh;                    // flux and fission rate per energy group
-  std::vector<double> tally_energy_bounds;  // eV, ascending, continuous-energy group edges
   std::string statepoint = "statepoint.h5";  // empty: none written
   int statepoint_interval = 0;               // > 0: also write it every this many batches
   // With tally triggers: the run goes on past `batches`, batch by batch, until every trigger holds or

@@ -1,8 +1,10 @@
 #pragma once
 // A flight through a regular mesh, split at the mesh planes it crosses: the track-length estimator of a
-// mesh filter scores each piece in its own bin (OpenMC's mesh filter does the same). The walk is the
-// usual one (Amanatides and Woo): clip the flight to the mesh box, find the bin it enters, then step to
-// the nearest plane ahead, axis by axis.
+// mesh filter scores each piece in its own bin (OpenMC's mesh filter does the same). Most flights of a
+// mesh that follows the geometry (pin cells) stay inside one bin, because the geometry already ends them
+// at its surfaces: when both ends lie in one bin the flight is that bin's, whole, found with a few
+// multiplications. The others take the usual walk (Amanatides and Woo): clip the flight to the mesh box,
+// find the bin it enters, then step to the nearest plane ahead, axis by axis.
 #include "kernels/regular_mesh.hpp"
 #include "kernels/vocabulary/types.hpp"
 #include "kernels/vocabulary/vec3.hpp"
@@ -17,10 +19,38 @@ KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Ve
   return (mesh.edge(a, u[a] > 0 ? i + 1 : i) - r0[a]) / u[a];
 }
 
+// How far past a plane, in bin widths, a flight may end and still count as its bin's whole: the geometry
+// ends flights on its surfaces, and a flight that ends on a pin cell's edge lands on either side of the
+// mesh plane there by rounding. What this gives the bin instead of its neighbour is at most a billionth
+// of a bin width, far below what fixed point resolves of a piece (2^-24).
+inline constexpr Real mesh_plane_slack = 1e-9;
+
+// The bin holding the whole flight from r0 to r1 (both ends in its closed box, within the slack), or -1
+// when there is none: the flight crosses a plane, or leaves the mesh. Comparisons rather than fmin and
+// fmax, which a host build calls in libm.
+KOKKOS_INLINE_FUNCTION int bin_holding(const RegularMesh& mesh, Vec3 r0, Vec3 r1) {
+  int idx[3];
+  for (int a = 0; a < 3; ++a) {
+    const Real s0 = (r0[a] - mesh.lower[a]) * mesh.inv_width[a], s1 = (r1[a] - mesh.lower[a]) * mesh.inv_width[a];
+    const Real lo = s0 < s1 ? s0 : s1, hi = s0 < s1 ? s1 : s0;
+    const Real middle = Real(0.5) * (lo + hi);
+    // In range before the cast (NaN fails here too), which then floors; both ends within [i, i + 1].
+    if (!(middle >= 0 && middle < mesh.shape[a])) return -1;
+    const int i = static_cast<int>(middle);
+    if (!(lo >= i - mesh_plane_slack && hi <= i + 1 + mesh_plane_slack)) return -1;
+    idx[a] = i;
+  }
+  return mesh.bin_of(idx);
+}
+
 // Calls f(bin, length) for each piece of the flight r0 + t u, 0 <= t < d, inside `mesh`, in order; the
 // lengths add up to the part of the flight inside the mesh.
 template <class F>
 KOKKOS_INLINE_FUNCTION void for_each_mesh_piece(const RegularMesh& mesh, Vec3 r0, Vec3 u, Real d, F&& f) {
+  if (const int bin = bin_holding(mesh, r0, r0 + d * u); bin >= 0) {
+    f(bin, d);
+    return;
+  }
   // The part of the flight inside the box: [t_in, t_out).
   Real t_in = 0, t_out = d;
   for (int a = 0; a < 3; ++a) {

@@ -121,6 +121,11 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << cmfd_description(p)
      << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which per-thread micro-XS scratch "
      << format_bytes(run.scratch_bytes) << "\n";
+  if (!p.tallies.empty()) {
+    os << "  tallies         " << p.tallies.size() << " tallies, " << run.tally_values << " values: "
+       << format_bytes(static_cast<std::size_t>(run.tally_values) * sizeof(std::int64_t)) << " in the state, "
+       << format_bytes(run.tally_host_bytes) << " of sums on the host\n";
+  }
   for (const std::string& note : p.notes) os << "  note            " << note << "\n";
   os << "\n";
 }

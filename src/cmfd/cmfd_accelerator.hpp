@@ -1,7 +1,7 @@
 #pragma once
 // CMFD over a run: each batch from [cmfd] begin, the batch's scores (kernels/cmfd_tally.hpp, fixed point)
 // summed over ranks into the tally window, the window's CMFD eigenproblem solved (CmfdSolver), and its
-// fission source handed out for feedback. The run tally owns one (src/driver/run_tally.hpp); the source cycle
+// fission source handed out for feedback. The simulation owns one (src/driver/simulation.hpp); the source cycle
 // reweights the fission bank with its source (src/driver/source_cycle.hpp).
 //
 //   CmfdAccelerator cmfd(exec, *problem.cmfd, params.cmfd_mesh, params.cmfd_n_groups, comm);

@@ -37,6 +37,8 @@ struct RunSetup {
   std::size_t scratch_bytes = 0;   // of which per-thread micro-XS scratch
   std::int64_t event_slots = 0;    // event-based transport: particles in flight on this rank
   std::size_t bytes_per_slot = 0;  // of which each takes this much, its micro-XS row and queue entries included
+  std::int64_t tally_values = 0;   // of every tally together, held whole on every rank
+  std::size_t tally_host_bytes = 0;  // their batch and running sums on the host (the device's are in state_bytes)
 };
 
 class Simulation;

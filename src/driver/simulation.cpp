@@ -59,6 +59,8 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
 RunSetup Simulation::setup() const {
   RunSetup r = transporter_.setup();
   r.state_bytes += source_.bytes();
+  r.tally_values = params_.tallies.n_values;
+  r.tally_host_bytes = tallies_.bytes();
   return r;
 }
 

@@ -1,6 +1,7 @@
 #include "src/tally/run_tallies.hpp"
 
 #include "io/input/cell_placements.hpp"
+#include "src/host/memory_check.hpp"
 #include "src/host/statistics.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -49,6 +50,21 @@ TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFil
   return out;
 }
 
+// Host bytes per tally value: the batch's integer sums and the running sums; at the end, the results the
+// outputs are made from (mean, deviation, sum, sum of squares) and their text in the JSON summary (about
+// 50 characters).
+constexpr double sums_bytes_per_value = sizeof(Fixed) + 2 * sizeof(double);
+constexpr double results_bytes_per_value = 4 * sizeof(double) + 50;
+
+// `n_values`, once the host memory they need is known to be there on every rank (collective).
+std::int64_t checked_values(const Communicator& comm, std::int64_t n_values, bool allow_oversubscribed) {
+  const double n = static_cast<double>(n_values);
+  check_memory(comm, "the tallies (every rank holds every bin: fewer bins or scores need less)",
+               {{"batch and running sums", n * sums_bytes_per_value}, {"results and their JSON text", n * results_bytes_per_value}},
+               static_cast<double>(host_memory_available()), allow_oversubscribed);
+  return n_values;
+}
+
 std::size_t values_of(const TallyResult& t) {
   std::size_t n = t.scores.size();
   for (const auto& f : t.filters) n *= static_cast<std::size_t>(f.bins);
@@ -75,7 +91,8 @@ std::vector<TallyResult> describe_tallies(const model::Problem& p) {
 
 RunTallies::RunTallies(const model::Problem& problem, const Communicator& comm, std::int64_t n_values)
     : problem_(problem), comm_(comm), described_(describe_tallies(problem)),
-      batch_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::host::tally_batch"), n_values),
+      batch_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::host::tally_batch"),
+             checked_values(comm, n_values, problem.settings.allow_oversubscribed_memory)),
       sum_(static_cast<std::size_t>(n_values), 0.0), sum_sq_(static_cast<std::size_t>(n_values), 0.0) {
   std::int64_t first = 0;
   for (const auto& t : described_) {
