@@ -5,8 +5,8 @@ default is the copy beside this checkout, ../shared/data/c5g7/c5g7-7group.json).
 
     scripts/c5g7_inputs.py [--data c5g7-7group.json] [--out examples/c5g7]
 
-The checked-in examples are this script's output, byte for byte (tests/cmake/c5g7_inputs.cmake checks
-it when the data file is at hand). Geometry (NEA/NSC/DOC(2003)16 and (2005)16):
+The checked-in examples are this script's output, byte for byte (the ctest `c5g7_inputs` checks it
+when the data file is at hand). Geometry (NEA/NSC/DOC(2003)16 and (2005)16):
 - pin: one cylinder of radius 0.54 cm at pitch 1.26 cm, moderator around it;
 - assembly: 17 x 17 pins (21.42 cm), UO2 or MOX from the published maps, guide tubes, a central fission
   chamber;
@@ -28,7 +28,7 @@ RADIUS = 0.54
 ASSEMBLY = 17 * PITCH  # 21.42
 CORE = 3 * ASSEMBLY    # 64.26
 FUEL_THIRD = 14.28
-FUEL_HEIGHT = 3 * FUEL_THIRD  # 42.84
+FUEL_HEIGHT = 42.84  # three thirds, written as published (3 x 14.28 rounds to 42.839999999999996)
 TOP = FUEL_HEIGHT + ASSEMBLY  # 64.26
 
 REFERENCE_K = {"2d": 1.18655, "3d_unrodded": 1.143080, "3d_rodded_a": 1.128060, "3d_rodded_b": 1.077770}
@@ -146,6 +146,23 @@ def write_case(case, data, out_dir):
         "",
         "[multigroup]",
         f"groups = {data['groups']}",
+        "",
+        "# Pin powers: the fission rate in each pin cell of the fuel assemblies"
+        + (", per axial third of the fuel." if three_d else "."),
+        "# The mesh's planes are the pin cells' edges, so each bin holds one pin whole; guide tubes score",
+        "# nothing. perf/c5g7_compare.py compares them with the benchmark's reference"
+        + (" (summed over the thirds)." if three_d else "."),
+        "[[mesh]]",
+        'name = "pins"',
+        f"lower_left = {numbers([0, 0, 0] if three_d else [0, 0])}",
+        f"upper_right = {numbers([2 * ASSEMBLY, 2 * ASSEMBLY, FUEL_HEIGHT] if three_d else [2 * ASSEMBLY, 2 * ASSEMBLY])}",
+        f"shape = {[34, 34, 3] if three_d else [34, 34]}",
+        "",
+        "[[tally]]",
+        'name = "pin_power"',
+        'filters = ["mesh"]',
+        'mesh = "pins"',
+        'scores = ["fission"]',
         "",
     ]
     body = []

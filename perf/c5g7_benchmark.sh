@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The C5G7 benchmark's figure of merit: a C5G7 case (default the 2-D core) in history- and event-based
+# transport at 1 thread and at every core, and at 2 ranks of 1 thread; with --openmc, the same model in
+# OpenMC's multigroup mode (perf/c5g7_openmc.py) at 1 thread and at every core, interleaved round by round
+# with keff's runs (this kind of machine drifts by tens of percent). Each run goes through
+# perf/c5g7_compare.py: k and its error against the reference, the pin powers, particles/s and the FOMs
+# 1 / (R^2 T) for k and for the pin powers. Not a test: numbers go to perf/RESULTS.md.
+#   perf/c5g7_benchmark.sh [--build DIR] [--case 2d] [--particles 20000] [--batches 60] [--inactive 20]
+#                          [--rounds 2] [--openmc PYTHON]
+# PYTHON: a Python with the openmc package whose environment's bin/ holds the openmc executable
+# (perf/README.md). Output: a Markdown table of medians on stdout; runs and comparisons under
+# perf/results/c5g7_benchmark/ (ignored).
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+build=$KEFF_BUILD_DIR case=2d particles=20000 batches=60 inactive=20 rounds=2 openmc=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build=$2; shift 2 ;;
+    --case) case=$2; shift 2 ;;
+    --particles) particles=$2; shift 2 ;;
+    --batches) batches=$2; shift 2 ;;
+    --inactive) inactive=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --openmc) openmc=$2; shift 2 ;;
+    *) echo "c5g7_benchmark.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+input=examples/c5g7/$case.toml
+[ -f "$input" ] || { echo "c5g7_benchmark.sh: no case '$case' (examples/c5g7/*.toml)" >&2; exit 2; }
+if [ -n "$openmc" ] && [ "$case" != 2d ]; then
+  echo "c5g7_benchmark.sh: the OpenMC model is the 2-D core's" >&2
+  exit 2
+fi
+out=perf/results/c5g7_benchmark
+rm -rf "$out" && mkdir -p "$out"
+export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
+cores=$(nproc)
+sizes=(--particles "$particles" --batches "$batches" --inactive "$inactive")
+
+keff_run() {  # name threads ranks mode
+  OMP_NUM_THREADS=$2 mpiexec -n "$3" "${mpiexec_flags[@]}" "$build/bin/keff" run "$input" --mode "$4" "${sizes[@]}" \
+    --quiet --statepoint '' --json "$out/$1.json" > /dev/null
+}
+openmc_run() {  # name threads
+  PATH="$(dirname "$openmc"):$PATH" OMP_NUM_THREADS=$2 "$openmc" perf/c5g7_openmc.py --input "$input" "${sizes[@]}" \
+    --threads "$2" --dir "$tmp/openmc-$1" --json "$out/$1.json"
+}
+scratch_dir
+configs=("keff history 1 1" "keff history $cores 1" "keff event 1 1" "keff event $cores 1" "keff history 1 2")
+[ -n "$openmc" ] && configs+=("openmc history 1 1" "openmc history $cores 1")
+for r in $(seq "$rounds"); do
+  for c in "${configs[@]}"; do
+    read -r code mode threads ranks <<< "$c"
+    name="$code-$mode-${threads}t-${ranks}r-$r"
+    if [ "$code" = keff ]; then keff_run "$name" "$threads" "$ranks" "$mode"; else openmc_run "$name" "$threads"; fi
+    python3 perf/c5g7_compare.py "$out/$name.json" --input "$input" --json "$out/$name.compare.json" > "$out/$name.txt"
+  done
+done
+
+echo "C5G7 $case on $(machine), $(date -u +%F); $particles particles x $batches batches ($inactive inactive), $rounds rounds"
+python3 - "$out" "$rounds" "${configs[@]}" <<'PY'
+import json, statistics, sys
+out, rounds, configs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+print("| code | mode | threads x ranks | particles/s | FOM k (1/s) | FOM pins (1/s) | k error (pcm) | max pin error |")
+print("|---|---|---|---:|---:|---:|---:|---:|")
+for c in configs:
+    code, mode, threads, ranks = c.split()
+    runs = [json.load(open(f"{out}/{code}-{mode}-{threads}t-{ranks}r-{r}.compare.json")) for r in range(1, rounds + 1)]
+    med = lambda key: statistics.median(x[key] for x in runs)
+    k = statistics.median(x["k"]["error_pcm"] for x in runs)
+    pin = statistics.median(x["max_pin"].get("error_percent", float("nan")) for x in runs)
+    print(f"| {code} | {mode} | {threads} x {ranks} | {med('particles_per_second'):.4g} | {med('fom_k'):.4g} | "
+          f"{med('fom_pins'):.4g} | {k:+.0f} | {pin:+.2f} % |")
+PY
