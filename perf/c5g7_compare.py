@@ -155,7 +155,10 @@ def report(c):
 def plot(summary, problem, path):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from plot_common import pyplot
-    plt = pyplot()
+    try:
+        plt = pyplot()
+    except ImportError:
+        sys.exit("c5g7_compare.py: --plot needs matplotlib (perf/c5g7.sh --plot finds or installs it)")
     pins, _ = pin_powers(summary, problem)
     grid = [[math.nan] * (2 * PINS) for _ in range(2 * PINS)]
     for (ix, iy), (p, _) in pins.items():

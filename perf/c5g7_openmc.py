@@ -9,7 +9,7 @@ written here in OpenMC's terms. Scatter is isotropic (P0), as in keff. The pin-p
 Needs the `openmc` Python package and executable (perf/README.md says how to install them beside keff).
 
     perf/c5g7_openmc.py --input examples/c5g7/2d.toml --particles N --batches B --inactive I
-                        --threads T --seed S --dir WORK --json OUT.json
+                        --threads T --seed S --dir WORK --json OUT.json [--no-tally]
 
 OUT.json holds what perf/c5g7_compare.py reads from a keff summary (k, batches, the pin_power tally,
 particles per second) so both codes go through one comparison.
@@ -96,7 +96,7 @@ def build(problem, args):
     tally.filters = [openmc.MeshFilter(mesh)]
     tally.scores = ["fission"]
     tally.estimator = "tracklength"
-    return openmc.Model(geometry, mats, settings, openmc.Tallies([tally]))
+    return openmc.Model(geometry, mats, settings, openmc.Tallies([] if args.no_tally else [tally]))
 
 
 def main():
@@ -109,6 +109,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", required=True)
     parser.add_argument("--json", required=True)
+    parser.add_argument("--no-tally", action="store_true", help="leave the pin-power tally out (its cost)")
     args = parser.parse_args()
     with open(args.input, "rb") as f:
         problem = tomllib.load(f)
@@ -117,10 +118,6 @@ def main():
     model = build(problem, args)
     statepoint = model.run(cwd=args.dir, threads=args.threads, output=False)
     with openmc.StatePoint(statepoint) as sp:
-        tally = sp.get_tally(name="pin_power")
-        # OpenMC's mesh bins run x fastest, as keff's.
-        mean = tally.mean.ravel().tolist()
-        std = tally.std_dev.ravel().tolist()
         active = args.batches - args.inactive
         active_seconds = sp.runtime["active batches"]
         k = sp.keff
@@ -132,9 +129,14 @@ def main():
             "transport": {"mode": "history (OpenMC)"},
             "run": {"input": os.path.abspath(args.input), "particles": args.particles, "ranks": 1,
                     "threads": args.threads},
-            "tallies": [{"name": "pin_power", "scores": ["fission"],
-                         "filters": [{"kind": "mesh", "shape": [34, 34, 1]}], "mean": mean, "std_dev": std}],
+            "tallies": [],
         }
+        if not args.no_tally:
+            tally = sp.get_tally(name="pin_power")
+            # OpenMC's mesh bins run x fastest, as keff's.
+            summary["tallies"].append({"name": "pin_power", "scores": ["fission"],
+                                       "filters": [{"kind": "mesh", "shape": [34, 34, 1]}],
+                                       "mean": tally.mean.ravel().tolist(), "std_dev": tally.std_dev.ravel().tolist()})
     with open(args.json, "w") as f:
         json.dump(summary, f)
 
