@@ -6,7 +6,9 @@ input (examples/c5g7/*.toml, which carry the `pin_power` tally); standard librar
     perf/c5g7_compare.py SUMMARY.json [--input examples/c5g7/2d.toml] [--json OUT.json] [--plot OUT.png]
 
 Pin powers are the fission rates of the 1056 fuel pins (guide tubes and fission chambers left out, as the
-benchmark does), summed over the axial thirds in 3-D, normalised to an average of 1. An assembly's power
+benchmark does), over the whole fuel height in 3-D (the pin_power_total tally), normalised to an average
+of 1. Their standard deviations, and the assemblies', treat the pins as independent and the average as
+exact: close, not exact. An assembly's power
 is the sum of its pins' powers. Errors: k in pcm, (k - k_ref) / k_ref x 1e5, and how many standard
 deviations that is (keff's and the reference's combined); pin and assembly powers in percent of the
 reference. The reference (NEA/NSC/DOC(2003)16 and (2005)16, MCNP; ../shared/data/c5g7/README.md) gives
@@ -55,12 +57,14 @@ def fuel_mask(problem):
 
 
 def pin_powers(summary, problem):
-    """Each fuel pin's power and standard deviation, {(ix, iy): (p, sd)}, and the assemblies'."""
-    tally = next(t for t in summary["tallies"] if t["name"] == "pin_power")
+    """Each fuel pin's power and standard deviation, {(ix, iy): (p, sd)}, and the assemblies'. In 3-D from
+    pin_power_total (the whole fuel height in one bin per pin), else the thirds of pin_power summed."""
+    tallies = {t["name"]: t for t in summary["tallies"]}
+    tally = tallies.get("pin_power_total") or tallies["pin_power"]
     mesh = tally["filters"][0]
     nx, ny, nz = mesh["shape"]
     if (nx, ny) != (2 * PINS, 2 * PINS) or len(tally["filters"]) != 1 or tally["scores"] != ["fission"]:
-        sys.exit("c5g7_compare.py: the pin_power tally is not the examples' 34 x 34 pin mesh of fission")
+        sys.exit(f"c5g7_compare.py: the {tally['name']} tally is not the examples' 34 x 34 pin mesh of fission")
     fuel, assembly = fuel_mask(problem)
     rate, var = {}, {}
     for iz in range(nz):

@@ -151,7 +151,7 @@ def write_case(case, data, out_dir):
         + (", per axial third of the fuel." if three_d else "."),
         "# The mesh's planes are the pin cells' edges, so each bin holds one pin whole; guide tubes score",
         "# nothing. perf/c5g7_compare.py compares them with the benchmark's reference"
-        + (" (summed over the thirds)." if three_d else "."),
+        + (" (pin_power_total, below)." if three_d else "."),
         "[[mesh]]",
         'name = "pins"',
         f"lower_left = {numbers([0, 0, 0] if three_d else [0, 0])}",
@@ -165,6 +165,23 @@ def write_case(case, data, out_dir):
         'scores = ["fission"]',
         "",
     ]
+    if three_d:
+        head += [
+            "# The same over the whole fuel height: each pin's total, with its own standard deviation (the sum",
+            "# of the thirds' would leave out how they vary together).",
+            "[[mesh]]",
+            'name = "pins_total"',
+            f"lower_left = {numbers([0, 0, 0])}",
+            f"upper_right = {numbers([2 * ASSEMBLY, 2 * ASSEMBLY, FUEL_HEIGHT])}",
+            "shape = [34, 34, 1]",
+            "",
+            "[[tally]]",
+            'name = "pin_power_total"',
+            'filters = ["mesh"]',
+            'mesh = "pins_total"',
+            'scores = ["fission"]',
+            "",
+        ]
     body = []
     # Core boundaries: reflective through the core centre, vacuum outside.
     body += surface(1, "x-plane", [0], "reflective")
