@@ -3,7 +3,8 @@
 // mesh filter scores each piece in its own bin (OpenMC's mesh filter does the same). Most flights of a
 // mesh that follows the geometry (pin cells) stay inside one bin, because the geometry already ends them
 // at its surfaces: when both ends lie in one bin the flight is that bin's, whole, found with a few
-// multiplications. The others take the usual walk (Amanatides and Woo): clip the flight to the mesh box,
+// multiplications, and a flight wholly beyond one face of the mesh is dropped as fast. The others take
+// the usual walk (Amanatides and Woo): clip the flight to the mesh box,
 // find the bin it enters, then step to the nearest plane ahead, axis by axis.
 #include "kernels/regular_mesh.hpp"
 #include "kernels/vocabulary/types.hpp"
@@ -25,32 +26,42 @@ KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Ve
 // of a bin width, far below what fixed point resolves of a piece (2^-24).
 inline constexpr Real mesh_plane_slack = 1e-9;
 
-// The bin holding the whole flight from r0 to r1 (both ends in its closed box, within the slack), or -1
-// when there is none: the flight crosses a plane, or leaves the mesh. Comparisons rather than fmin and
-// fmax, which a host build calls in libm.
+// What bin_holding answers besides a bin: the flight crosses a plane or a face of the mesh (walk it), or
+// it lies wholly beyond one face, outside the mesh (nothing to score: a reflector's flights, for a mesh
+// over the fuel).
+inline constexpr int flight_crosses_planes = -1;
+inline constexpr int flight_outside_mesh = -2;
+
+// The bin holding the whole flight from r0 to r1 (both ends in its closed box, within the slack), else
+// flight_crosses_planes or flight_outside_mesh. Comparisons rather than fmin and fmax, which a host build
+// calls in libm.
 KOKKOS_INLINE_FUNCTION int bin_holding(const RegularMesh& mesh, Vec3 r0, Vec3 r1) {
   int idx[3];
+  bool one_bin = true;
   for (int a = 0; a < 3; ++a) {
     const Real s0 = (r0[a] - mesh.lower[a]) * mesh.inv_width[a], s1 = (r1[a] - mesh.lower[a]) * mesh.inv_width[a];
     const Real lo = s0 < s1 ? s0 : s1, hi = s0 < s1 ? s1 : s0;
+    if (hi < 0 || lo > mesh.shape[a]) return flight_outside_mesh;
+    if (!one_bin) continue;
     const Real middle = Real(0.5) * (lo + hi);
     // In range before the cast (NaN fails here too), which then floors; both ends within [i, i + 1].
-    if (!(middle >= 0 && middle < mesh.shape[a])) return -1;
-    const int i = static_cast<int>(middle);
-    if (!(lo >= i - mesh_plane_slack && hi <= i + 1 + mesh_plane_slack)) return -1;
+    const int i = middle >= 0 && middle < mesh.shape[a] ? static_cast<int>(middle) : -1;
+    one_bin = i >= 0 && lo >= i - mesh_plane_slack && hi <= i + 1 + mesh_plane_slack;
     idx[a] = i;
   }
-  return mesh.bin_of(idx);
+  return one_bin ? mesh.bin_of(idx) : flight_crosses_planes;
 }
 
 // Calls f(bin, length) for each piece of the flight r0 + t u, 0 <= t < d, inside `mesh`, in order; the
 // lengths add up to the part of the flight inside the mesh.
 template <class F>
 KOKKOS_INLINE_FUNCTION void for_each_mesh_piece(const RegularMesh& mesh, Vec3 r0, Vec3 u, Real d, F&& f) {
-  if (const int bin = bin_holding(mesh, r0, r0 + d * u); bin >= 0) {
+  const int bin = bin_holding(mesh, r0, r0 + d * u);
+  if (bin >= 0) {
     f(bin, d);
     return;
   }
+  if (bin == flight_outside_mesh) return;
   // The part of the flight inside the box: [t_in, t_out).
   Real t_in = 0, t_out = d;
   for (int a = 0; a < 3; ++a) {
@@ -65,8 +76,8 @@ KOKKOS_INLINE_FUNCTION void for_each_mesh_piece(const RegularMesh& mesh, Vec3 r0
       t0 = t1;
       t1 = swap;
     }
-    t_in = Kokkos::fmax(t_in, t0);
-    t_out = Kokkos::fmin(t_out, t1);
+    if (t0 > t_in) t_in = t0;
+    if (t1 < t_out) t_out = t1;
   }
   if (!(t_in < t_out)) return;
   // The bin the flight enters: where it is at t_in, on a plane the bin it heads into.
@@ -84,7 +95,7 @@ KOKKOS_INLINE_FUNCTION void for_each_mesh_piece(const RegularMesh& mesh, Vec3 r0
     int a = 0;
     if (t_next[1] < t_next[a]) a = 1;
     if (t_next[2] < t_next[a]) a = 2;
-    const Real end = Kokkos::fmin(t_next[a], t_out);
+    const Real end = t_next[a] < t_out ? t_next[a] : t_out;
     if (end > t) f(mesh.bin_of(idx), end - t);
     if (end >= t_out) return;
     t = end;
