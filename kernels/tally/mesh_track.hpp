@@ -4,8 +4,8 @@
 // mesh that follows the geometry (pin cells) stay inside one bin, because the geometry already ends them
 // at its surfaces: when both ends lie in one bin the flight is that bin's, whole, found with a few
 // multiplications, and a flight wholly beyond one face of the mesh is dropped as fast. The others take
-// the usual walk (Amanatides and Woo): clip the flight to the mesh box,
-// find the bin it enters, then step to the nearest plane ahead, axis by axis.
+// the usual walk (Amanatides and Woo): clip the flight to the mesh box, find the bin it enters, then step
+// to the nearest plane ahead, axis by axis.
 #include "kernels/regular_mesh.hpp"
 #include "kernels/vocabulary/types.hpp"
 #include "kernels/vocabulary/vec3.hpp"
