@@ -28,6 +28,14 @@ inline constexpr std::int64_t max_batches = 1000000;
 // Bins of one mesh (nx * ny * nz): RegularMesh indexes bins with an int, kernels count them with int64
 // atomics, and every bin is reduced over ranks and written to the statepoint and the JSON summary.
 inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;
+// A geometry slice's pixels (`keff plot`): 4 bytes each on the device and 7 on the host (the values and
+// the image's rows), so 10^8 pixels need about 1.1 GB; 2^16 a side keeps a row's bytes far inside int.
+inline constexpr std::int64_t max_plot_pixels = 100000000;
+inline constexpr std::int64_t max_plot_side = std::int64_t{1} << 16;
+inline bool plot_pixels_fit(std::int64_t nx, std::int64_t ny) {
+  return nx >= 1 && ny >= 1 && nx <= max_plot_side && ny <= max_plot_side && nx * ny <= max_plot_pixels;
+}
+
 // Values of every tally together (filter bins x scores): reduced over ranks with an int MPI count, and
 // written as four arrays of doubles to the statepoint and two to the JSON summary.
 inline constexpr std::int64_t max_tally_values = std::int64_t{1} << 27;
@@ -132,6 +140,12 @@ inline std::string number_text(std::int64_t v) {
 // "an integer in [1, 2^40]"
 inline std::string integer_range(std::int64_t min, std::int64_t max) {
   return "an integer in [" + number_text(min) + ", " + number_text(max) + "]";
+}
+
+// What plot_pixels_fit allows, in words.
+inline std::string plot_pixels_allowed() {
+  return "[nx, ny], integers in [1, " + number_text(max_plot_side) + "] with nx * ny <= " +
+         number_text(max_plot_pixels) + " (about 11 bytes a pixel: 1.1 GB at the limit)";
 }
 
 }  // namespace keff::limits

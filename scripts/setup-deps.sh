@@ -2,7 +2,8 @@
 # Installs what keff needs to build, skipping whatever is already there.
 #
 # Debian 12 packages: compiler, CMake, Ninja, OpenMPI, parallel HDF5, GoogleTest, toml++, nlohmann-json,
-# git, and clang with its libFuzzer runtime for the fuzz tests.
+# git, libpng (keff plot's pictures), numpy, h5py and matplotlib for the result plots, and clang with its libFuzzer runtime for the fuzz
+# tests.
 # Kokkos: if a Kokkos CMake package is already visible (Kokkos_ROOT, CMAKE_PREFIX_PATH, or installed), it is
 # used and no system package is touched. Otherwise libkokkos-dev comes from Debian unstable, pinned low so
 # nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see README).
@@ -23,6 +24,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 debian_pkgs=(g++ cmake ninja-build make pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
              libgtest-dev libtomlplusplus-dev nlohmann-json3-dev ca-certificates python3
              git                         # fetches Kokkos Kernels' pinned commit where there is internet
+             libpng-dev                  # keff plot writes PNG
+             python3-numpy python3-h5py python3-matplotlib  # the result plots and their tests (scripts/keff_results)
              clang libclang-rt-14-dev)   # clang's libFuzzer: the fuzz tests (tests/fuzz)
 missing=()
 for p in "${debian_pkgs[@]}"; do

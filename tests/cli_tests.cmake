@@ -48,6 +48,10 @@ if(KEFF_PYTHON3)
                    -P ${_cmake_dir}/c5g7_inputs.cmake)
   set_tests_properties(c5g7_inputs PROPERTIES LABELS "integration" SKIP_REGULAR_EXPRESSION "no C5G7 data at")
 endif()
+add_test(NAME cli_plot
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUTS=${CMAKE_CURRENT_SOURCE_DIR}/inputs -DOUT=${_out}/plot
+                 -P ${_cmake_dir}/plot_cli.cmake)
+set_tests_properties(cli_plot PROPERTIES LABELS "cli;bad-input")
 add_test(NAME cli_tally_show
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${_tallies} -DOUT=${_out}/tally_show -P ${_cmake_dir}/tally_show.cmake)
 set_tests_properties(cli_tally_show PROPERTIES LABELS "cli;bad-input" TIMEOUT 600)

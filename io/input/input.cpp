@@ -206,7 +206,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   }
   const Section root(src, doc, "");
   root.allow_only({"settings", "nuclear_data", "multigroup", "surface", "cell", "lattice", "material", "geometry",
-                   "domains", "cmfd", "mesh", "tally"});
+                   "domains", "cmfd", "mesh", "tally", "plot"});
 
   model::Problem p;
   p.source_name = source_name;
@@ -223,6 +223,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   p.cmfd = read_cmfd(root, p);
   read_tallies(root, p);
   check_triggers(root, p);
+  read_plots(root, p);
   return p;
 }
 

@@ -33,4 +33,7 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
 void read_tallies(const Section& root, model::Problem& p);
 void check_triggers(const Section& root, const model::Problem& p);
 
+// io/input/input_plot.cpp: [[plot]], once the materials and the geometry are read.
+void read_plots(const Section& root, model::Problem& p);
+
 }  // namespace keff::detail

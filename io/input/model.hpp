@@ -4,6 +4,7 @@
 // it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
 #include "io/library/load_strategy.hpp"
 #include "kernels/vocabulary/cmfd_options.hpp"
+#include "kernels/vocabulary/plot.hpp"
 #include "kernels/vocabulary/tally_kinds.hpp"
 #include "kernels/vocabulary/types.hpp"
 
@@ -217,6 +218,26 @@ struct Cmfd {
   }
 };
 
+// A colour the input gives a material or a cell in a [[plot]] (by the plot's colour_by).
+struct PlotColor {
+  int index = 0;  // into Problem::materials or Problem::cells
+  std::array<std::uint8_t, 3> rgb{};
+};
+
+// [[plot]]: a slice of the geometry that `keff plot` draws. What the input leaves out (origin, width,
+// pixels) is worked out from the geometry's bounding box when the slice is drawn (src/host/plot_frame.hpp).
+struct Plot {
+  std::string name;
+  PlotBasis basis = PlotBasis::xy;
+  std::optional<std::array<double, 3>> origin;        // the slice's centre, cm
+  std::optional<std::array<double, 2>> width;         // across and up, cm
+  std::optional<std::array<std::int64_t, 2>> pixels;  // across and up
+  PlotColorBy color_by = PlotColorBy::material;
+  std::string file;  // the PNG, relative to the working directory
+  std::vector<PlotColor> colors;
+  SourceLoc where;
+};
+
 struct Problem {
   std::string source_name;  // input file path, or "<default>"
   Settings settings;
@@ -232,6 +253,7 @@ struct Problem {
   std::optional<Cmfd> cmfd;        // absent: no [cmfd] table
   std::vector<NamedMesh> meshes;   // [[mesh]], and [settings.tally_mesh]'s
   std::vector<Tally> tallies;      // [[tally]], and [settings.tally_mesh]'s
+  std::vector<Plot> plots;         // [[plot]]: drawn by `keff plot`, not by a run
   // What the reader adjusted rather than refused (a published chi that sums to 1 only to its printed
   // digits), each a message "<file>:<line>: <key>: <what was done>": said once before a run.
   std::vector<std::string> notes;

@@ -14,6 +14,8 @@
 #include "src/cli/data_command.hpp"
 #include "src/cli/tally_command.hpp"
 #include "src/cli/geometry_command.hpp"
+#include "src/cli/plot_command.hpp"
+#include "src/cli/result_plots.hpp"
 #include "src/cli/run_options.hpp"
 #include "src/cmfd/cmfd_support.hpp"
 #include "src/driver/geometry_check.hpp"
@@ -60,6 +62,8 @@ constexpr const char* usage_text =
     "  --exchange MODE    fission-bank and particle exchange: 'overlapped' (default; computation goes on\n"
     "                     while messages move) or 'blocking' (waits for each exchange: the benchmarks'\n"
     "                     baseline)\n"
+    "  --plots DIR        at the end, draw the convergence and every tally into DIR from the statepoint\n"
+    "                     (Python 3 with numpy, h5py and matplotlib; scripts/keff_results, io/README.md)\n"
     "  --sync-timers      a barrier before each timed phase (scaling studies; slows the run)\n"
     "  --allow-oversubscribed-memory\n"
     "                     run even if the memory estimate exceeds the memory available\n"
@@ -69,6 +73,7 @@ constexpr const char* usage_text =
     "for overlapping cells and gaps; a model found faulty is refused.\n"
     "\n"
     "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
+    "  keff plot [input.toml] [options]                draw slices of the geometry (keff plot --help)\n"
     "  keff tally show STATEPOINT [NAME] [--csv]       print a statepoint's tallies\n"
     "  keff data generate|convert|info ...             nuclear-data library tools\n"
     "  keff --help | --version\n";
@@ -404,11 +409,16 @@ void write_run_outputs(const RunOptions& opts, const model::Problem& problem, Ru
     if (!problem.settings.statepoint.empty()) *log << " Statepoint: " << problem.settings.statepoint << "\n";
     if (opts.json) *log << " Summary:    " << *opts.json << "\n";
   }
+  if (opts.plots) draw_result_plots(problem.settings.statepoint, *opts.plots, log);
 }
 
 int run_command(const std::vector<std::string_view>& args, const Communicator& comm) {
   PreparedRun run = prepare_run(args, comm);
   const RunOptions& opts = run.opts;
+  if (opts.plots && run.problem.settings.statepoint.empty()) {
+    throw UsageError("--plots: the pictures are drawn from the statepoint, and this run writes none (allowed: "
+                     "--plots with a statepoint: settings.statepoint or --statepoint FILE)");
+  }
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
   const std::string geometry_check = check_geometry_before_run(run.problem, comm);
 
@@ -492,6 +502,7 @@ std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_vi
   if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};
   if (args[0] == "check-geometry" && help) return ImmediateAnswer{check_geometry_usage_text(), 0};
   if (args[0] == "tally" && help) return ImmediateAnswer{tally_usage_text(), 0};
+  if (args[0] == "plot" && help) return ImmediateAnswer{plot_usage_text(), 0};
   return std::nullopt;
 }
 
@@ -510,7 +521,8 @@ int cli_main(int argc, char** argv) {
     if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "check-geometry") return geometry_command({args.begin() + 1, args.end()}, comm);
     if (args[0] == "tally") return tally_command({args.begin() + 1, args.end()}, comm);
-    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, check-geometry, data, tally)");
+    if (args[0] == "plot") return plot_command({args.begin() + 1, args.end()}, comm);
+    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, check-geometry, plot, data, tally)");
   } catch (const UsageError& e) {
     error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
     return 2;

@@ -95,6 +95,8 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
       o.seed = parse_integer(a, value(), 1, limits::int64_max);
     } else if (a == "--json") {
       o.json = path(a, value());
+    } else if (a == "--plots") {
+      o.plots = path(a, value());
     } else if (a == "--statepoint") {
       o.statepoint = std::string(value());
     } else if (a == "--restart") {

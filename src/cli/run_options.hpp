@@ -24,6 +24,7 @@ struct RunOptions {
   std::optional<std::string> input;
   std::optional<std::int64_t> particles, batches, inactive, seed;
   std::optional<std::string> json, statepoint, restart;
+  std::optional<std::string> plots;  // a directory for the result pictures (scripts/keff_results)
   ExchangeMode exchange = ExchangeMode::overlapped;
   std::optional<TransportMode> transport;
   std::optional<std::array<int, 3>> domains;

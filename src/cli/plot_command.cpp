@@ -1,0 +1,232 @@
+// `keff plot`: every rank reads the input and agrees that the slices are good, then rank 0 draws them
+// (a slice is one kernel; more ranks would only split a few seconds of work) and writes each picture
+// with its legend beside it.
+#include "src/cli/plot_command.hpp"
+
+#include "io/input/input.hpp"
+#include "io/output/png_image.hpp"
+#include "io/atomic_write.hpp"
+#include "io/limits.hpp"
+#include "io/output_error.hpp"
+#include "io/output_path.hpp"
+#include "io/printable.hpp"
+#include "src/cli/run_options.hpp"
+#include "src/driver/plot_slice.hpp"
+#include "src/host/plot_frame.hpp"
+#include "src/host/plot_palette.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace keff {
+
+namespace {
+
+constexpr const char* plot_usage =
+    "usage: keff plot [input.toml] [options]\n"
+    "\n"
+    "Draws slices of the geometry as PNG pictures: each pixel is located in the model on the device, as\n"
+    "transport locates a neutron, and coloured by its material or cell (a colour per name, the same in\n"
+    "every picture; [[plot]] colors = { name = [r, g, b] } sets one). Overlaps (a point two cells of one\n"
+    "universe hold) are magenta and gaps (a point no cell of a filled universe holds) black, and both are\n"
+    "counted; outside the model is white, void cells light grey. Beside each FILE.png, FILE.legend.txt says\n"
+    "what each colour is and how many pixels show it.\n"
+    "\n"
+    "Without slice options, draws every [[plot]] of the input (io/README.md), or one xy slice through the\n"
+    "middle of the geometry when it has none. With any of them, draws that one slice:\n"
+    "  --basis xy|xz|yz     the plane, named by the axes across and up the picture (default xy)\n"
+    "  --origin X,Y,Z       its centre in cm (default: the centre of the geometry's bounding box)\n"
+    "  --width W,H          its extent across and up in cm (default: the bounding box's)\n"
+    "  --pixels NX,NY       pixels across and up (default: 1000 along the longer side, square pixels;\n"
+    "                       at most 65536 a side and 10^8 in all, about 11 bytes each)\n"
+    "  --color material|cell\n"
+    "  -o, --output FILE    the picture (default plot.png)\n"
+    "Without an input file, draws the embedded default benchmark. Exit status: 0 pictures written,\n"
+    "1 a picture could not be written, 2 bad usage or input.\n";
+
+// "A,B[,C]" as `n` finite numbers.
+template <std::size_t n>
+std::array<double, n> parse_numbers(std::string_view flag, std::string_view text, std::string_view allowed) {
+  std::array<double, n> out{};
+  std::string_view rest = text;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t comma = rest.find(',');
+    if ((i + 1 < n) != (comma != std::string_view::npos)) {
+      throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + std::string(allowed) + ")");
+    }
+    const std::string_view part = rest.substr(0, comma);
+    const std::string copy(part);  // std::from_chars for double: GCC 12 has it
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(copy.data(), copy.data() + copy.size(), v);
+    if (ec != std::errc() || ptr != copy.data() + copy.size() || !std::isfinite(v)) {
+      throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + std::string(allowed) + ")");
+    }
+    out[i] = v;
+    if (comma != std::string_view::npos) rest = rest.substr(comma + 1);
+  }
+  return out;
+}
+
+template <class E>
+E parse_choice(std::string_view flag, std::string_view text) {
+  const auto e = enum_from_name<E>(text);
+  if (!e) {
+    throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + allowed_names<E>() + ")");
+  }
+  return *e;
+}
+
+struct PlotRequest {
+  std::optional<std::string> input;
+  std::optional<model::Plot> slice;  // from the flags; none: the input's [[plot]] tables
+};
+
+PlotRequest parse_plot_args(const std::vector<std::string_view>& args) {
+  PlotRequest r;
+  model::Plot slice;
+  slice.name = "plot";
+  slice.file = "plot.png";
+  bool any = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view a = args[i];
+    const auto value = [&]() {
+      if (i + 1 >= args.size()) throw UsageError("plot: " + std::string(a) + " needs a value");
+      return args[++i];
+    };
+    if (a == "--basis") {
+      slice.basis = parse_choice<PlotBasis>(a, value());
+    } else if (a == "--origin") {
+      slice.origin = parse_numbers<3>(a, value(), "X,Y,Z in cm, e.g. 0,0,0");
+    } else if (a == "--width") {
+      const auto w = parse_numbers<2>(a, value(), "W,H in cm, each above 0, e.g. 42.84,42.84");
+      if (!(w[0] > 0 && w[1] > 0)) {
+        throw UsageError("--width: a width is not above 0 (allowed: W,H in cm, each above 0)");
+      }
+      slice.width = w;
+    } else if (a == "--pixels") {
+      const auto text = value();
+      const auto v = parse_numbers<2>(a, text, limits::plot_pixels_allowed());
+      const auto nx = static_cast<std::int64_t>(v[0]), ny = static_cast<std::int64_t>(v[1]);
+      if (static_cast<double>(nx) != v[0] || static_cast<double>(ny) != v[1] || !limits::plot_pixels_fit(nx, ny)) {
+        throw UsageError("--pixels: '" + printable(text) + "' is not allowed (allowed: " + limits::plot_pixels_allowed() + ")");
+      }
+      slice.pixels = std::array<std::int64_t, 2>{nx, ny};
+    } else if (a == "--color") {
+      slice.color_by = parse_choice<PlotColorBy>(a, value());
+    } else if (a == "-o" || a == "--output") {
+      slice.file = std::string(value());
+      if (slice.file.empty()) throw UsageError(std::string(a) + ": an empty file name (allowed: a path for the PNG)");
+    } else if (a.starts_with("-")) {
+      throw UsageError("plot: unknown option '" + printable(a) + "'");
+    } else if (!r.input) {
+      r.input = std::string(a);
+    } else {
+      throw UsageError("plot: more than one input file ('" + printable(*r.input) + "', '" + printable(a) + "')");
+    }
+    any = any || a.starts_with("-");
+  }
+  if (any) r.slice = slice;
+  return r;
+}
+
+std::string legend_path(const std::string& png) {
+  const std::string stem = png.ends_with(".png") ? png.substr(0, png.size() - 4) : png;
+  return stem + ".legend.txt";
+}
+
+// The slices to draw, completed and with their outputs checked, before anything is drawn.
+std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Problem& problem) {
+  std::vector<model::Plot> plots;
+  if (request.slice) {
+    plots.push_back(*request.slice);
+  } else if (!problem.plots.empty()) {
+    plots = problem.plots;
+  } else {
+    model::Plot whole;
+    whole.name = "plot";
+    whole.file = "plot.png";
+    plots.push_back(whole);
+  }
+  for (auto& plot : plots) {
+    plot = complete_plot(problem, plot);
+    check_output_path(plot.file, "the picture of plot '" + plot.name + "'");
+    check_output_path(legend_path(plot.file), "the legend of plot '" + plot.name + "'");
+  }
+  return plots;
+}
+
+void draw(const model::Problem& problem, const model::Plot& plot, std::ostream& out) {
+  const SliceFrame frame = slice_frame(plot);
+  const SliceImage slice = render_slice(problem, frame, plot.color_by);
+  const PlotPalette palette = plot_palette(problem, plot);
+  write_png(plot.file, color_pixels(slice.pixels, frame.nx, frame.ny, palette), "the picture of plot '" + plot.name + "'");
+  const std::string title = printable(problem.source_name) + ": " + describe_slice(plot);
+  const std::string legend = plot_legend(slice.pixels, palette, title);
+  detail::write_file_atomically(legend_path(plot.file), legend, "the legend of plot '" + plot.name + "'");
+
+  char times[96];
+  std::snprintf(times, sizeof times, "pixel kernel %.3f s, geometry and copy %.3f s", slice.kernel_seconds,
+                slice.total_seconds - slice.kernel_seconds);
+  out << "keff: plot '" << plot.name << "': " << describe_slice(plot) << "\n  " << printable(plot.file) << " ("
+      << times << "), legend " << printable(legend_path(plot.file)) << "\n";
+  const std::int64_t all = frame.nx * frame.ny;
+  if (slice.counts.overlap > 0) {
+    out << "  warning: " << slice.counts.overlap << " pixels show overlapping cells (magenta): keff check-geometry "
+        << printable(problem.source_name) << " names the cells\n";
+  }
+  if (slice.counts.gap > 0) {
+    out << "  warning: " << slice.counts.gap << " pixels show gaps (black): points no cell of a filled universe "
+        << "holds; keff check-geometry names the universes\n";
+  }
+  if (slice.counts.outside == all) {
+    out << "  warning: no pixel of the slice is inside the model, so the picture is blank (white): "
+        << (slice_meets_model(problem, plot) ? "the slice meets the bounding box only where no cell is"
+                                             : "the slice lies outside the geometry's bounding box")
+        << "; move --origin or widen --width\n";
+  }
+}
+
+}  // namespace
+
+int plot_command(const std::vector<std::string_view>& args, const Communicator& comm) {
+  // As in `keff run`: what can fail on one rank alone is agreed on before rank 0 draws.
+  PlotRequest request;
+  model::Problem problem;
+  std::vector<model::Plot> plots;
+  std::string failure;
+  bool usage = false, output = false;
+  try {
+    request = parse_plot_args(args);
+    const std::string text = request.input ? read_input_file(*request.input) : std::string(default_problem_toml());
+    problem = read_problem_string(text, request.input ? *request.input : "<default>");
+    plots = plan_plots(request, problem);
+    if (!png_supported()) {
+      throw OutputError("keff plot cannot write PNG: this keff was built without libpng (Debian: apt install "
+                        "libpng-dev, then rebuild)");
+    }
+  } catch (const UsageError& e) {
+    failure = e.what();
+    usage = true;
+  } catch (const InputError& e) {
+    failure = e.what();
+  } catch (const OutputError& e) {
+    failure = e.what();
+    output = true;
+  }
+  failure = comm.first_error(failure);
+  if (!failure.empty()) {
+    if (comm.any(usage)) throw UsageError(failure);
+    if (comm.any(output)) throw OutputError(failure);
+    throw InputError(failure);
+  }
+  if (!comm.is_root()) return 0;
+  for (const auto& plot : plots) draw(problem, plot, std::cout);
+  return 0;
+}
+
+const char* plot_usage_text() { return plot_usage; }
+
+}  // namespace keff

@@ -1,0 +1,54 @@
+# `keff plot` as a user runs it: the input's [[plot]] tables drawn to their files with legends, one slice
+# from the flags, an overlap reported, a slice outside the model drawn blank with a warning, and bad
+# flags (unknown basis, zero or too many pixels, an unwritable output) refused with the status and the
+# words of the usage.
+#   cmake -DKEFF=... -DINPUTS=<tests/inputs> -DOUT=dir -P plot_cli.cmake
+
+function(expect_run name status pattern)
+  execute_process(COMMAND ${KEFF} plot ${ARGN} WORKING_DIRECTORY ${OUT}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+  if(NOT rc EQUAL status)
+    message(FATAL_ERROR "${name}: status ${rc} (expected ${status})\n${out}${err}")
+  endif()
+  if(NOT "${out}${err}" MATCHES "${pattern}")
+    message(FATAL_ERROR "${name}: no match for '${pattern}' in\n${out}${err}")
+  endif()
+endfunction()
+
+function(expect_file path)
+  if(NOT EXISTS "${OUT}/${path}")
+    message(FATAL_ERROR "${path} was not written")
+  endif()
+  file(SIZE "${OUT}/${path}" size)
+  if(size EQUAL 0)
+    message(FATAL_ERROR "${path} is empty")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+
+expect_run(tables 0 "plot 'checkerboard'.*checkerboard.png.*plot 'side'" ${INPUTS}/plot_2x2.toml)
+foreach(f checkerboard.png checkerboard.legend.txt side.png side.legend.txt)
+  expect_file(${f})
+endforeach()
+file(READ "${OUT}/checkerboard.legend.txt" legend)
+if(NOT legend MATCHES "#c81e28 +8  50.000%  a\n")
+  message(FATAL_ERROR "checkerboard.legend.txt does not give material a its colour from the input:\n${legend}")
+endif()
+
+expect_run(flags 0 "xz slice at y = 1 .*, 30 x 20 pixels, by cell" ${INPUTS}/plot_2x2.toml --basis xz
+           --pixels 30,20 --color cell -o flags.png)
+expect_file(flags.png)
+expect_run(overlap 0 "warning: 2 pixels show overlapping cells" ${INPUTS}/bad/plot_overlap.toml)
+expect_run(outside 0 "no pixel of the slice is inside the model.*outside the geometry's bounding box"
+           ${INPUTS}/plot_2x2.toml --origin 50,50,0 -o outside.png)
+expect_file(outside.png)
+
+expect_run(basis 2 "--basis: 'ab' is not allowed \\(allowed: xy, xz, yz\\)" ${INPUTS}/plot_2x2.toml --basis ab)
+expect_run(zero_pixels 2 "--pixels: '0,5' is not allowed" ${INPUTS}/plot_2x2.toml --pixels 0,5)
+expect_run(huge_pixels 2 "--pixels: '20000,20000' is not allowed.*nx \\* ny <= 100000000"
+           ${INPUTS}/plot_2x2.toml --pixels 20000,20000)
+expect_run(origin 2 "--origin: '1,2' is not allowed" ${INPUTS}/plot_2x2.toml --origin 1,2)
+expect_run(unwritable 1 "no-such-dir/x.png" ${INPUTS}/plot_2x2.toml -o ${OUT}/no-such-dir/x.png)
+expect_run(unknown 2 "plot: unknown option '--colour'" ${INPUTS}/plot_2x2.toml --colour cell)

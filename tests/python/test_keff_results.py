@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""scripts/keff_results against keff itself: a short run of tests/inputs/tallies_lattice.toml (every filter,
+score and estimator, plus a mesh along one axis) writes a statepoint and a JSON summary, and
+
+- the reader's metadata, k by estimator, per-batch table, timing and every tally's mean and standard
+  deviation per bin equal the JSON summary's, bit for bit (both hold the doubles keff computed; the JSON
+  prints each as the shortest decimal that reads back to the same bits);
+- each command writes a PNG whose size, read from its IHDR header, is the --size asked for; pins with a
+  reference draws the difference;
+- bad input (a missing file, a file that is no statepoint, an unknown tally, a score, bin or layer out of
+  range, an output that cannot be written) ends with status 2 and one line, never a traceback; missing
+  numpy, h5py or matplotlib with status 3 and the line that says what to install.
+
+    python3 tests/python/test_keff_results.py --keff build/bin/keff --repo . [--out DIR] [unittest args]
+
+(or KEFF and KEFF_REPO in the environment). Standard library, numpy, h5py and matplotlib only; when they
+are missing the tests are skipped with a line saying so (tests/python_tests.cmake)."""
+import argparse
+import json
+import math
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True  # imports from the source tree leave no __pycache__ there
+
+# Debian's packages install into the system's Python; a python3 earlier on PATH (pyenv, a virtual
+# environment) may lack them. Then the tests run under /usr/bin/python3, as the commands themselves do.
+try:
+    import h5py  # noqa: F401
+    import matplotlib  # noqa: F401
+    import numpy as np
+except ImportError as missing:
+    if os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") and \
+            os.access("/usr/bin/python3", os.X_OK) and not os.environ.get("KEFF_RESULTS_TESTS_RETRIED"):
+        os.environ["KEFF_RESULTS_TESTS_RETRIED"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    print(f"keff_results tests skipped: {missing} (apt install python3-numpy python3-h5py python3-matplotlib)")
+    sys.exit(0)
+
+KEFF = REPO = OUT = None
+RUN = {}  # the files of the runs setUpModule makes
+
+# Two meshes the input lacks: one along x alone (drawn as a profile) and one in the x-z plane (drawn as
+# that plane), the latter after an energy filter.
+EXTRA_TALLIES = """
+[[mesh]]
+name = "x_axis"
+lower_left = [-5.67]
+upper_right = [5.67]
+shape = [9]
+
+[[tally]]
+name = "x_profile"
+filters = ["mesh"]
+mesh = "x_axis"
+scores = ["flux"]
+
+[[mesh]]
+name = "xz"
+lower_left = [-5.67, -5.67, -1.0]
+upper_right = [5.67, 5.67, 1.0]
+shape = [9, 1, 4]
+
+[[tally]]
+name = "xz_flux"
+filters = ["energy", "mesh"]
+mesh = "xz"
+energy = [1.0e-5, 0.625, 2.0e7]
+scores = ["flux"]
+"""
+TALLIES = ["mesh", "pin_power", "fuel_pins", "by_material", "events", "whole", "x_profile", "xz_flux"]
+MISSING_LINE = "apt install python3-numpy python3-h5py python3-matplotlib"
+
+
+def run_keff(name, seed):
+    """A short run (400 particles, 6 batches, 2 inactive: seconds) of the input with the extra tallies."""
+    statepoint, summary = os.path.join(OUT, f"{name}.h5"), os.path.join(OUT, f"{name}.json")
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+    result = subprocess.run([KEFF, "run", RUN["input"], "--particles", "400", "--batches", "6", "--inactive", "2",
+                             "--seed", str(seed), "--quiet", "--statepoint", statepoint, "--json", summary],
+                            capture_output=True, text=True, env=env, timeout=300)
+    if result.returncode != 0:
+        raise RuntimeError(f"keff run failed ({result.returncode}):\n{result.stderr}")
+    return statepoint, summary
+
+
+def setUpModule():
+    RUN["input"] = os.path.join(OUT, "tallies.toml")
+    with open(os.path.join(REPO, "tests", "inputs", "tallies_lattice.toml")) as f:
+        text = f.read()
+    with open(RUN["input"], "w") as f:
+        f.write(text + EXTRA_TALLIES)
+    RUN["statepoint"], RUN["summary"] = run_keff("run", 1)
+    _, RUN["other_summary"] = run_keff("other", 2)
+
+
+def keff_results(*args, env=None):
+    """The command line as a user runs it."""
+    return subprocess.run([sys.executable, os.path.join(REPO, "scripts", "keff_results"), *map(str, args)],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def png_size(path):
+    """Width and height from a PNG's IHDR chunk, the first after the signature."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        raise AssertionError(f"'{path}' is not a PNG")
+    return struct.unpack(">II", head[16:24])
+
+
+def nan_for_none(values):
+    return np.array([math.nan if v is None else v for v in values], dtype=float)
+
+
+class Reader(unittest.TestCase):
+    """The StatePoint against the JSON summary of the same run."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        from keff_results import StatePoint, StatePointError
+        cls.StatePointError = StatePointError
+        cls.sp = StatePoint(RUN["statepoint"])
+        with open(RUN["summary"]) as f:
+            cls.summary = json.load(f)
+
+    def assert_same(self, actual, expected, what):
+        """Equal bit for bit, NaN and null counting as equal."""
+        actual, expected = np.asarray(actual, dtype=float), nan_for_none(np.ravel(expected))
+        np.testing.assert_array_equal(actual.ravel(), expected, err_msg=what)
+
+    def test_metadata(self):
+        for key, value in self.summary["run"].items():
+            self.assertEqual(self.sp.run[key], value, key)
+        self.assertEqual((self.sp.particles, self.sp.batches, self.sp.inactive, self.sp.seed), (400, 6, 2, 1))
+        self.assertEqual(self.sp.batches_done, len(self.summary["batches"]))
+        self.assertEqual(self.sp.active_batches, 4)
+        for key in ("lost_particles", "bank_overflows", "particles_per_second", "batch_particles_per_second",
+                    "triggers"):
+            self.assertEqual(self.sp.run[key], self.summary[key], key)
+
+    def test_k(self):
+        k = self.summary["k"]
+        self.assert_same(self.sp.keff, [k["mean"], k["std"]], "k")
+        self.assertEqual((self.sp.k_combined_estimate, self.sp.k_combined_reason), (k["estimate"], k["reason"]))
+        for name, estimate in self.summary["estimators"].items():
+            self.assert_same(self.sp.k_estimators[name], [estimate["mean"], estimate["std"]], name)
+        leakage = self.summary["leakage"]
+        self.assert_same(self.sp.leakage, [leakage["mean"], leakage["std"]], "leakage")
+
+    def test_batches(self):
+        batches = self.summary["batches"]
+        for key in batches[0]:
+            self.assert_same(self.sp.batch_results[key], [b[key] for b in batches], f"batches' {key}")
+        np.testing.assert_array_equal(self.sp.k_generation, [b["k"] for b in batches])
+        np.testing.assert_array_equal(self.sp.entropy, [b["entropy"] for b in batches])
+
+    def test_timing(self):
+        """Against the file itself: the statepoint is written before the run ends, so its phase times are
+        those of that moment (the JSON summary's, written later, add the output phase and can be larger)."""
+        self.assertEqual(self.sp.timing_synchronized, self.summary["timing_synchronized"])
+        self.assertLessEqual(set(self.sp.timing), set(self.summary["timing"]))
+        with h5py.File(RUN["statepoint"], "r") as f:
+            for phase, t in self.sp.timing.items():
+                np.testing.assert_array_equal(t, f["timing"][phase][()], err_msg=phase)
+
+    def test_tallies_equal_the_summary(self):
+        self.assertEqual(list(self.sp.tallies), [t["name"] for t in self.summary["tallies"]])
+        self.assertEqual(list(self.sp.tallies), TALLIES)
+        for expected in self.summary["tallies"]:
+            tally = self.sp.tallies[expected["name"]]
+            with self.subTest(tally=tally.name):
+                self.assertEqual((tally.estimator, tally.scores, tally.units),
+                                 (expected["estimator"], expected["scores"], expected["units"]))
+                self.assertEqual(list(tally.shape), expected["shape"])
+                self.assertEqual(tally.mean.shape, tally.shape)
+                self.assert_same(tally.mean, expected["mean"], "mean")
+                self.assert_same(tally.std_dev, expected["std_dev"], "std_dev")
+                self.assert_filters(tally.filters, expected["filters"])
+
+    def assert_filters(self, filters, expected):
+        self.assertEqual([f.kind for f in filters], [f["kind"] for f in expected])
+        for f, e in zip(filters, expected):
+            self.assertEqual(f.bins, e["bins"])
+            if f.kind == "mesh":
+                self.assertEqual(list(f.shape), e["shape"])
+                self.assert_same(f.lower, e["lower"], "lower")
+                self.assert_same(f.upper, e["upper"], "upper")
+            if "energy_bounds" in e:
+                self.assert_same(f.energy_bounds, e["energy_bounds"], "energy_bounds")
+            if "names" in e:
+                self.assertEqual(f.names, e["names"])
+            if "positions" in e:
+                self.assert_same(f.positions, np.ravel(e["positions"]), "positions")
+
+    def test_deviation_from_the_sums(self):
+        """What keff derived the means and deviations from (src/host/statistics.cpp, mean_std_of_sums): the
+        same formula here, the last bits free where the compiler fused a multiply and an add."""
+        n = self.sp.active_batches
+        for tally in self.sp.tallies.values():
+            with self.subTest(tally=tally.name):
+                mean = tally.sum / n
+                np.testing.assert_array_equal(tally.mean, mean)
+                std = np.sqrt(np.maximum(0.0, tally.sum_sq / n - mean * mean) / (n - 1))
+                np.testing.assert_allclose(tally.std_dev, std, rtol=1e-6, atol=1e-300)
+
+    def test_relative_error(self):
+        tally = self.sp.tallies["pin_power"]
+        positive = tally.mean > 0
+        np.testing.assert_array_equal(tally.rel_err[positive], tally.std_dev[positive] / tally.mean[positive])
+        self.assertTrue(np.isnan(tally.rel_err[~positive]).all())
+        self.assertTrue((~positive).any(), "the guide tubes' fission is 0")
+
+    def test_table(self):
+        tally = self.sp.tallies["pin_power"]
+        table = tally.table()
+        self.assertEqual(list(table), ["mesh x", "mesh y", "mesh z", "energy low [eV]", "energy high [eV]", "score",
+                                       "mean", "std_dev", "rel_err"])
+        self.assertEqual(len(table["mean"]), 81 * 2 * 3)
+        # The last row as `keff tally show --csv` prints it: mesh bin (8 8 0), the upper band, nu-fission.
+        last = {column: values[-1] for column, values in table.items()}
+        self.assertEqual((last["mesh x"], last["mesh y"], last["mesh z"], last["energy high [eV]"], last["score"]),
+                         (8, 8, 0, 2.0e7, "nu-fission"))
+        self.assertEqual(last["mean"], tally.mean[-1, -1, -1])
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            with self.assertRaisesRegex(ImportError, "apt install python3-pandas"):
+                tally.get_pandas_dataframe()
+        else:
+            self.assertEqual(tally.get_pandas_dataframe().shape, (486, 9))
+
+    def test_refusals(self):
+        from keff_results import SelectionError
+        with self.assertRaisesRegex(self.StatePointError, "not a keff statepoint"):
+            type(self.sp)(RUN["summary"])
+        with self.assertRaisesRegex(self.StatePointError, "No such file"):
+            type(self.sp)(os.path.join(OUT, "nothing.h5"))
+        with self.assertRaisesRegex(SelectionError, r"no tally 'nosuch' \(allowed: mesh, pin_power"):
+            self.sp.get_tally("nosuch")
+
+
+class Commands(unittest.TestCase):
+    """The pictures: written, of the size asked for; bad input refused with one line."""
+
+    def picture(self, name):
+        return os.path.join(OUT, name)
+
+    def assert_picture(self, result, path, size):
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stderr, "")
+        self.assertGreater(os.path.getsize(path), 1000)
+        self.assertEqual(png_size(path), size)
+
+    def test_convergence(self):
+        path = self.picture("convergence.png")
+        result = keff_results("convergence", RUN["statepoint"], "-o", path, "--size", "640,480")
+        self.assert_picture(result, path, (640, 480))
+        self.assertEqual(result.stdout.strip(), path)
+
+    def test_default_size(self):
+        path = self.picture("default_size.png")
+        self.assert_picture(keff_results("convergence", RUN["statepoint"], "-o", path), path, (1200, 900))
+
+    def test_mesh_map_of_an_energy_bin(self):
+        path = self.picture("pin_power_fast.png")
+        result = keff_results("mesh", RUN["statepoint"], "pin_power", "--score", "fission", "--group", "2", "-o", path,
+                              "--size", "801,601")
+        self.assert_picture(result, path, (801, 601))
+
+    def test_mesh_layer_of_a_3d_mesh(self):
+        path = self.picture("by_material_z3.png")
+        result = keff_results("mesh", RUN["statepoint"], "by_material", "--z", "3", "--bin", "material=water", "-o",
+                              path, "--size", "1000,700")
+        self.assert_picture(result, path, (1000, 700))
+
+    def test_mesh_profile(self):
+        path = self.picture("x_profile.png")
+        result = keff_results("mesh", RUN["statepoint"], "x_profile", "-o", path, "--size", "900,500")
+        self.assert_picture(result, path, (900, 500))
+
+    def test_mesh_plane(self):
+        path = self.picture("xz_flux.png")
+        result = keff_results("mesh", RUN["statepoint"], "xz_flux", "--group", "1", "-o", path, "--size", "1000,600")
+        self.assert_picture(result, path, (1000, 600))
+
+    def test_pins_against_a_reference(self):
+        path = self.picture("pins_reference.png")
+        result = keff_results("pins", RUN["statepoint"], "pin_power", "--normalize", "--reference",
+                              RUN["other_summary"], "-o", path, "--size", "1400,700")
+        self.assert_picture(result, path, (1400, 700))
+        self.assertIn("76 pins scored", result.stdout)
+        self.assertRegex(result.stdout, r"against other\.json: max \|difference\| [0-9.]+ %, .* over 76 pins")
+
+    def test_pins_against_itself(self):
+        """The run's own summary as the reference: no difference anywhere."""
+        path = self.picture("pins_itself.png")
+        result = keff_results("pins", RUN["statepoint"], "pin_power", "--normalize", "--reference", RUN["summary"],
+                              "-o", path)
+        self.assert_picture(result, path, (1200, 900))
+        self.assertIn("max |difference| 0.00 %, average 0.00 %, RMS 0.00 % over 76 pins", result.stdout)
+
+    def test_pins_of_placements(self):
+        """A cell_instance tally laid out by position: the same 76 fuel pins as the mesh."""
+        path = self.picture("fuel_pins.png")
+        result = keff_results("pins", RUN["statepoint"], "fuel_pins", "-o", path, "--size", "700,700")
+        self.assert_picture(result, path, (700, 700))
+        self.assertIn("76 pins scored", result.stdout)
+
+    def test_all(self):
+        out = self.picture("all")
+        result = keff_results("all", RUN["statepoint"], "--out", out, "--size", "700,500")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        written = result.stdout.split()
+        self.assertEqual(written, [os.path.join(out, "convergence.png")] +
+                         [os.path.join(out, f"tally_{name}.png") for name in TALLIES])
+        for path in written:
+            self.assertEqual(png_size(path), (700, 500), path)
+
+    def assert_refused(self, args, message, status=2, env=None):
+        output = self.picture("refused.png")
+        if os.path.exists(output):
+            os.remove(output)
+        result = keff_results(*args, env=env)
+        with self.subTest(args=args):
+            self.assertEqual(result.returncode, status, result.stderr)
+            self.assertIn(message, result.stderr)
+            self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+            self.assertNotIn("Traceback", result.stderr)
+            self.assertFalse(os.path.exists(output), "a refused command wrote its picture")
+
+    def test_bad_input(self):
+        sp, out = RUN["statepoint"], ("-o", self.picture("refused.png"))
+        cases = [
+            (("convergence", os.path.join(OUT, "nothing.h5"), *out), "No such file or directory"),
+            (("convergence", RUN["summary"], *out), "is not a keff statepoint (not an HDF5 file)"),
+            (("convergence", OUT, *out), "is not a keff statepoint (allowed: a regular file"),
+            (("mesh", sp, "nosuch", *out), "has no tally 'nosuch' (allowed: " + ", ".join(TALLIES) + ")"),
+            (("mesh", sp, "whole", *out), "tally 'whole' has no mesh filter (allowed: mesh, pin_power, by_material, x_profile, xz_flux)"),
+            (("mesh", sp, "pin_power", "--score", "heat", *out), "no score 'heat' (allowed: flux, fission, nu-fission)"),
+            (("mesh", sp, "pin_power", "--group", "3", *out), "--group 3: tally 'pin_power' has 2 energy bins (allowed: 1 to 2"),
+            (("mesh", sp, "pin_power", "--energy-bin", "2", *out), "(allowed: 0 to 1"),
+            (("mesh", sp, "by_material", "--z", "4", *out), "has 4 z layers (allowed: 0 to 3)"),
+            (("mesh", sp, "xz_flux", "--z", "1", *out), "is drawn along z, every layer (allowed: leave --z out)"),
+            (("mesh", sp, "x_profile", "--group", "1", *out), "tally 'x_profile' has no energy or group filter"),
+            (("mesh", sp, "by_material", "--bin", "material=steel", *out), "(allowed: a name of fuel, clad, water"),
+            (("pins", sp, "events", *out), "no mesh or cell_instance filter"),
+            (("pins", sp, "pin_power", "--reference", RUN["input"], *out), "is neither a keff statepoint nor a JSON summary"),
+            (("convergence", sp, "--size", "12,12", *out), "(allowed: W,H in pixels, each 200 to 8000)"),
+            (("convergence", sp, "-o", os.path.join(OUT, "no", "such", "dir.png")), "cannot write"),
+            (("convergence", sp, "-o", OUT), "it is not a regular file"),
+            (("all", sp, "--out", RUN["summary"]), "is not a directory"),
+            (("frobnicate", sp), "invalid choice: 'frobnicate'"),
+        ]
+        for args, message in cases:
+            self.assert_refused(args, message)
+
+    def test_missing_modules(self):
+        """h5py that will not import, under this Python and the system's: status 3 and what to install."""
+        stub = self.picture("no_h5py")
+        os.makedirs(os.path.join(stub, "h5py"), exist_ok=True)
+        with open(os.path.join(stub, "h5py", "__init__.py"), "w") as f:
+            f.write("raise ImportError('not installed here')\n")
+        env = dict(os.environ, PYTHONPATH=stub)
+        for command in (("convergence", RUN["statepoint"], "-o", self.picture("refused.png")),
+                        ("all", RUN["statepoint"], "--out", self.picture("all_missing"))):
+            self.assert_refused(command, MISSING_LINE, status=3, env=env)
+
+
+def main():
+    global KEFF, REPO, OUT
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--keff", default=os.environ.get("KEFF"), help="the keff executable (or $KEFF)")
+    parser.add_argument("--repo", default=os.environ.get("KEFF_REPO"), help="the source tree (or $KEFF_REPO)")
+    parser.add_argument("--out", help="a directory for the runs and pictures, emptied first (default: a temporary one)")
+    args, rest = parser.parse_known_args()
+    if not args.keff or not args.repo:
+        parser.error("needs --keff and --repo (or KEFF and KEFF_REPO)")
+    KEFF, REPO = os.path.abspath(args.keff), os.path.abspath(args.repo)
+    if args.out:
+        OUT = os.path.abspath(args.out)
+        shutil.rmtree(OUT, ignore_errors=True)
+        os.makedirs(OUT)
+    else:
+        OUT = tempfile.mkdtemp(prefix="keff_results_test.")
+    try:
+        program = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
+    finally:
+        if not args.out:
+            shutil.rmtree(OUT, ignore_errors=True)
+    sys.exit(0 if program.result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    main()
