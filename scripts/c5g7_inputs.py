@@ -117,6 +117,37 @@ def assembly_rows(pin_map, legend, rods=False, reflector=False):
     return rows
 
 
+# The colours of the pictures `keff plot` draws of the core (the README shows the 2-D one).
+PLOT_COLORS = {"uo2": [200, 60, 50], "mox43": [250, 190, 70], "mox7": [240, 140, 40], "mox87": [215, 95, 30],
+               "guide_tube": [150, 150, 150], "fiss_chamber": [60, 160, 60], "control_rod": [40, 40, 40],
+               "water": [175, 215, 245]}
+
+
+def plot_tables(three_d):
+    colors = ", ".join(f"{name} = [{rgb[0]}, {rgb[1]}, {rgb[2]}]" for name, rgb in PLOT_COLORS.items()
+                       if three_d or name != "control_rod")
+    lines = ["# Pictures of the model: keff plot <this file> draws them (io/README.md, [[plot]]).",
+             "[[plot]]",
+             'name = "core"',
+             f"origin = {numbers([CORE / 2, CORE / 2, FUEL_THIRD / 2 if three_d else 0])}",
+             f"width = {numbers([CORE, CORE])}",
+             "pixels = [1000, 1000]",
+             'file = "c5g7_core.png"',
+             f"colors = {{ {colors} }}",
+             ""]
+    if three_d:  # through the second pin row from the top of the upper assemblies: guide tubes and rods
+        lines += ["[[plot]]",
+                  'name = "side"',
+                  'basis = "xz"',
+                  f"origin = {numbers([CORE / 2, round(2 * ASSEMBLY - 2.5 * PITCH, 6), TOP / 2])}",
+                  f"width = {numbers([CORE, TOP])}",
+                  "pixels = [1000, 1000]",
+                  'file = "c5g7_side.png"',
+                  f"colors = {{ {colors} }}",
+                  ""]
+    return lines
+
+
 def write_case(case, data, out_dir):
     three_d = case != "2d"
     maps, legend = data["assembly_maps"], data["assembly_maps"]["legend"]
@@ -182,6 +213,7 @@ def write_case(case, data, out_dir):
             'scores = ["fission"]',
             "",
         ]
+    head += plot_tables(three_d)
     body = []
     # Core boundaries: reflective through the core centre, vacuum outside.
     body += surface(1, "x-plane", [0], "reflective")
