@@ -6,6 +6,7 @@
 #include "kernels/vocabulary/site.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
@@ -140,6 +141,14 @@ inline std::string number_text(std::int64_t v) {
 // "an integer in [1, 2^40]"
 inline std::string integer_range(std::int64_t min, std::int64_t max) {
   return "an integer in [" + number_text(min) + ", " + number_text(max) + "]";
+}
+
+// "20000 x 20000 pixels (about 4.4 GB)": a slice's size and the memory it would need on device and host.
+inline std::string plot_size_text(std::int64_t nx, std::int64_t ny) {
+  const double gb = static_cast<double>(nx) * static_cast<double>(ny) * 11.0 / 1e9;
+  char memory[32];
+  std::snprintf(memory, sizeof memory, gb >= 0.1 ? "%.1f GB" : "%.0f MB", gb >= 0.1 ? gb : gb * 1e3);
+  return std::to_string(nx) + " x " + std::to_string(ny) + " pixels (about " + memory + ")";
 }
 
 // What plot_pixels_fit allows, in words.

@@ -69,8 +69,11 @@ model::Plot read_plot(Section s, const model::Problem& p, std::size_t index) {
   if (s.has("pixels")) {
     const std::string allowed = limits::plot_pixels_allowed();
     const auto v = s.integers("pixels", 2, allowed);
+    if (v[0] < 1 || v[1] < 1) {
+      s.fail("pixels", "invalid value [" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + "]", allowed);
+    }
     if (!limits::plot_pixels_fit(v[0], v[1])) {
-      s.fail("pixels", std::to_string(v[0]) + " x " + std::to_string(v[1]) + " pixels", allowed);
+      s.fail("pixels", limits::plot_size_text(v[0], v[1]), allowed);
     }
     plot.pixels = {v[0], v[1]};
   }

@@ -110,8 +110,12 @@ PlotRequest parse_plot_args(const std::vector<std::string_view>& args) {
       const auto text = value();
       const auto v = parse_numbers<2>(a, text, limits::plot_pixels_allowed());
       const auto nx = static_cast<std::int64_t>(v[0]), ny = static_cast<std::int64_t>(v[1]);
-      if (static_cast<double>(nx) != v[0] || static_cast<double>(ny) != v[1] || !limits::plot_pixels_fit(nx, ny)) {
+      if (static_cast<double>(nx) != v[0] || static_cast<double>(ny) != v[1] || nx < 1 || ny < 1) {
         throw UsageError("--pixels: '" + printable(text) + "' is not allowed (allowed: " + limits::plot_pixels_allowed() + ")");
+      }
+      if (!limits::plot_pixels_fit(nx, ny)) {
+        throw UsageError("--pixels: " + limits::plot_size_text(nx, ny) + " is not allowed (allowed: " +
+                         limits::plot_pixels_allowed() + ")");
       }
       slice.pixels = std::array<std::int64_t, 2>{nx, ny};
     } else if (a == "--color") {

@@ -62,8 +62,8 @@ model::Plot complete_plot(const model::Problem& problem, model::Plot plot) {
   }
   const auto [nx, ny] = *plot.pixels;
   if (!limits::plot_pixels_fit(nx, ny)) {
-    throw InputError("plot '" + plot.name + "': " + std::to_string(nx) + " x " + std::to_string(ny) +
-                     " pixels (allowed: " + limits::plot_pixels_allowed() + ")");
+    throw InputError("plot '" + plot.name + "': " + limits::plot_size_text(nx, ny) + " (allowed: " +
+                     limits::plot_pixels_allowed() + ")");
   }
   return plot;
 }

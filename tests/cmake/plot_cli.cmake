@@ -1,7 +1,7 @@
 # `keff plot` as a user runs it: the input's [[plot]] tables drawn to their files with legends, one slice
 # from the flags, an overlap reported, a slice outside the model drawn blank with a warning, and bad
 # flags (unknown basis, zero or too many pixels, an unwritable output) refused with the status and the
-# words of the usage.
+# words of the usage; keff run --plots DIR drawing the result pictures, and refused without a statepoint.
 #   cmake -DKEFF=... -DINPUTS=<tests/inputs> -DOUT=dir -P plot_cli.cmake
 
 function(expect_run name status pattern)
@@ -47,8 +47,24 @@ expect_file(outside.png)
 
 expect_run(basis 2 "--basis: 'ab' is not allowed \\(allowed: xy, xz, yz\\)" ${INPUTS}/plot_2x2.toml --basis ab)
 expect_run(zero_pixels 2 "--pixels: '0,5' is not allowed" ${INPUTS}/plot_2x2.toml --pixels 0,5)
-expect_run(huge_pixels 2 "--pixels: '20000,20000' is not allowed.*nx \\* ny <= 100000000"
+expect_run(huge_pixels 2 "--pixels: 20000 x 20000 pixels \\(about 4.4 GB\\) is not allowed.*nx \\* ny <= 100000000"
            ${INPUTS}/plot_2x2.toml --pixels 20000,20000)
+expect_run(fractional_pixels 2 "--pixels: '10.5,4' is not allowed" ${INPUTS}/plot_2x2.toml --pixels 10.5,4)
 expect_run(origin 2 "--origin: '1,2' is not allowed" ${INPUTS}/plot_2x2.toml --origin 1,2)
 expect_run(unwritable 1 "no-such-dir/x.png" ${INPUTS}/plot_2x2.toml -o ${OUT}/no-such-dir/x.png)
 expect_run(unknown 2 "plot: unknown option '--colour'" ${INPUTS}/plot_2x2.toml --colour cell)
+
+# keff run --plots DIR: the result pictures drawn from the statepoint at the end (Python with numpy, h5py
+# and matplotlib, which scripts/setup-deps.sh installs); refused before the run without a statepoint.
+execute_process(COMMAND ${KEFF} run ${INPUTS}/plot_2x2.toml --particles 500 --batches 4 --inactive 1
+                        --statepoint ${OUT}/run.h5 --plots ${OUT}/plots
+                WORKING_DIRECTORY ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "Plots: +${OUT}/plots" OR err MATCHES "warning")
+  message(FATAL_ERROR "run --plots: status ${rc}\n${out}${err}")
+endif()
+expect_file(plots/convergence.png)
+execute_process(COMMAND ${KEFF} run ${INPUTS}/plot_2x2.toml --statepoint "" --plots ${OUT}/plots
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--plots: the pictures are drawn from the statepoint, and this run writes none")
+  message(FATAL_ERROR "run --plots without a statepoint: status ${rc}\n${err}")
+endif()
