@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "run_problem.hpp"
+#include "src/host/statistics.hpp"
 
 #include <cmath>
 #include <iostream>
@@ -35,6 +36,25 @@ TEST(Criticality, USphere) { expect_critical("la13511_ua_sphere.toml"); }
 
 // Problem 8, PUb-1-0-SP: Pu-239 (b) sphere, radius 6.082547 cm.
 TEST(Criticality, PuSphere) { expect_critical("la13511_pub_sphere.toml"); }
+
+// A converged run's running k stays the combination once it has the batches to combine: the slab's
+// running k flipped to the mean of the estimators in 23 of its 71 combinable batches when a combination
+// outside the estimators' range fell back (src/host/statistics.hpp, rule 5).
+TEST(Criticality, ConvergedRunKeepsTheCombination) {
+  const auto r = test::run_quietly(test::example("la13511_pua_slab.toml"), 20000, 100, 20);
+  int combinable = 0, flipped = 0;
+  for (const auto& b : r.batch) {
+    if (!b.active || b.k_running.batches < min_batches_to_combine) continue;
+    ++combinable;
+    if (!b.k_running.combined()) {
+      ++flipped;
+      ADD_FAILURE() << "batch " << b.batch << ": " << b.k_running.reason;
+    }
+  }
+  EXPECT_EQ(combinable, 71);
+  EXPECT_EQ(flipped, 0);
+  EXPECT_TRUE(r.k_combined.combined()) << r.k_combined.reason;
+}
 
 }  // namespace
 }  // namespace keff

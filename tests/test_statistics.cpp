@@ -5,7 +5,9 @@
 #include "src/host/batch_table.hpp"
 #include "src/host/statistics.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -124,16 +126,105 @@ TEST(Statistics, FiveActiveBatchesAreTooFewToCombine) {
   EXPECT_TRUE(contains(k.reason, "5 active batches: the combination needs at least 10")) << k.reason;
 }
 
-TEST(Statistics, CombinationOutsideTheEstimatorsIsNotUsed) {
+// Strongly correlated estimators: the minimum-variance combination lies outside their range, by design
+// (Halperin's estimator, as MCNP and OpenMC use it). An earlier rule fell back to the mean there, and a
+// converged run flipped between the two from batch to batch.
+TEST(Statistics, CombinationOutsideTheEstimatorsIsStillTheCombination) {
   const Estimators x = extrapolating(40);
   const double raw = minimum_variance_combination(x);
   const double hi = std::max({mean_of(x[0]), mean_of(x[1]), mean_of(x[2])});
   ASSERT_GT(raw, hi);
   const KEstimate k = combine_estimators(x);
-  EXPECT_EQ(k.kind, KEstimateKind::mean_of_estimators);
-  EXPECT_LE(k.mean, hi);
-  EXPECT_TRUE(contains(k.reason, "outside the estimators' range")) << k.reason;
-  EXPECT_TRUE(contains(k.reason, "minimum-variance weights (collision ")) << k.reason;
+  EXPECT_EQ(k.kind, KEstimateKind::combined) << k.reason;
+  EXPECT_NEAR(k.mean, raw, 1e-12);
+  EXPECT_EQ(k.reason, "");
+  EXPECT_NEAR(k.weights[0] + k.weights[1] + k.weights[2], 1.0, 1e-12);
+}
+
+// A Gaussian AR(1) series y_i = phi y_{i-1} + e_i from a fixed generator (splitmix64 and Box-Muller):
+// its integrated autocorrelation time is (1 + phi) / (1 - phi) exactly.
+std::vector<double> ar1(double phi, std::size_t n, std::uint64_t seed) {
+  std::uint64_t state = seed;
+  const auto uniform = [&]() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (static_cast<double>(z >> 11) + 0.5) * 0x1.0p-53;
+  };
+  std::vector<double> y(n);
+  double prev = 0;
+  for (std::size_t i = 0; i < n + 100; ++i) {  // 100 values to forget the start
+    const double e = std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+    prev = phi * prev + e;
+    if (i >= 100) y[i - 100] = prev;
+  }
+  return y;
+}
+
+TEST(BatchCorrelation, AutocorrelationTimeOfAnAr1Series) {
+  for (const double phi : {0.0, 0.5, 0.8}) {
+    const std::vector<double> y = ar1(phi, 200000, 7);
+    const BatchCorrelation c = batch_correlation(y);
+    const double tau = (1 + phi) / (1 - phi);
+    ASSERT_TRUE(c.estimated());
+    EXPECT_NEAR(c.autocorrelation_time, tau, 0.05 * tau) << "phi " << phi;
+    EXPECT_TRUE(c.reliable);
+    EXPECT_GE(c.window, correlation_window_factor * c.autocorrelation_time);
+    EXPECT_NEAR(c.std_corrected, mean_std(y).std * std::sqrt(std::max(1.0, c.autocorrelation_time)), 1e-15);
+  }
+}
+
+// The point of the correction: over many short runs of a correlated series, the corrected std covers the
+// true mean (0) as often as a std should, where the naive one covers it far less often.
+TEST(BatchCorrelation, CorrectedStdCoversTheMean) {
+  constexpr int runs = 400;
+  int naive_within = 0, corrected_within = 0;
+  for (int r = 0; r < runs; ++r) {
+    const std::vector<double> y = ar1(0.8, 1000, 1000 + static_cast<std::uint64_t>(r));  // tau = 9
+    const MeanStd naive = mean_std(y);
+    const BatchCorrelation c = batch_correlation(y);
+    naive_within += std::fabs(naive.mean) < 2 * naive.std;
+    corrected_within += std::fabs(naive.mean) < 2 * c.std_corrected;
+  }
+  // Two standard deviations hold 95.4% of a normal mean; with 400 runs the count's own spread is 4 runs.
+  EXPECT_GT(corrected_within, 0.90 * runs) << corrected_within << " of " << runs;
+  EXPECT_LT(naive_within, 0.70 * runs) << naive_within << " of " << runs;  // about 50%: 2 / 3 naive stds
+}
+
+TEST(BatchCorrelation, TooShortOrConstantSeries) {
+  EXPECT_FALSE(batch_correlation(std::vector<double>(min_batches_for_correlation - 1, 1.0)).estimated());
+  const BatchCorrelation flat = batch_correlation(std::vector<double>(min_batches_for_correlation, 1.0));
+  EXPECT_EQ(flat.autocorrelation_time, 1.0);
+  EXPECT_EQ(flat.std_corrected, 0.0);
+  // Anticorrelated batches never narrow the std below the naive one.
+  std::vector<double> alternating;
+  for (int i = 0; i < 100; ++i) alternating.push_back(i % 2 ? 1.01 : 0.99);
+  const BatchCorrelation alt = batch_correlation(alternating);
+  EXPECT_LT(alt.autocorrelation_time, 1.0);
+  EXPECT_EQ(alt.std_corrected, mean_std(alternating).std);
+}
+
+// The run's k takes the correlation of its own batch series: the combination's, with its weights.
+TEST(BatchCorrelation, EstimateCorrelationUsesTheCombinationsSeries) {
+  Estimators x;
+  const std::vector<double> slow = ar1(0.7, 400, 3), fast = ar1(0.0, 400, 4), other = ar1(0.0, 400, 5);
+  for (std::size_t i = 0; i < 400; ++i) {
+    x[0].push_back(1.0 + 0.002 * slow[i] + 0.003 * fast[i]);
+    x[1].push_back(1.0 + 0.002 * slow[i] + 0.001 * other[i]);
+    x[2].push_back(1.0 + 0.002 * slow[i] + 0.003 * other[i] + 0.001 * fast[i]);
+  }
+  KEstimate k = combine_estimators(x);
+  ASSERT_EQ(k.kind, KEstimateKind::combined) << k.reason;
+  EXPECT_FALSE(k.correlation.estimated());  // combine_estimators alone leaves it: it runs every batch
+  estimate_correlation(k, x);
+  std::vector<double> y(400);
+  for (std::size_t i = 0; i < 400; ++i) y[i] = k.weights[0] * x[0][i] + k.weights[1] * x[1][i] + k.weights[2] * x[2][i];
+  const BatchCorrelation expected = batch_correlation(y);
+  EXPECT_EQ(k.correlation.autocorrelation_time, expected.autocorrelation_time);
+  EXPECT_GT(k.correlation.autocorrelation_time, 2.0);
+  EXPECT_NEAR(k.correlation.std_corrected, k.std * std::sqrt(expected.autocorrelation_time), 1e-15);
+  EXPECT_NE(correlation_warning(k).find("successive batches are correlated"), std::string::npos) << correlation_warning(k);
 }
 
 TEST(Statistics, StableCombinationIsTheMinimumVarianceOne) {

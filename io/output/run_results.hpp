@@ -6,6 +6,7 @@
 #include "kernels/vocabulary/site.hpp"
 
 #include <array>
+#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <limits>
@@ -26,6 +27,23 @@ struct MeanStd {
   bool has_std() const { return std == std; }  // not NaN
 };
 
+// How much the correlation of successive active batches widens a mean's uncertainty
+// (src/host/statistics.hpp, batch_correlation). The naive std assumes independent batches; power
+// iteration's batches are not (each batch's source is the last one's fission sites).
+struct BatchCorrelation {
+  // Integrated autocorrelation time of the batch series, in batches: 1 + 2 x the sum of its
+  // autocorrelations over `window` lags; 1 for independent batches. NaN: not estimated (too few batches).
+  double autocorrelation_time = std::numeric_limits<double>::quiet_NaN();
+  int window = 0;
+  // The naive std x sqrt(max(1, autocorrelation_time)): never below the naive std.
+  double std_corrected = std::numeric_limits<double>::quiet_NaN();
+  // Whether the series is long enough for the estimate itself to be firm: at least
+  // reliable_correlation_batches autocorrelation times, with the window closed (statistics.hpp).
+  bool reliable = false;
+  bool estimated() const { return autocorrelation_time == autocorrelation_time; }
+  double factor() const { return estimated() && autocorrelation_time > 1 ? std::sqrt(autocorrelation_time) : 1.0; }
+};
+
 // How a k over active batches was formed; src/host/statistics.hpp (combine_estimators) says when each is used.
 enum class KEstimateKind : int { none, combined, mean_of_estimators, collision, absorption, tracklength };
 inline constexpr EnumName<KEstimateKind> k_estimate_kind_names[] = {
@@ -42,6 +60,10 @@ struct KEstimate : MeanStd {
   KEstimateKind kind = KEstimateKind::none;
   int batches = 0;     // active batches it is made of
   std::string reason;  // one line; "" when kind is combined
+  // The weight of the collision, absorption and track-length estimators in each batch's value: its
+  // series is sum_e weights[e] x[e][batch] (the correlation is that series').
+  std::array<double, 3> weights{};
+  BatchCorrelation correlation;  // estimated for the run's k (BatchRecord::collect), not per batch
   bool combined() const { return kind == KEstimateKind::combined; }
 };
 
@@ -197,6 +219,7 @@ struct RunResults {
 
   std::vector<BatchResult> batch;
   MeanStd k_collision, k_absorption, k_tracklength;
+  std::array<BatchCorrelation, 3> estimator_correlation;  // collision, absorption, track length
   KEstimate k_combined;  // the run's k: the combination of the three, or the fallback it names
   MeanStd leakage;       // the leakage fraction over active batches
   double particles_per_second = 0;        // active batches' transport alone

@@ -254,6 +254,14 @@ void write_estimators(const H5Group& g, const RunResults& r) {
   // How k (combined) was formed, and why not by the combination when it was not (src/host/statistics.hpp).
   g.set_attribute("combined_estimate", name_of(r.k_combined.kind));
   g.set_attribute("combined_reason", r.k_combined.reason);
+  // The batch correlation of each (src/host/statistics.hpp): [std corrected, autocorrelation time,
+  // window], NaN where not estimated. Rebuilt from /batches on restart, like the estimates themselves.
+  const std::pair<const char*, const BatchCorrelation*> correlations[] = {
+      {"collision_correlation", &r.estimator_correlation[0]}, {"absorption_correlation", &r.estimator_correlation[1]},
+      {"tracklength_correlation", &r.estimator_correlation[2]}, {"combined_correlation", &r.k_combined.correlation}};
+  for (const auto& [name, c] : correlations) {
+    g.write(name, std::vector<double>{c->std_corrected, c->autocorrelation_time, static_cast<double>(c->window)});
+  }
 }
 
 void write_timing(const H5Group& g, const RunResults& r) {

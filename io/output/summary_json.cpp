@@ -28,9 +28,27 @@ json field_json(const T& v) {
 
 json mean_std(const MeanStd& m) { return {{"mean", defined(m.mean)}, {"std", defined(m.std)}}; }
 
-// The run's k: mean, std, how it was formed and, when it is not the combination, why.
+// The batch correlation of an estimate: null where it was not estimated.
+json correlation_json(const BatchCorrelation& c) {
+  return {{"std_corrected", defined(c.std_corrected)},
+          {"autocorrelation_time", defined(c.autocorrelation_time)},
+          {"window", c.window},
+          {"reliable", c.reliable}};
+}
+
+json mean_std(const MeanStd& m, const BatchCorrelation& c) {
+  json out = mean_std(m);
+  out["correlation"] = correlation_json(c);
+  return out;
+}
+
+// The run's k: mean, std, how it was formed and, when it is not the combination, why; its batch correlation.
 json k_estimate(const KEstimate& k) {
-  return {{"mean", defined(k.mean)}, {"std", defined(k.std)}, {"estimate", std::string(name_of(k.kind))}, {"reason", k.reason}};
+  return {{"mean", defined(k.mean)},
+          {"std", defined(k.std)},
+          {"estimate", std::string(name_of(k.kind))},
+          {"reason", k.reason},
+          {"correlation", correlation_json(k.correlation)}};
 }
 
 // The key of a CMFD solve's field (run_results.hpp), beside the batch's own: its k named as the batch's
@@ -145,9 +163,9 @@ json summary(const RunResults& r) {
   const auto& t = r.transport;
   return {{"k", k_estimate(r.k_combined)},
           {"estimators",
-           {{"collision", mean_std(r.k_collision)},
-            {"absorption", mean_std(r.k_absorption)},
-            {"tracklength", mean_std(r.k_tracklength)},
+           {{"collision", mean_std(r.k_collision, r.estimator_correlation[0])},
+            {"absorption", mean_std(r.k_absorption, r.estimator_correlation[1])},
+            {"tracklength", mean_std(r.k_tracklength, r.estimator_correlation[2])},
             {"combined", mean_std(r.k_combined)}}},
           {"leakage", mean_std(r.leakage)},
           {"batches", batches_json(r.batch)},

@@ -19,6 +19,8 @@ SUPPORTED_VERSIONS = (4,)
 
 # A mean and its standard deviation (NaN where undefined: fewer than two active batches).
 Estimate = namedtuple("Estimate", "mean std")
+# The batches' correlation of an estimate (src/README.md, "Correlated batches"); NaN where not estimated.
+Correlation = namedtuple("Correlation", "std_corrected autocorrelation_time window")
 # A phase's seconds over ranks.
 Timing = namedtuple("Timing", "min mean max")
 
@@ -132,6 +134,8 @@ class StatePoint:
         self.version = self.run["version"]
         self.batch_results = _read_batches(f["batches"])
         self.k_estimators = {name: Estimate(*f["estimators"][name][()]) for name in ESTIMATORS}
+        self.k_correlations = {name: Correlation(*f["estimators"][name + "_correlation"][()]) for name in ESTIMATORS
+                               if name + "_correlation" in f["estimators"]}
         self.k_combined_estimate = _value(f["estimators"].attrs["combined_estimate"])
         self.k_combined_reason = _value(f["estimators"].attrs["combined_reason"])
         self.leakage = Estimate(*f["leakage"][()])

@@ -253,19 +253,20 @@ void print_summary(std::ostream& os, const RunResults& r) {
   char line[200];
   const auto active = std::count_if(r.batch.begin(), r.batch.end(), [](const BatchResult& b) { return b.active; });
   os << "\n Results over " << active << " active batches\n";
-  const auto row = [&](const std::string& name, const MeanStd& m) {
-    std::snprintf(line, sizeof line, "   %-16s %s\n", name.c_str(), format_k(m).c_str());
+  const auto row = [&](const std::string& name, const MeanStd& m, const BatchCorrelation& c = {}) {
+    std::snprintf(line, sizeof line, "   %-16s %s%s\n", name.c_str(), format_k(m).c_str(), format_correlation(c).c_str());
     os << line;
   };
   // The run's k: the combination, or the fallback it names with the reason (src/host/statistics.hpp).
   const auto& k = r.k_combined;
   row(k.combined() ? std::string("k (combined)")
                    : "k (" + std::string(k.kind == KEstimateKind::mean_of_estimators ? "mean" : name_of(k.kind)) + ")",
-      k);
+      k, k.correlation);
   if (!k.reason.empty()) os << "     " << (k.combined() ? "" : "not combined: ") << k.reason << "\n";
-  row("k (collision)", r.k_collision);
-  row("k (absorption)", r.k_absorption);
-  row("k (track-length)", r.k_tracklength);
+  row("k (collision)", r.k_collision, r.estimator_correlation[0]);
+  row("k (absorption)", r.k_absorption, r.estimator_correlation[1]);
+  row("k (track-length)", r.k_tracklength, r.estimator_correlation[2]);
+  if (const std::string w = correlation_warning(k); !w.empty()) os << "   warning: " << w << "\n";
   row("leakage fraction", r.leakage);
   os << "   lost particles   " << r.lost_particles << "\n"
      << "   bank overflows   " << r.bank_overflows << "\n\n Time by phase (s, over " << r.ranks << " rank(s)"

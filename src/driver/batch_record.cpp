@@ -99,6 +99,8 @@ void BatchRecord::collect(RunResults& res) const {
   res.k_absorption = mean_std(k_active_[1]);
   res.k_tracklength = mean_std(k_active_[2]);
   res.k_combined = combine_estimators(k_active_);
+  estimate_correlation(res.k_combined, k_active_);
+  for (std::size_t e = 0; e < 3; ++e) res.estimator_correlation[e] = batch_correlation(k_active_[e]);
   res.leakage = mean_std(leakage_active_);
   res.lost_particles = lost_total_;
   res.lost = lost_;

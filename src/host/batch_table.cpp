@@ -1,5 +1,8 @@
 #include "src/host/batch_table.hpp"
 
+#include "src/host/statistics.hpp"
+
+#include <algorithm>
 #include <cstdio>
 
 namespace keff {
@@ -26,6 +29,41 @@ std::string format_k(const MeanStd& k) {
     std::snprintf(text, sizeof text, "%8.5f +/- %7s", k.mean, "-");
   }
   return text;
+}
+
+std::string format_correlation(const BatchCorrelation& c) {
+  if (!c.estimated() || !(c.factor() > 1.0)) return {};
+  char text[96];
+  std::snprintf(text, sizeof text, "  (correlated: +/- %7.5f, autocorrelation time %.3g batches)", c.std_corrected,
+                c.autocorrelation_time);
+  return text;
+}
+
+std::string correlation_warning(const KEstimate& k) {
+  const BatchCorrelation& c = k.correlation;
+  if (!c.estimated()) return {};
+  const bool wide = c.factor() > correlation_warning_factor;
+  if (!wide && c.reliable) return {};
+  char text[512];
+  std::string out;
+  if (wide) {
+    std::snprintf(text, sizeof text,
+                  "successive batches are correlated (integrated autocorrelation time %.3g batches over %d lags): "
+                  "+/- %.5f assumes independent batches and understates k's uncertainty; quote +/- %.5f (x%.2f)",
+                  c.autocorrelation_time, c.window, k.std, c.std_corrected, c.factor());
+    out = text;
+  } else {
+    std::snprintf(text, sizeof text, "the batches' correlation could not be measured firmly (x%.2f found)", c.factor());
+    out = text;
+  }
+  if (!c.reliable) {
+    std::snprintf(text, sizeof text,
+                  ". %d active batches are fewer than %.0f autocorrelation times (or the window did not close), so "
+                  "the uncertainty may be larger still: run more batches",
+                  k.batches, reliable_correlation_batches);
+    out += text;
+  }
+  return out;
 }
 
 std::string format_batch_row(const BatchResult& b, bool cmfd) {

@@ -22,4 +22,12 @@ std::string format_batch_row(const BatchResult& batch, bool cmfd = false);
 // summary print them.
 std::string format_k(const MeanStd& k);
 
+// "  (correlated: +/- 0.00025, autocorrelation time 6.3 batches)" after an estimate whose batches are
+// correlated enough to widen its std (src/host/statistics.hpp); "" when not estimated or not wider.
+std::string format_correlation(const BatchCorrelation& c);
+
+// The warning for a run's k whose std understates its uncertainty by more than
+// correlation_warning_factor, with what to quote and what helps; "" otherwise.
+std::string correlation_warning(const KEstimate& k);
+
 }  // namespace keff

@@ -98,6 +98,7 @@ KEstimate mean_of(const std::array<std::vector<double>, 3>& x, const std::vector
   }
   KEstimate r;
   static_cast<MeanStd&>(r) = mean_std(y);
+  for (const int e : use) r.weights[static_cast<std::size_t>(e)] = 1.0 / static_cast<double>(use.size());
   r.kind = use.size() == 1 ? estimator_kinds[use[0]] : KEstimateKind::mean_of_estimators;
   r.batches = static_cast<int>(n);
   r.reason = std::move(reason);
@@ -136,6 +137,7 @@ std::optional<KEstimate> zero_variance_estimate(const std::array<std::vector<dou
       KEstimate r;
       r.mean = x[e][0];
       r.std = 0.0;
+      r.weights[static_cast<std::size_t>(e)] = 1.0;
       r.kind = estimator_kinds[e];
       r.batches = static_cast<int>(n);
       r.reason = joined(u.left_out, std::string("the ") + estimator_names[e] + " estimator has the same value in all " +
@@ -189,19 +191,7 @@ std::optional<Weights> minimum_variance_weights(const double c[3][3], int m) {
   return r;
 }
 
-// Rule 5's fallback for a combination at `k` outside the estimators' range [lo, hi], with the weights
-// that put it there.
-std::string extrapolation(const std::vector<int>& use, const Weights& weights, double k, double lo, double hi) {
-  std::string named;
-  for (std::size_t a = 0; a < use.size(); ++a) {
-    named += (a ? ", " : "") + std::string(estimator_names[use[a]]) + " " + number("%.3g", weights.w[a] / weights.total);
-  }
-  return "mean of the " + names_of(use) + " estimators: the minimum-variance weights (" + named +
-         ") put the combination at " + number("%.5f", k) + ", outside the estimators' range [" + number("%.5f", lo) +
-         ", " + number("%.5f", hi) + "]: an extrapolation on an estimated covariance";
-}
-
-// Rule 5: the minimum-variance combination, or the mean of rule 4 where it is not defined or not stable.
+// Rule 5: the minimum-variance combination, or the mean of rule 4 where it is not defined.
 KEstimate minimum_variance_combination(const std::array<std::vector<double>, 3>& x, const UsableEstimators& u) {
   const std::size_t n = x[0].size();
   const std::vector<int>& use = u.use;
@@ -219,15 +209,9 @@ KEstimate minimum_variance_combination(const std::array<std::vector<double>, 3>&
   const auto& [w, total] = *weights;
   KEstimate r;
   r.mean = 0;
-  for (int a = 0; a < m; ++a) r.mean += w[a] / total * each[a].mean;
-  double lo = each[0].mean, hi = each[0].mean;
-  for (int a = 1; a < m; ++a) {
-    lo = std::min(lo, each[a].mean);
-    hi = std::max(hi, each[a].mean);
-  }
-  const double slack = 1e-12 * std::max(std::fabs(lo), std::fabs(hi));  // rounding of weights summing to 1
-  if (!(r.mean >= lo - slack && r.mean <= hi + slack)) {
-    return mean_of(x, use, joined(u.left_out, extrapolation(use, *weights, r.mean, lo, hi)));
+  for (int a = 0; a < m; ++a) {
+    r.weights[static_cast<std::size_t>(use[a])] = w[a] / total;
+    r.mean += w[a] / total * each[a].mean;
   }
   r.std = std::sqrt(1.0 / total / static_cast<double>(n));
   r.kind = KEstimateKind::combined;
@@ -276,6 +260,57 @@ KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x) {
     return mean_of(x, u.use, joined(u.left_out, "mean of the " + names_of(u.use) + " estimators: " + too_few_batches(n)));
   }
   return minimum_variance_combination(x, u);
+}
+
+BatchCorrelation batch_correlation(const std::vector<double>& series) {
+  BatchCorrelation r;
+  const std::size_t n = series.size();
+  if (n < static_cast<std::size_t>(min_batches_for_correlation)) return r;
+  const MeanStd naive = mean_std(series);
+  std::vector<double> d(n);
+  for (std::size_t i = 0; i < n; ++i) d[i] = series[i] - naive.mean;
+  double c0 = 0;
+  for (const double v : d) c0 += v * v;
+  if (!(c0 > 0)) {
+    r.autocorrelation_time = 1;
+    r.std_corrected = naive.std;
+    r.reliable = true;
+    return r;
+  }
+  // tau(M) = 1 + 2 sum_{t=1..M} rho(t), rho(t) = sum_i d_i d_{i+t} / sum_i d_i^2, until M >= c tau(M).
+  const int last = static_cast<int>(std::min<std::size_t>(n / 2, max_correlation_window));
+  double tau = 1;
+  int window = 0;
+  bool closed = false;
+  for (int t = 1; t <= last; ++t) {
+    double c = 0;
+    for (std::size_t i = 0; i + static_cast<std::size_t>(t) < n; ++i) c += d[i] * d[i + static_cast<std::size_t>(t)];
+    tau += 2 * c / c0;
+    window = t;
+    if (t >= correlation_window_factor * tau) {
+      closed = true;
+      break;
+    }
+  }
+  r.autocorrelation_time = tau;
+  r.window = window;
+  r.std_corrected = naive.std * r.factor();
+  r.reliable = closed && static_cast<double>(n) >= reliable_correlation_batches * std::max(tau, 1.0);
+  return r;
+}
+
+void estimate_correlation(KEstimate& k, const std::array<std::vector<double>, 3>& x) {
+  const std::size_t n = x[0].size();
+  if (k.std == 0.0) return;  // a zero-variance estimator: exact, nothing to correct
+  std::vector<double> y(n, 0.0);
+  for (std::size_t e = 0; e < 3; ++e) {
+    if (k.weights[e] == 0.0) continue;
+    for (std::size_t i = 0; i < n; ++i) y[i] += k.weights[e] * x[e][i];
+  }
+  k.correlation = batch_correlation(y);
+  // The series' own std equals k.std (the combination's variance is w' C w = 1 / (1' C^-1 1)) up to
+  // rounding; the correction is applied to k.std itself.
+  if (k.correlation.estimated()) k.correlation.std_corrected = k.std * k.correlation.factor();
 }
 
 double shannon_entropy(std::span<const std::int64_t> counts) {

@@ -41,11 +41,36 @@ MeanStd mean_std_of_sums(double sum, double sum_sq, int n);
 //     correlation is accounted for); std NaN with one batch. Kind mean_of_estimators, or the one
 //     estimator's kind.
 //  5. Otherwise the minimum-variance combination w = C^-1 1 / (1' C^-1 1) of the estimators left, with
-//     std sqrt(1 / (1' C^-1 1) / n) (kind combined, reason ""), unless
-//      - C is not positive definite (two estimators move together exactly): the mean of rule 4;
-//      - the combination lies outside [min, max] of the estimators' means: an extrapolation by negative
-//        weights from an estimated covariance, which a user cannot check; the mean of rule 4.
+//     std sqrt(1 / (1' C^-1 1) / n) (kind combined, reason ""), unless C is not positive definite (two
+//     estimators move together exactly): the mean of rule 4. A combination may lie outside the range of
+//     the estimators' means: strongly correlated estimators give one a negative weight, and the
+//     minimum-variance combination then extrapolates by design (Halperin's estimator, used by MCNP and
+//     OpenMC alike, is not confined to the range either). An earlier rule fell back to the mean there,
+//     and a converged run flipped between the two from batch to batch (20 times in a C5G7 run).
+// The correlation of successive batches is not part of k.std (it assumes independent batches):
+// estimate_correlation adds it.
 KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x);
+
+// Active batches from which batch_correlation estimates anything, and the batches per autocorrelation
+// time from which its estimate is firm (Sokal: a series of at least 50 tau).
+inline constexpr int min_batches_for_correlation = 20;
+inline constexpr double reliable_correlation_batches = 50;
+// The window: the first M lags with M >= correlation_window_factor x tau(M) (Sokal's self-consistent
+// window, c = 5), at most max_correlation_window lags (the estimate is then marked unreliable).
+inline constexpr double correlation_window_factor = 5;
+inline constexpr int max_correlation_window = 4096;
+// A correlated run is warned about when the corrected std exceeds the naive one by this factor.
+inline constexpr double correlation_warning_factor = 1.2;
+
+// The integrated autocorrelation time of `series` (batch values, in order) and the std of its mean
+// corrected for it: naive std x sqrt(max(1, tau)). Not estimated (NaN) below min_batches_for_correlation
+// values, and tau = 1 for a series without variance. Subtracting the series' own mean biases the
+// autocorrelations low by about tau / n each, so a short series understates tau: with 120 batches of a
+// problem whose true correction is x2.6, the estimate gave x1.6 on average (perf/RESULTS.md).
+BatchCorrelation batch_correlation(const std::vector<double>& series);
+
+// Sets k.correlation from the series of k's batch values (k.weights of the estimators x[e][batch]).
+void estimate_correlation(KEstimate& k, const std::array<std::vector<double>, 3>& x);
 
 // Shannon entropy in bits of a histogram; 0 for an empty one.
 double shannon_entropy(std::span<const std::int64_t> counts);

@@ -151,6 +151,9 @@ class Reader(unittest.TestCase):
         self.assertEqual((self.sp.k_combined_estimate, self.sp.k_combined_reason), (k["estimate"], k["reason"]))
         for name, estimate in self.summary["estimators"].items():
             self.assert_same(self.sp.k_estimators[name], [estimate["mean"], estimate["std"]], name)
+        correlation = k["correlation"]
+        self.assert_same(self.sp.k_correlations["combined"][:2],
+                         [correlation["std_corrected"], correlation["autocorrelation_time"]], "k correlation")
         leakage = self.summary["leakage"]
         self.assert_same(self.sp.leakage, [leakage["mean"], leakage["std"]], "leakage")
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The seed-to-seed spread of k over runs of one input (keff's JSON summaries) against the std each run
+quotes: naive (independent batches) and corrected for the batches' correlation. Standard library only.
+
+    python3 perf/uncertainty_summary.py [--reference K] RUN.json ...
+
+A quoted std is honest when the spread is about the typical (root-mean-square) quoted std: the ratio
+spread / std near 1. With S runs, the spread itself is uncertain: its 68% interval is printed (chi-square
+with S - 1 degrees of freedom, by the Wilson-Hilferty approximation)."""
+import argparse
+import json
+import math
+import sys
+
+
+def chi2_quantile(p, dof):
+    """Wilson-Hilferty: accurate to a few percent from 3 degrees of freedom."""
+    # The normal quantile by Acklam's rational approximation would do; two values are needed.
+    z = {0.16: -0.994458, 0.84: 0.994458}[p]
+    a = 2.0 / (9.0 * dof)
+    return dof * (1 - a + z * math.sqrt(a)) ** 3
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference", type=float, default=None, help="the exact k, for each run's z")
+    parser.add_argument("runs", nargs="+")
+    args = parser.parse_args()
+    rows = []
+    for path in args.runs:
+        with open(path) as f:
+            k = json.load(f)["k"]
+        rows.append((k["mean"], k["std"], k["correlation"]["std_corrected"], k["correlation"]["autocorrelation_time"],
+                     k["estimate"]))
+    n = len(rows)
+    if n < 3:
+        sys.exit("uncertainty_summary.py: at least 3 runs are needed for a spread")
+    means = [r[0] for r in rows]
+    mean = sum(means) / n
+    spread = math.sqrt(sum((m - mean) ** 2 for m in means) / (n - 1))
+    lo = spread * math.sqrt((n - 1) / chi2_quantile(0.84, n - 1))
+    hi = spread * math.sqrt((n - 1) / chi2_quantile(0.16, n - 1))
+    rms = lambda xs: math.sqrt(sum(x * x for x in xs) / len(xs))
+    naive = rms([r[1] for r in rows])
+    corrected = rms([r[2] if r[2] is not None else r[1] for r in rows])
+    print(f"runs {n}: k mean {mean:.6f}, seed-to-seed spread {spread:.6f} (68%: {lo:.6f} to {hi:.6f})")
+    print(f"  naive std (rms)      {naive:.6f}   spread / naive     {spread / naive:.2f}")
+    print(f"  corrected std (rms)  {corrected:.6f}   spread / corrected {spread / corrected:.2f}")
+    taus = [r[3] for r in rows if r[3] is not None]
+    if taus:
+        print(f"  autocorrelation time: {min(taus):.2f} to {max(taus):.2f} batches (mean {sum(taus) / len(taus):.2f})")
+    if args.reference is not None:
+        zn = [(r[0] - args.reference) / r[1] for r in rows]
+        zc = [(r[0] - args.reference) / (r[2] if r[2] is not None else r[1]) for r in rows]
+        print(f"  z against k = {args.reference:g}, naive:     " + " ".join(f"{z:+.1f}" for z in zn) +
+              f"   (|z| > 3: {sum(abs(z) > 3 for z in zn)})")
+        print(f"  z against k = {args.reference:g}, corrected: " + " ".join(f"{z:+.1f}" for z in zc) +
+              f"   (|z| > 3: {sum(abs(z) > 3 for z in zc)})")
+    kinds = sorted({r[4] for r in rows})
+    print(f"  estimate: {', '.join(kinds)}")
+
+
+if __name__ == "__main__":
+    main()
