@@ -98,6 +98,13 @@ if(KEFF_HAVE_CMFD)
                        PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
                                   ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
   set_tests_properties(restart_cmfd_np1 restart_cmfd_begin_later PROPERTIES LABELS "cli;determinism")
+  # A failed solve shown as failed, never as a number; a run where CMFD did nothing says so. One thread:
+  # CMFD's reductions add in the thread count's order, and the failing solve is the one thread's.
+  add_test(NAME cli_cmfd_failures
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml
+                   -DOUT=${_out}/cmfd_failures -P ${_cmake_dir}/cmfd_failures.cmake)
+  set_tests_properties(cli_cmfd_failures PROPERTIES LABELS "cli;bad-input" TIMEOUT 600
+                       ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 endif()
 foreach(_np 1 2)
   add_test(NAME restart_np${_np}

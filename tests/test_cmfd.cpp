@@ -319,6 +319,9 @@ TEST(CmfdSolverVariants, ReportsOuterNonConvergence) {
   EXPECT_FALSE(r.converged);
   EXPECT_EQ(r.outer_iterations, 2);
   EXPECT_NE(r.failure.find("outer iterations"), std::string::npos) << r.failure;
+  // Its last iterate is no result: no k and no entropy in any output.
+  EXPECT_TRUE(std::isnan(r.k));
+  EXPECT_TRUE(std::isnan(r.entropy));
 }
 
 TEST(CmfdSolverVariants, RefusesBadOptionsAndShapes) {
@@ -341,7 +344,9 @@ TEST(CmfdSolverVariants, NoFissionIsAFailureNotACrash) {
   fill_uniform(t, CellXs{{1.0}, {{0.5}}, {{0.0}}}, {1.0});
   const CmfdResult r = solve(t, CmfdOptions()).result;
   EXPECT_FALSE(r.converged);
-  EXPECT_FALSE(r.failure.empty());
+  EXPECT_NE(r.failure.find("no fission source in the CMFD tallies"), std::string::npos) << r.failure;
+  EXPECT_TRUE(std::isnan(r.k));
+  EXPECT_TRUE(std::isnan(r.entropy));
 }
 
 // --- Determinism -------------------------------------------------------------------------------------

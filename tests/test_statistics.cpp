@@ -316,8 +316,8 @@ TEST(BatchTable, RowsShowUndefinedDeviationsAndFallbacks) {
   EXPECT_TRUE(contains(batch_table_header(), "* marks a fallback"));
 }
 
-// With CMFD, k_cmfd and the CMFD source's entropy after the entropy: blank before [cmfd] begin, '*' after
-// a solve that did not converge, '-' when there was nothing to solve (every cell left out).
+// With CMFD, k_cmfd and the CMFD source's entropy after the entropy: blank before [cmfd] begin, and for a
+// solve that failed (not converged, nothing to solve, a mixed-sign source) 'failed', never its iterate.
 TEST(BatchTable, CmfdColumns) {
   BatchResult b;
   b.batch = 4;
@@ -330,9 +330,9 @@ TEST(BatchTable, CmfdColumns) {
   b.cmfd->converged = true;
   EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789    1.18234     4.2500\n");
   b.cmfd->converged = false;
-  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789    1.18234*    4.2500\n");
+  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789     failed          -\n");
   b.cmfd = CmfdResult{};
-  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789          -*         -\n");
+  EXPECT_EQ(format_batch_row(b, true), "     4    0.91234     5.6789     failed          -\n");
   EXPECT_TRUE(contains(batch_table_header(true), " batch   k(batch)    entropy    k(cmfd)    H(cmfd)    k(mean) +/- std\n"));
 }
 

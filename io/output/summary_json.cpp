@@ -62,7 +62,10 @@ json batch_json(const BatchResult& b) {
   json out = json::object();
   for_each_field(b, [&](const char* name, const auto& v) { out[name] = field_json(v); });
   if (!b.active) out["k_mean"] = out["k_std"] = nullptr;
-  if (b.cmfd) for_each_field(*b.cmfd, [&](const char* name, const auto& v) { out[cmfd_key(name)] = field_json(v); });
+  if (b.cmfd) {
+    for_each_field(*b.cmfd, [&](const char* name, const auto& v) { out[cmfd_key(name)] = field_json(v); });
+    if (!b.cmfd->converged) out["cmfd_failure"] = b.cmfd->failure.empty() ? "failed (restored from a statepoint, which keeps no reason)" : b.cmfd->failure;
+  }
   return out;
 }
 

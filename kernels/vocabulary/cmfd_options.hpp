@@ -33,6 +33,8 @@ struct CmfdOptions {
   bool ilu = false;
 };
 
+// A solve that failed (not converged, a mixed-sign source, a k far from its tallies' balance, nothing to
+// solve) has k and entropy NaN: every output shows it as failed, never as a number.
 struct CmfdResult {
   double k = 0;              // k_cmfd
   double k_change = 0;       // |k_n - k_{n-1}| / k_n at the last outer iteration
@@ -41,7 +43,8 @@ struct CmfdResult {
   int inner_iterations = 0;  // GMRES iterations, summed over the outer iterations
   bool converged = false;    // outer tolerances met and every inner solve converged
   double entropy = 0;        // Shannon entropy (bits) of the CMFD fission source over the coarse cells
-  std::string failure;       // why not converged, empty otherwise
+  std::string failure;       // why it failed, empty otherwise
+  std::string warning;       // a converged solve's caveat (a k far from its tallies' balance), else empty
 };
 
 }  // namespace keff

@@ -207,23 +207,36 @@ void check_restartable(const std::string& path, const RunResults& sp, const mode
 // CMFD's solves over the run: k_cmfd of the last, and the solver's work per solve.
 void print_cmfd_summary(std::ostream& os, const RunResults& r) {
   if (!r.cmfd) return;
-  int solves = 0, unconverged = 0;
+  int solves = 0, failed = 0, last_good = 0;
   double outer = 0, inner = 0, k = 0;
+  std::string first_failure;
   for (const auto& b : r.batch) {
     if (!b.cmfd) continue;
     ++solves;
-    unconverged += b.cmfd->converged ? 0 : 1;
     outer += b.cmfd->outer_iterations;
     inner += b.cmfd->inner_iterations;
-    k = b.cmfd->k;
+    if (b.cmfd->converged) {
+      k = b.cmfd->k;
+      last_good = b.batch;
+    } else if (++failed == 1) {
+      first_failure = "batch " + std::to_string(b.batch) + ": " + b.cmfd->failure;
+    }
   }
   if (solves == 0) return;
   char line[240];
-  std::snprintf(line, sizeof line,
-                "\n CMFD: k_cmfd %.5f after the last batch; %d solves (%d not converged), per solve %.3g power and"
-                " %.3g GMRES iterations\n",
-                k, solves, unconverged, outer / solves, inner / solves);
+  if (last_good > 0) {
+    std::snprintf(line, sizeof line, "\n CMFD: k_cmfd %.5f after batch %d; ", k, last_good);
+  } else {
+    std::snprintf(line, sizeof line, "\n CMFD: no solve succeeded; ");
+  }
   os << line;
+  std::snprintf(line, sizeof line, "%d solves (%d failed), per solve %.3g power and %.3g GMRES iterations\n", solves,
+                failed, outer / solves, inner / solves);
+  os << line;
+  if (failed > 0) os << "   first failure: " << first_failure << "\n";
+  if (failed == solves) {
+    os << "   warning: CMFD did nothing in this run (every solve failed): the run is plain Monte Carlo\n";
+  }
 }
 
 // Each tally in a line: its size and estimator, and per score the largest relative error over its bins

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -29,22 +30,41 @@ using CmfdKernelHandle =
     KokkosKernels::Experimental::KokkosKernelsHandle<int, int, Real, DeviceExec, DeviceMem, DeviceMem>;
 using CmfdPreconditioner = KokkosSparse::Experimental::LUPrec<CmfdMatrix, CmfdKernelHandle>;
 
-// Per coarse cell, the source summed over groups; returns its Shannon entropy in bits.
-double cmfd_cell_source(const DeviceExec& exec, int groups, Kokkos::View<const Real*, DeviceMem> source,
-                        Kokkos::View<Real*, DeviceMem> cell_source) {
+struct CellSource {
+  double entropy = 0;   // Shannon entropy (bits) of the cells' source
+  double negative = 0;  // the magnitude of the negative entries of the source, whose total is 1
+};
+
+// Per coarse cell, the source summed over groups; its Shannon entropy in bits, and how much of the
+// source (per group and cell) is negative: a fundamental mode has none.
+CellSource cmfd_cell_source(const DeviceExec& exec, int groups, Kokkos::View<const Real*, DeviceMem> source,
+                            Kokkos::View<Real*, DeviceMem> cell_source) {
   const int n = static_cast<int>(cell_source.extent(0));
-  double entropy = 0;
+  CellSource r;
   Kokkos::parallel_reduce(
       "keff::cmfd::cell_source", Kokkos::RangePolicy<DeviceExec>(exec, 0, n),
-      KOKKOS_LAMBDA(int c, double& h) {
+      KOKKOS_LAMBDA(int c, double& h, double& negative) {
         Real s = 0;
-        for (int g = 0; g < groups; ++g) s += source(g * n + c);
+        for (int g = 0; g < groups; ++g) {
+          const Real v = source(g * n + c);
+          s += v;
+          if (v < 0) negative -= v;
+        }
         cell_source(c) = s;
         if (s > 0) h -= s * Kokkos::log2(s);
       },
-      entropy);
-  return entropy;
+      r.entropy, r.negative);
+  return r;
 }
+
+// A source with more negative weight than this (of a total of 1) is a mixed-sign iterate, not a mode.
+constexpr double max_negative_source = 1e-9;
+// A converged k_cmfd this far from the balance of the tallies it was built from (relative) is warned
+// about: before the source converges the two differ by design (CMFD finds the fundamental mode the
+// batch's source is not yet: 1.13 against 0.80 in the first batch of examples/cmfd_slab_2g.toml), but by
+// half, as 100 coarse groups at small particle counts gave (0.2 against 0.51), the coarse tallies
+// describe their noise more than the problem.
+constexpr double max_balance_disagreement = 0.5;
 
 }  // namespace detail
 
@@ -197,6 +217,17 @@ void CmfdSolver::apply_production(const DeviceExec& exec, Vector x, const Kokkos
   KokkosSparse::spmv(exec, "N", 1.0, impl_->op.production, x, 0.0, y);
 }
 
+namespace {
+// A solve that failed reports no k and no entropy (NaN: null in the JSON), never a number that looks
+// like a result; its iterations, changes and failure stay for diagnosis.
+CmfdResult failed(CmfdResult r) {
+  r.converged = false;
+  r.k = std::numeric_limits<double>::quiet_NaN();
+  r.entropy = std::numeric_limits<double>::quiet_NaN();
+  return r;
+}
+}  // namespace
+
 CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies) {
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::solve");
   Impl& s = *impl_;
@@ -210,9 +241,11 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
 
   // sum(F phi) stays 1 from here on: sum(F phi') is then the ratio the power iteration needs.
   double k = s.first_guess(exec, tallies);
+  const double balance = k;
   if (k == 0) {
-    result.failure = "no fission source in the CMFD tallies";
-    return result;
+    result.failure = "no fission source in the CMFD tallies (every coarse cell left out: fewer collisions than "
+                     "[cmfd] min_collisions, or no fission scored in the mesh)";
+    return failed(result);
   }
   s.factor(exec, s.op.loss);
 
@@ -273,8 +306,18 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   if (!result.converged && result.failure.empty()) {
     result.failure = "no convergence in " + std::to_string(o.max_outer) + " outer iterations";
   }
-  result.entropy = detail::cmfd_cell_source(exec, s.op.groups, s.source, s.cell_source);
-  return result;
+  const detail::CellSource cells = detail::cmfd_cell_source(exec, s.op.groups, s.source, s.cell_source);
+  result.entropy = cells.entropy;
+  if (result.converged && cells.negative > detail::max_negative_source) {
+    result.failure = "the CMFD source is negative in places (" + std::to_string(cells.negative) +
+                     " of its total 1): a mixed-sign iterate, not the fundamental mode";
+  } else if (result.converged && std::abs(k - balance) > detail::max_balance_disagreement * balance) {
+    result.warning = "k_cmfd " + std::to_string(k) + " lies more than " +
+                     std::to_string(static_cast<int>(100 * detail::max_balance_disagreement)) +
+                     "% from the balance of the tallies it was built from (" + std::to_string(balance) +
+                     "): the coarse tallies may be too noisy (fewer coarse groups or cells, or more particles)";
+  }
+  return result.failure.empty() ? result : failed(result);
 }
 
 }  // namespace keff

@@ -67,13 +67,24 @@ BatchResult BatchRecord::record(int batch, const BatchCounters& global, double e
 }
 
 // With CMFD, two more columns: k_cmfd and the entropy of the CMFD source (on the coarse mesh), from
-// [cmfd] begin on; a '*' after k_cmfd marks a solve that did not converge (no feedback that batch).
+// [cmfd] begin on; 'failed' for a solve with no usable result (no feedback that batch).
 void BatchRecord::print_header() const {
   if (log_) *log_ << batch_table_header(cmfd_columns_);
 }
 
-void BatchRecord::print_row(const BatchResult& r) const {
-  if (log_) *log_ << format_batch_row(r, cmfd_columns_) << std::flush;
+void BatchRecord::print_row(const BatchResult& r) {
+  if (!log_) return;
+  *log_ << format_batch_row(r, cmfd_columns_);
+  if (r.cmfd && !r.cmfd->converged && !cmfd_failure_warned_) {
+    *log_ << " warning: batch " << r.batch << ": the CMFD solve failed: " << r.cmfd->failure
+          << "; no feedback from it (later failures are counted in the summary)\n";
+    cmfd_failure_warned_ = true;
+  }
+  if (r.cmfd && !r.cmfd->warning.empty() && !cmfd_caveat_warned_) {
+    *log_ << " warning: batch " << r.batch << ": " << r.cmfd->warning << " (said once)\n";
+    cmfd_caveat_warned_ = true;
+  }
+  *log_ << std::flush;
 }
 
 void BatchRecord::restore(const RunResults& sp) {

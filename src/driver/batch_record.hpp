@@ -49,7 +49,8 @@ class BatchRecord {
                      std::optional<CmfdResult> cmfd);
 
   void print_header() const;
-  void print_row(const BatchResult& r) const;
+  // The batch's row, and the first failed CMFD solve of the run with why.
+  void print_row(const BatchResult& r);
 
   // Continues from a statepoint: its batches, estimators and counts.
   void restore(const RunResults& statepoint);
@@ -65,6 +66,7 @@ class BatchRecord {
   std::vector<LostHistory> lost_;  // described, the first LostHistory::listed
   int lost_warned_ = 0;
   int bank_overflows_ = 0;
+  bool cmfd_failure_warned_ = false, cmfd_caveat_warned_ = false;
   int restored_active_ = 0;
   std::vector<BatchResult> batches_;
   std::array<std::vector<double>, 3> k_active_;  // collision, absorption, track length

@@ -15,8 +15,8 @@ std::string batch_table_header(bool cmfd) {
     return text + " batch   k(batch)    entropy    k(mean) +/- std\n"
                   " -----   --------    -------    ---------------\n";
   }
-  return text + " k(cmfd), H(cmfd): CMFD's eigenvalue and source entropy after the batch; * after k(cmfd): not converged\n"
-                " (no feedback from that solve)\n"
+  return text + " k(cmfd), H(cmfd): CMFD's eigenvalue and source entropy after the batch; 'failed': the solve gave\n"
+                " no usable result (why: the warning and the JSON's cmfd_failure; no feedback from it)\n"
                 " batch   k(batch)    entropy    k(cmfd)    H(cmfd)    k(mean) +/- std\n"
                 " -----   --------    -------    -------    -------    ---------------\n";
 }
@@ -70,10 +70,10 @@ std::string format_batch_row(const BatchResult& b, bool cmfd) {
   char line[160];
   std::snprintf(line, sizeof line, " %5d   %8.5f   %8.4f", b.batch, b.k, b.entropy);
   std::string row = line;
-  if (cmfd && b.cmfd && b.cmfd->k == 0 && !b.cmfd->converged) {
-    row += "          -*         -";  // nothing to solve yet: every cell left out (too few collisions)
+  if (cmfd && b.cmfd && !b.cmfd->converged) {
+    row += "     failed          -";  // no k and no entropy: the reason is in the log and the JSON
   } else if (cmfd && b.cmfd) {
-    std::snprintf(line, sizeof line, "   %8.5f%c  %8.4f", b.cmfd->k, b.cmfd->converged ? ' ' : '*', b.cmfd->entropy);
+    std::snprintf(line, sizeof line, "   %8.5f   %8.4f", b.cmfd->k, b.cmfd->entropy);
     row += line;
   } else if (cmfd) {
     row += std::string(22, ' ');  // before [cmfd] begin

@@ -1,0 +1,60 @@
+# A CMFD solve that fails is shown as failed everywhere, never as a number: the shipped CMFD slab (whose
+# 12th solve loses its fission source) prints 'failed' in the table with a warning that says why, and its
+# JSON has k_cmfd and cmfd_entropy null with cmfd_failure set; no CMFD entropy anywhere is negative.
+# A run whose coarse cells are all left out says that CMFD did nothing.
+#   cmake -DKEFF=... -DINPUT=<examples/cmfd_slab_2g.toml> -DOUT=dir -P cmfd_failures.cmake
+file(REMOVE_RECURSE "${OUT}")
+file(MAKE_DIRECTORY "${OUT}")
+execute_process(COMMAND ${KEFF} run ${INPUT} --statepoint "" --json ${OUT}/slab.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the slab failed (${rc}):\n${out}${err}")
+endif()
+if(NOT out MATCHES "\n +12 +[0-9.]+ +[0-9.]+ +failed +-")
+  message(FATAL_ERROR "batch 12's failed solve is not shown as failed:\n${out}")
+endif()
+if(NOT out MATCHES "warning: batch 12: the CMFD solve failed: [^\n]+; no feedback from it")
+  message(FATAL_ERROR "no warning with the reason for batch 12:\n${out}")
+endif()
+if(out MATCHES "[0-9]\\*  ")
+  message(FATAL_ERROR "a k(cmfd) is still printed with a '*':\n${out}")
+endif()
+
+file(READ ${OUT}/slab.json json)
+string(JSON batches LENGTH "${json}" batches)
+math(EXPR last "${batches} - 1")
+set(failed 0)
+foreach(i RANGE ${last})
+  string(JSON converged ERROR_VARIABLE missing GET "${json}" batches ${i} cmfd_converged)
+  if(missing)
+    continue()
+  endif()
+  string(JSON k TYPE "${json}" batches ${i} k_cmfd)
+  string(JSON h TYPE "${json}" batches ${i} cmfd_entropy)
+  if(converged)
+    string(JSON entropy GET "${json}" batches ${i} cmfd_entropy)
+    if(entropy MATCHES "^-")
+      message(FATAL_ERROR "batch index ${i}: a negative CMFD entropy ${entropy}")
+    endif()
+  else()
+    math(EXPR failed "${failed} + 1")
+    string(JSON why GET "${json}" batches ${i} cmfd_failure)
+    if(NOT k STREQUAL "NULL" OR NOT h STREQUAL "NULL" OR why STREQUAL "")
+      message(FATAL_ERROR "batch index ${i}: a failed solve reported as k_cmfd ${k}, entropy ${h}, failure '${why}'")
+    endif()
+  endif()
+endforeach()
+if(failed EQUAL 0)
+  message(FATAL_ERROR "no failed solve in the slab: the case this test is about did not happen")
+endif()
+
+# Every coarse cell left out: nothing to solve in any batch.
+file(READ ${INPUT} text)
+string(REPLACE "min_collisions = 100" "min_collisions = 1000000000000" text "${text}")
+file(WRITE ${OUT}/left_out.toml "${text}")
+execute_process(COMMAND ${KEFF} run ${OUT}/left_out.toml --batches 4 --inactive 1 --statepoint ""
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "no fission source in the CMFD tallies \\(every coarse cell left out"
+   OR NOT out MATCHES "CMFD: no solve succeeded; 4 solves \\(4 failed\\)" OR NOT out MATCHES "warning: CMFD did nothing")
+  message(FATAL_ERROR "all cells left out (${rc}):\n${out}${err}")
+endif()
