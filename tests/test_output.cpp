@@ -497,8 +497,8 @@ TEST(Output, StatepointReadsBackEveryListedField) {
   }
 }
 
-// A batch's keys in the order io/README.md documents, its CMFD solve's after its own; the running k null
-// before the first active batch.
+// A batch's keys in the order io/README.md documents, its CMFD solve's after its own (and why a solve
+// failed, after them); the running k null before the first active batch.
 TEST(Output, JsonBatchKeysInDocumentedOrder) {
   TempDir dir;
   write_summary_json(dir.file("s.json"), fixed_results());
@@ -516,7 +516,10 @@ TEST(Output, JsonBatchKeysInDocumentedOrder) {
   };
   ASSERT_EQ(batches.size(), 3u);
   EXPECT_EQ(keys(batches[0]), own);
-  EXPECT_EQ(keys(batches[1]), solved);
+  std::vector<std::string> failed = solved;
+  failed.push_back("cmfd_failure");
+  EXPECT_EQ(keys(batches[1]), failed);  // its solve did not converge
+  EXPECT_EQ(keys(batches[2]), solved);
   EXPECT_TRUE(batches[0].at("k_mean").is_null());
   EXPECT_EQ(batches[1].at("k_mean").get<double>(), 1.5);
   EXPECT_EQ(batches[2].at("k_cmfd").get<double>(), 3.1875);
