@@ -1,6 +1,7 @@
 // libFuzzer target: any bytes as the content of a statepoint (what read_statepoint returns once its
-// checksum matched) for a small multigroup problem: check_restart_data must accept it or throw
-// InputError; anything else (another exception, a crash, a sanitizer report) is a bug.
+// checksum matched) for a small multigroup problem, with CMFD (feedback on, a rolling window: its window
+// sums, kept batches and solves from the bytes too) or without: check_restart_data must accept it or
+// throw InputError; anything else (another exception, a crash, a sanitizer report) is a bug.
 #include "io/input/input.hpp"
 #include "io/output/restart_check.hpp"
 
@@ -45,6 +46,16 @@ filters = ["group"]
 scores = ["flux"]
 )";
 
+// The same with CMFD: a 2 x 2 x 1 coarse mesh, both groups, feedback on, a window of the last 2 batches.
+constexpr const char* cmfd_text = R"(
+[cmfd]
+shape = [2, 2, 1]
+begin = 2
+feedback = true
+window = "rolling"
+window_size = 2
+)";
+
 // Reads values of any type off the fuzz input, zeros past its end.
 class Bytes {
  public:
@@ -67,8 +78,12 @@ class Bytes {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const keff::model::Problem problem = keff::read_problem_string(problem_text, "restart.toml");
+  static const keff::model::Problem plain = keff::read_problem_string(problem_text, "restart.toml");
+  static const keff::model::Problem accelerated =
+      keff::read_problem_string(std::string(problem_text) + cmfd_text, "restart_cmfd.toml");
   Bytes in(data, size);
+  const bool with_cmfd = in.next<std::uint8_t>() % 2;
+  const keff::model::Problem& problem = with_cmfd ? accelerated : plain;
   keff::RunResults sp;
   sp.particles = in.next<std::uint8_t>() % 2 ? problem.settings.particles : in.next<std::int64_t>();
   sp.inactive = problem.settings.inactive;
@@ -88,7 +103,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     r.fission_sites = in.next<std::int64_t>();
     r.k_running.mean = in.next<double>();
     r.k_running.std = in.next<double>();
+    if (with_cmfd && in.next<std::uint8_t>() % 2) {
+      keff::CmfdResult c;
+      c.k = in.next<double>();
+      c.entropy = in.next<double>();
+      c.outer_iterations = in.next<int>();
+      c.inner_iterations = in.next<int>();
+      c.converged = in.next<std::uint8_t>() % 2;
+      r.cmfd = c;
+    }
     sp.batch.push_back(r);
+  }
+  if (with_cmfd && in.next<std::uint8_t>() % 4 != 0) {
+    // The window: its sum and kept batches with their scores, of the right length or not.
+    keff::CmfdWindowData w;
+    // 5 G C + 2 G^2 C + 2 G F: one coarse group (the default collapse), 4 cells, 20 faces.
+    const int values = in.next<std::uint8_t>() % 2 ? 68 : in.next<std::uint8_t>();
+    for (int i = 0; i < values; ++i) w.sum.push_back(in.next<std::uint8_t>() % 2 ? 0 : in.next<std::int64_t>());
+    const int kept = in.next<std::uint8_t>() % 3;
+    for (int b = 0; b < kept; ++b) {
+      w.batches.push_back(in.next<std::uint8_t>() % 2 ? batches - kept + b + 1 : in.next<std::int64_t>());
+      for (int i = 0; i < values; ++i) w.scores.push_back(in.next<std::uint8_t>() % 2 ? 0 : in.next<std::int64_t>());
+    }
+    sp.restart.cmfd = w;
+    if (in.next<std::uint8_t>() % 2) {
+      keff::CmfdReport report;
+      report.feedback = in.next<std::uint8_t>() % 2;
+      sp.cmfd = report;
+    }
   }
   sp.restart.k_prev = in.next<std::uint8_t>() % 2 && !sp.batch.empty() ? sp.batch.back().k_collision : in.next<double>();
   if (in.next<std::uint8_t>() % 4 != 0) {
