@@ -15,6 +15,7 @@
 #include "src/host/plot_frame.hpp"
 #include "src/host/plot_palette.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iostream>
@@ -36,7 +37,8 @@ constexpr const char* plot_usage =
     "what each colour is and how many pixels show it.\n"
     "\n"
     "Without slice options, draws every [[plot]] of the input (io/README.md), or one xy slice through the\n"
-    "middle of the geometry when it has none. With any of them, draws that one slice:\n"
+    "middle of the geometry when it has none. --plot NAME draws that [[plot]] alone, with any of the options\n"
+    "below in place of its keys; without --plot, the options draw one slice of their own:\n"
     "  --basis xy|xz|yz     the plane, named by the axes across and up the picture (default xy)\n"
     "  --origin X,Y,Z       its centre in cm (default: the centre of the geometry's bounding box)\n"
     "  --width W,H          its extent across and up in cm (default: the bounding box's)\n"
@@ -79,17 +81,44 @@ E parse_choice(std::string_view flag, std::string_view text) {
   return *e;
 }
 
+// The slice flags, each set only when given: they override a [[plot]] table's keys (--plot NAME) or the
+// defaults of a slice of their own.
+struct SliceFlags {
+  std::optional<PlotBasis> basis;
+  std::optional<std::array<double, 3>> origin;
+  std::optional<std::array<double, 2>> width;
+  std::optional<std::array<std::int64_t, 2>> pixels;
+  std::optional<PlotColorBy> color_by;
+  std::optional<std::string> file;
+  bool any() const { return basis || origin || width || pixels || color_by || file; }
+};
+
 struct PlotRequest {
   std::optional<std::string> input;
-  std::optional<model::Plot> slice;  // from the flags; none: the input's [[plot]] tables
+  std::optional<std::string> table;  // --plot NAME: that [[plot]] of the input
+  SliceFlags flags;
 };
+
+// `plot` with the flags given set over it. A new colour-by drops the table's colours (they name
+// materials or cells by the old one).
+model::Plot with_flags(model::Plot plot, const SliceFlags& f) {
+  if (f.basis) plot.basis = *f.basis;
+  if (f.origin) plot.origin = f.origin;
+  if (f.width) plot.width = f.width;
+  if (f.pixels) plot.pixels = f.pixels;
+  if (f.color_by && *f.color_by != plot.color_by) {
+    plot.color_by = *f.color_by;
+    plot.colors.clear();
+  }
+  if (f.file) plot.file = *f.file;
+  if (f.basis && !f.width && plot.width) plot.width.reset();  // the table's width was across its own plane
+  if (f.basis && !f.pixels && plot.pixels) plot.pixels.reset();
+  return plot;
+}
 
 PlotRequest parse_plot_args(const std::vector<std::string_view>& args) {
   PlotRequest r;
-  model::Plot slice;
-  slice.name = "plot";
-  slice.file = "plot.png";
-  bool any = false;
+  SliceFlags& slice = r.flags;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     const auto value = [&]() {
@@ -122,7 +151,9 @@ PlotRequest parse_plot_args(const std::vector<std::string_view>& args) {
       slice.color_by = parse_choice<PlotColorBy>(a, value());
     } else if (a == "-o" || a == "--output") {
       slice.file = std::string(value());
-      if (slice.file.empty()) throw UsageError(std::string(a) + ": an empty file name (allowed: a path for the PNG)");
+      if (slice.file->empty()) throw UsageError(std::string(a) + ": an empty file name (allowed: a path for the PNG)");
+    } else if (a == "--plot") {
+      r.table = std::string(value());
     } else if (a.starts_with("-")) {
       throw UsageError("plot: unknown option '" + printable(a) + "'");
     } else if (!r.input) {
@@ -130,9 +161,7 @@ PlotRequest parse_plot_args(const std::vector<std::string_view>& args) {
     } else {
       throw UsageError("plot: more than one input file ('" + printable(*r.input) + "', '" + printable(a) + "')");
     }
-    any = any || a.starts_with("-");
   }
-  if (any) r.slice = slice;
   return r;
 }
 
@@ -144,15 +173,25 @@ std::string legend_path(const std::string& png) {
 // The slices to draw, completed and with their outputs checked, before anything is drawn.
 std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Problem& problem) {
   std::vector<model::Plot> plots;
-  if (request.slice) {
-    plots.push_back(*request.slice);
+  model::Plot fresh;
+  fresh.name = "plot";
+  fresh.file = "plot.png";
+  if (request.table) {
+    const auto it = std::find_if(problem.plots.begin(), problem.plots.end(),
+                                 [&](const model::Plot& p) { return p.name == *request.table; });
+    if (it == problem.plots.end()) {
+      std::string names;
+      for (const auto& p : problem.plots) names += (names.empty() ? "" : ", ") + p.name;
+      throw UsageError("--plot: " + printable(problem.source_name) + " has no [[plot]] named '" +
+                       printable(*request.table) + "' (allowed: " + (names.empty() ? "none defined" : names) + ")");
+    }
+    plots.push_back(with_flags(*it, request.flags));
+  } else if (request.flags.any()) {
+    plots.push_back(with_flags(fresh, request.flags));
   } else if (!problem.plots.empty()) {
     plots = problem.plots;
   } else {
-    model::Plot whole;
-    whole.name = "plot";
-    whole.file = "plot.png";
-    plots.push_back(whole);
+    plots.push_back(fresh);
   }
   for (auto& plot : plots) {
     plot = complete_plot(problem, plot);

@@ -40,6 +40,15 @@ endif()
 expect_run(flags 0 "xz slice at y = 1 .*, 30 x 20 pixels, by cell" ${INPUTS}/plot_2x2.toml --basis xz
            --pixels 30,20 --color cell -o flags.png)
 expect_file(flags.png)
+# --plot NAME: one table, with the flags given in place of its keys (its colours kept).
+expect_run(table 0 "plot 'checkerboard': xy slice .*, 8 x 8 pixels, by material" ${INPUTS}/plot_2x2.toml
+           --plot checkerboard --pixels 8,8 -o table.png)
+file(READ "${OUT}/table.legend.txt" legend)
+if(NOT legend MATCHES "#c81e28 +32  50.000%  a\n")
+  message(FATAL_ERROR "--plot checkerboard lost the table's colour for a:\n${legend}")
+endif()
+expect_run(no_table 2 "--plot: .*plot_2x2.toml has no \\[\\[plot\\]\\] named 'top' \\(allowed: checkerboard, side\\)"
+           ${INPUTS}/plot_2x2.toml --plot top)
 expect_run(overlap 0 "warning: 2 pixels show overlapping cells" ${INPUTS}/bad/plot_overlap.toml)
 expect_run(outside 0 "no pixel of the slice is inside the model.*outside the geometry's bounding box"
            ${INPUTS}/plot_2x2.toml --origin 50,50,0 -o outside.png)
