@@ -170,8 +170,10 @@ std::string legend_path(const std::string& png) {
   return stem + ".legend.txt";
 }
 
-// The slices to draw, completed and with their outputs checked, before anything is drawn.
-std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Problem& problem) {
+// The slices to draw, completed and with their outputs checked (writable, none the `input` file), before
+// anything is drawn.
+std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Problem& problem,
+                                    const std::optional<std::string>& input) {
   std::vector<model::Plot> plots;
   model::Plot fresh;
   fresh.name = "plot";
@@ -193,10 +195,14 @@ std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Pro
   } else {
     plots.push_back(fresh);
   }
+  const std::vector<InputFile> inputs = input ? std::vector<InputFile>{{*input, "the input file"}} : std::vector<InputFile>{};
   for (auto& plot : plots) {
     plot = complete_plot(problem, plot);
-    check_output_path(plot.file, "the picture of plot '" + plot.name + "'");
-    check_output_path(legend_path(plot.file), "the legend of plot '" + plot.name + "'");
+    const std::string picture = "the picture of plot '" + plot.name + "'", legend = "the legend of plot '" + plot.name + "'";
+    check_output_path(plot.file, picture);
+    check_not_an_input(plot.file, picture, inputs);
+    check_output_path(legend_path(plot.file), legend);
+    check_not_an_input(legend_path(plot.file), legend, inputs);
   }
   return plots;
 }
@@ -245,7 +251,7 @@ int plot_command(const std::vector<std::string_view>& args, const Communicator& 
     request = parse_plot_args(args);
     const std::string text = request.input ? read_input_file(*request.input) : std::string(default_problem_toml());
     problem = read_problem_string(text, request.input ? *request.input : "<default>");
-    plots = plan_plots(request, problem);
+    plots = plan_plots(request, problem, request.input);
     if (!png_supported()) {
       throw OutputError("keff plot cannot write PNG: this keff was built without libpng (Debian: apt install "
                         "libpng-dev, then rebuild)");

@@ -61,6 +61,13 @@ expect_run(huge_pixels 2 "--pixels: 20000 x 20000 pixels \\(about 4.4 GB\\) is n
 expect_run(fractional_pixels 2 "--pixels: '10.5,4' is not allowed" ${INPUTS}/plot_2x2.toml --pixels 10.5,4)
 expect_run(origin 2 "--origin: '1,2' is not allowed" ${INPUTS}/plot_2x2.toml --origin 1,2)
 expect_run(unwritable 1 "no-such-dir/x.png" ${INPUTS}/plot_2x2.toml -o ${OUT}/no-such-dir/x.png)
+file(COPY ${INPUTS}/plot_2x2.toml DESTINATION ${OUT})
+expect_run(onto_input 1 "the picture of plot 'plot' '.*plot_2x2.toml' is the input file" ${OUT}/plot_2x2.toml
+           -o ${OUT}/plot_2x2.toml)
+file(SIZE ${OUT}/plot_2x2.toml size)
+if(size LESS 100)
+  message(FATAL_ERROR "the input was overwritten")
+endif()
 expect_run(unknown 2 "plot: unknown option '--colour'" ${INPUTS}/plot_2x2.toml --colour cell)
 
 # keff run --plots DIR: the result pictures drawn from the statepoint at the end (Python with numpy, h5py
