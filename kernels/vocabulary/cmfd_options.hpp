@@ -33,8 +33,9 @@ struct CmfdOptions {
   bool ilu = false;
 };
 
-// A solve that failed (not converged, a mixed-sign source, a k far from its tallies' balance, nothing to
-// solve) has k and entropy NaN: every output shows it as failed, never as a number.
+// A solve that failed (nothing to solve, not converged, a vanished or mixed-sign source) has k and entropy
+// NaN: every output shows it as failed, never as a number. A converged k far from its tallies' balance
+// is not a failure, only a warning.
 struct CmfdResult {
   double k = 0;              // k_cmfd
   double k_change = 0;       // |k_n - k_{n-1}| / k_n at the last outer iteration

@@ -72,15 +72,6 @@ std::array<double, n> parse_numbers(std::string_view flag, std::string_view text
   return out;
 }
 
-template <class E>
-E parse_choice(std::string_view flag, std::string_view text) {
-  const auto e = enum_from_name<E>(text);
-  if (!e) {
-    throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + allowed_names<E>() + ")");
-  }
-  return *e;
-}
-
 // The slice flags, each set only when given: they override a [[plot]] table's keys (--plot NAME) or the
 // defaults of a slice of their own.
 struct SliceFlags {
@@ -170,10 +161,9 @@ std::string legend_path(const std::string& png) {
   return stem + ".legend.txt";
 }
 
-// The slices to draw, completed and with their outputs checked (writable, none the `input` file), before
+// The slices to draw, completed and with their outputs checked (writable, none the input file), before
 // anything is drawn.
-std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Problem& problem,
-                                    const std::optional<std::string>& input) {
+std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Problem& problem) {
   std::vector<model::Plot> plots;
   model::Plot fresh;
   fresh.name = "plot";
@@ -195,7 +185,8 @@ std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Pro
   } else {
     plots.push_back(fresh);
   }
-  const std::vector<InputFile> inputs = input ? std::vector<InputFile>{{*input, "the input file"}} : std::vector<InputFile>{};
+  std::vector<InputFile> inputs;
+  if (request.input) inputs.push_back({*request.input, "the input file"});
   for (auto& plot : plots) {
     plot = complete_plot(problem, plot);
     const std::string picture = "the picture of plot '" + plot.name + "'", legend = "the legend of plot '" + plot.name + "'";
@@ -251,7 +242,7 @@ int plot_command(const std::vector<std::string_view>& args, const Communicator& 
     request = parse_plot_args(args);
     const std::string text = request.input ? read_input_file(*request.input) : std::string(default_problem_toml());
     problem = read_problem_string(text, request.input ? *request.input : "<default>");
-    plots = plan_plots(request, problem, request.input);
+    plots = plan_plots(request, problem);
     if (!png_supported()) {
       throw OutputError("keff plot cannot write PNG: this keff was built without libpng (Debian: apt install "
                         "libpng-dev, then rebuild)");

@@ -13,16 +13,6 @@ namespace keff {
 
 namespace {
 
-// A flag's value that must be one of an enum's names.
-template <class E>
-E parse_choice(std::string_view flag, std::string_view text) {
-  const std::optional<E> e = enum_from_name<E>(text);
-  if (!e) {
-    throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + allowed_names<E>() + ")");
-  }
-  return *e;
-}
-
 // "NX,NY,NZ", each from 1 to 64 (as [domains] mesh).
 std::array<int, 3> parse_domains(std::string_view text) {
   std::array<int, 3> mesh{};

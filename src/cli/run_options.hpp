@@ -2,6 +2,8 @@
 // The command line of `keff run`, and Kokkos' own arguments: parsed and checked on the host, with no
 // MPI call and no Kokkos header, so the fuzz target (tests/fuzz/) drives exactly what the CLI runs.
 #include "io/input/model.hpp"
+#include "io/printable.hpp"
+#include "kernels/vocabulary/enum_names.hpp"
 #include "src/driver/run.hpp"
 
 #include <array>
@@ -49,6 +51,17 @@ void check_run_limits(const model::Problem& problem, int ranks);
 // `text` as an integer in [min, max] for `flag`, or UsageError "<flag>: '<text>' is not allowed
 // (allowed: an integer in [min, max])".
 std::int64_t parse_integer(std::string_view flag, std::string_view text, std::int64_t min, std::int64_t max);
+
+// `text` as one of an enum's names for `flag`, or UsageError "<flag>: '<text>' is not allowed (allowed:
+// <the names>)".
+template <class E>
+E parse_choice(std::string_view flag, std::string_view text) {
+  const std::optional<E> e = enum_from_name<E>(text);
+  if (!e) {
+    throw UsageError(std::string(flag) + ": '" + printable(text) + "' is not allowed (allowed: " + allowed_names<E>() + ")");
+  }
+  return *e;
+}
 
 // What check_kokkos_arguments needs to know of the process and the machine; main() passes the real
 // ones, tests and the fuzz target fakes.

@@ -49,7 +49,7 @@ class BatchRecord {
                      std::optional<CmfdResult> cmfd);
 
   void print_header() const;
-  // The batch's row, and the first failed CMFD solve of the run with why.
+  // The batch's row, and once a run each: the first failed CMFD solve with why, the first solve's warning.
   void print_row(const BatchResult& r);
 
   // Continues from a statepoint: its batches, estimators and counts.
