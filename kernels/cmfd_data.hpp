@@ -120,14 +120,14 @@ struct CmfdEnergyGroups {
 // per crossing): half the atomics, and the two cells of a face see the same current, so the operator
 // is conservative by construction.
 //
-// The cross sections (sigma_t, sigma_s, nu_sigma_f below) come from the track-length rates, which in a
-// cell of one material are its cross sections exactly, whatever the flux: analog ones carry the noise
-// of a few hundred absorptions per cell and batch, and the coarse eigenproblem of a loosely coupled
-// core amplifies a local multiplication a few percent too high into a source peaked there (on the 200 cm
-// slab of examples/cmfd_slab_2g.toml with reflective ends, from a flat source, one batch's analog cross
-// sections gave a CMFD source entropy of 3.62 bits where the flat infinite-medium answer is 4.32, the
-// track-length ones 4.14: src/cmfd/README.md). Only the split over outgoing groups, which a track cannot
-// see, comes from the analog matrices.
+// The cross sections (sigma_t below; scattering and production in src/cmfd/cmfd_operator.cpp) come
+// from the track-length rates, which in a cell of one material are its cross sections exactly, whatever
+// the flux: analog ones carry the noise of a few hundred absorptions per cell and batch, and the coarse
+// eigenproblem of a loosely coupled core amplifies a local multiplication a few percent too high into a
+// source peaked there (on the 200 cm slab of examples/cmfd_slab_2g.toml with reflective ends, from a
+// flat source, one batch's analog cross sections gave a CMFD source entropy of 3.62 bits where the flat
+// infinite-medium answer is 4.32, the track-length ones 4.14: src/cmfd/README.md). Only the split over
+// outgoing groups, which a track cannot see, comes from the analog matrices.
 //
 // `Value` is Real for the solver and Fixed for the scores of one batch, which transport adds with
 // integer atomics (kernels/cmfd_tally.hpp): the same shape for both, so one batch's scores and the
@@ -150,42 +150,12 @@ struct CmfdTallies {
   KOKKOS_INLINE_FUNCTION int n_groups() const { return static_cast<int>(flux.extent(0)); }
   KOKKOS_INLINE_FUNCTION int n_cells() const { return static_cast<int>(flux.extent(1)); }
 
-  // Macroscopic cross sections of (g, c), for a (g, c) with flux: total; scattering from g into h;
-  // neutrons born in h per fission neutron source in g.
+  // The total macroscopic cross section of (g, c), for a (g, c) with flux. Scattering and production,
+  // which need sums over groups, are the operator's (src/cmfd/cmfd_operator.hpp).
   KOKKOS_INLINE_FUNCTION Value sigma_t(int g, int c) const { return track_total(g, c) / flux(g, c); }
-  KOKKOS_INLINE_FUNCTION Value sigma_s(int g, int h, int c) const {
-    return (track_total(g, c) - track_absorption(g, c)) / flux(g, c) * scatter_share(g, h, c);
-  }
-  KOKKOS_INLINE_FUNCTION Value nu_sigma_f(int g, int h, int c) const {
-    return track_nu_fission(g, c) / flux(g, c) * birth_share(g, h, c);
-  }
 
   // Values over all arrays.
   std::size_t size() const;
-
- private:
-  // The share of g's scattering in c that lands in h, as the analog collisions saw it; a neutron not
-  // yet seen to scatter there stays in its group.
-  KOKKOS_INLINE_FUNCTION Value scatter_share(int g, int h, int c) const {
-    Value all = 0;
-    for (int to = 0; to < n_groups(); ++to) all += scatter(g, to, c);
-    if (all > 0) return scatter(g, h, c) / all;
-    return h == g ? Value(1) : Value(0);
-  }
-  // The share of fission neutrons from g in c born in h, as the sites banked saw it; without a site
-  // from g there, the births in c from every group (the fission spectrum hardly depends on the parent);
-  // without any, the top group, where fission neutrons are born.
-  KOKKOS_INLINE_FUNCTION Value birth_share(int g, int h, int c) const {
-    Value from_g = 0, from_any = 0, into_h = 0;
-    for (int to = 0; to < n_groups(); ++to) from_g += nu_fission(g, to, c);
-    if (from_g > 0) return nu_fission(g, h, c) / from_g;
-    for (int from = 0; from < n_groups(); ++from) {
-      into_h += nu_fission(from, h, c);
-      for (int to = 0; to < n_groups(); ++to) from_any += nu_fission(from, to, c);
-    }
-    if (from_any > 0) return into_h / from_any;
-    return h == 0 ? Value(1) : Value(0);
-  }
 };
 
 // Calls f with the same array of each of `tallies` (one shape), array by array in the order of

@@ -1,5 +1,5 @@
-// The CMFD operators M and F on the device: graph by count, scan and fill, then per solve the coupling
-// coefficients (one thread per group and face) and the matrix values (one thread per row, each writing
+// The CMFD operators M and F on the device: graph by count, scan and fill, then per solve the transfer
+// sums, the coupling coefficients (one thread per group and face) and the matrix values (one thread per row, each writing
 // only its own row: no atomics, the same bits on every run). Conventions: src/cmfd/README.md.
 #include "src/cmfd/cmfd_operator.hpp"
 
@@ -44,6 +44,58 @@ KOKKOS_INLINE_FUNCTION void for_each_row_entry(const CmfdMesh& mesh, int groups,
     if (idx[axis] + 1 < mesh.grid.shape[axis]) visit(row + mesh.cell_stride(axis), CmfdEntry{-1, axis, 1});
   }
   for (int h = g + 1; h < groups; ++h) visit(h * n + c, CmfdEntry{h, 0, 0});
+}
+
+// The sums over groups of the transfer tallies, each in the order of the loops that summed it inside
+// every entry before (so the operator's bits did not change): one thread per (group, cell), then one per
+// cell for the double sum.
+void sum_cmfd_transfers(const DeviceExec& exec, const CmfdTallies<DeviceMem>& t, const CmfdTransferSums& s) {
+  const int groups = t.n_groups();
+  const int n = t.n_cells();
+  Kokkos::parallel_for(
+      "keff::cmfd::transfer_sums", CmfdPolicy(exec, 0, groups * n), KOKKOS_LAMBDA(int i) {
+        const int g = i / n;
+        const int c = i % n;
+        Real scattered = 0, from = 0, into = 0;
+        for (int h = 0; h < groups; ++h) {
+          scattered += t.scatter(g, h, c);
+          from += t.nu_fission(g, h, c);
+          into += t.nu_fission(h, g, c);
+        }
+        s.scattered(g, c) = scattered;
+        s.born_from(g, c) = from;
+        s.born_into(g, c) = into;
+      });
+  Kokkos::parallel_for(
+      "keff::cmfd::birth_total", CmfdPolicy(exec, 0, n), KOKKOS_LAMBDA(int c) {
+        Real born = 0;
+        for (int g = 0; g < groups; ++g) {
+          for (int h = 0; h < groups; ++h) born += t.nu_fission(g, h, c);
+        }
+        s.born(c) = born;
+      });
+}
+
+// Scattering from g into h in c per unit flux: the track-length scattering rate, split over outgoing
+// groups as the analog collisions saw it; a neutron not yet seen to scatter there stays in its group.
+KOKKOS_INLINE_FUNCTION Real cmfd_sigma_s(const CmfdTallies<DeviceMem>& t, const CmfdTransferSums& s, int g, int h,
+                                         int c) {
+  const Real scattered = s.scattered(g, c);
+  const Real share = scattered > 0 ? t.scatter(g, h, c) / scattered : Real(h == g ? 1 : 0);
+  return (t.track_total(g, c) - t.track_absorption(g, c)) / t.flux(g, c) * share;
+}
+
+// Neutrons born in h per unit flux of g in c: the track-length production rate, split over groups of
+// birth as the sites banked saw it; without a site from g there, as the births in c from every group
+// (the fission spectrum hardly depends on the parent); without any, all in the top group.
+KOKKOS_INLINE_FUNCTION Real cmfd_nu_sigma_f(const CmfdTallies<DeviceMem>& t, const CmfdTransferSums& s, int g, int h,
+                                            int c) {
+  const Real from = s.born_from(g, c);
+  const Real born = s.born(c);
+  const Real share = from > 0   ? t.nu_fission(g, h, c) / from
+                     : born > 0 ? s.born_into(h, c) / born
+                                : Real(h == 0 ? 1 : 0);
+  return t.track_nu_fission(g, c) / t.flux(g, c) * share;
 }
 
 // dtilde of a face with albedo alpha beyond it: 2 D (1 - alpha) / (4 D (1 + alpha) + (1 - alpha) h), with
@@ -155,6 +207,7 @@ void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTa
   const auto f_values = op.production.values;
   const auto dtilde = op.dtilde;
   const auto dhat = op.dhat;
+  const auto sums = op.sums;
   Kokkos::parallel_for(
       "keff::cmfd::values", CmfdPolicy(exec, 0, groups * n), KOKKOS_LAMBDA(int row) {
         const int g = row / n;
@@ -188,8 +241,8 @@ void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTa
           if (e.group >= 0) {  // in-cell: collisions minus scattering from e.group into g; fission neutrons
             const int h = e.group;
             if (cmfd_active(t, h, c)) {
-              m = -t.sigma_s(h, g, c);
-              f = t.nu_sigma_f(h, g, c);
+              m = -cmfd_sigma_s(t, sums, h, g, c);
+              f = cmfd_nu_sigma_f(t, sums, h, g, c);
             }
             if (h == g) m += sigma_t + leak_diagonal;
           } else if (cmfd_active(t, g, col - g * n)) {  // a neighbour in the problem: coupled
@@ -225,12 +278,17 @@ CmfdOperator allocate_cmfd_operator(const DeviceExec& exec, const CmfdMesh& mesh
                              cmfd_view<Values>(exec, "production_values", nnz), row_map, entries);
   op.dtilde = cmfd_view<CmfdFaceValues>(exec, "dtilde", groups, mesh.n_faces());
   op.dhat = cmfd_view<CmfdFaceValues>(exec, "dhat", groups, mesh.n_faces());
+  const int n = mesh.n_cells();
+  op.sums = CmfdTransferSums{cmfd_view<CmfdRates>(exec, "scattered", groups, n),
+                             cmfd_view<CmfdRates>(exec, "born_from", groups, n),
+                             cmfd_view<CmfdRates>(exec, "born_into", groups, n), cmfd_view<CmfdVector>(exec, "born", n)};
   return op;
 }
 
 void assemble_cmfd_operator(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies, bool use_dhat,
                             CmfdOperator& op) {
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::assemble");
+  detail::sum_cmfd_transfers(exec, tallies, op.sums);
   detail::compute_cmfd_coefficients(exec, op.mesh, tallies, use_dhat, op.dtilde, op.dhat);
   detail::fill_cmfd_values(exec, op.mesh, tallies, op);
 }

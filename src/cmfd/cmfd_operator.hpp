@@ -23,6 +23,7 @@ using CmfdRowMap = CmfdMatrix::row_map_type::non_const_type;
 using CmfdEntries = CmfdMatrix::index_type::non_const_type;
 using CmfdVector = Kokkos::View<Real*, DeviceMem>;
 using CmfdFaceValues = Kokkos::View<Real**, Kokkos::LayoutRight, DeviceMem>;  // [group][face]
+using CmfdRates = Kokkos::View<Real**, Kokkos::LayoutRight, DeviceMem>;       // [group][cell]
 
 namespace detail {
 // A zeroed device View labelled keff::cmfd::<what>.
@@ -32,9 +33,21 @@ View cmfd_view(const DeviceExec& exec, const std::string& what, Extents... exten
 }
 }  // namespace detail
 
+// Sums over groups of the analog transfer tallies, per coarse cell, that split the track-length rates
+// over outgoing groups (cmfd_operator.cpp): computed once per solve, so that each of the G^2 entries per
+// cell costs O(1) and assembly O(G^2 C); summed inside every entry it was O(G^3 C) to O(G^4 C), hours
+// for 2000 groups.
+struct CmfdTransferSums {
+  CmfdRates scattered;  // [g][c]: sum over h of scatter(g, h, c)
+  CmfdRates born_from;  // [g][c]: sum over h of nu_fission(g, h, c)
+  CmfdRates born_into;  // [h][c]: sum over g of nu_fission(g, h, c)
+  CmfdVector born;      // [c]: sum over g and h of nu_fission(g, h, c)
+};
+
 struct CmfdOperator {
   CmfdMesh mesh;
   int groups = 0;
+  CmfdTransferSums sums;
   CmfdMatrix loss;        // M
   CmfdMatrix production;  // F, on M's graph
   // Coupling coefficients per [group][face], dimensionless (like D / h). Net current per unit area across
@@ -46,11 +59,12 @@ struct CmfdOperator {
   int n_rows() const { return groups * mesh.n_cells(); }
 };
 
-// The graph of M and F for `groups` groups on `mesh`, their value arrays and the coefficient arrays.
+// The graph of M and F for `groups` groups on `mesh`, their value arrays, the coefficient arrays and
+// the transfer sums.
 CmfdOperator allocate_cmfd_operator(const DeviceExec& exec, const CmfdMesh& mesh, int groups);
 
-// Cross sections, diffusion coefficients, dtilde, dhat (zero unless `use_dhat`) and the values of M and
-// F from `tallies`. A (group, cell) without flux or without collisions is left out of the problem: its
+// Transfer sums, cross sections, diffusion coefficients, dtilde, dhat (zero unless `use_dhat`) and the
+// values of M and F from `tallies`. A (group, cell) without flux or without collisions is left out of the problem: its
 // row of M is the identity and of F zero, and its neighbours see an albedo boundary there whose albedo
 // is the tallied ratio of partial currents in to out.
 void assemble_cmfd_operator(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies, bool use_dhat,
