@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -15,12 +14,6 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* estimator_names[3] = {"collision", "absorption", "track-length"};
 constexpr KEstimateKind estimator_kinds[3] = {KEstimateKind::collision, KEstimateKind::absorption,
                                               KEstimateKind::tracklength};
-
-std::string number(const char* format, double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, format, v);
-  return text;
-}
 
 // "collision and track-length", "collision, absorption and track-length"
 std::string names_of(const std::vector<int>& estimators) {
