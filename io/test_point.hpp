@@ -10,6 +10,7 @@
 // Without the variable a point costs a flag test. The points (their names hold a number where one
 // place is reached more than once):
 //   transport:<b>   inside the transport of batch b, after its first kernel launch
+//   cmfd:<b>        inside the CMFD solve of batch b, before its first outer iteration
 //   batch:<b>       after batch b's row, before the ranks agree on a signal
 //   write:<n>       the n-th file this process writes atomically, when its temporary file is complete
 //                   and not yet renamed over the target

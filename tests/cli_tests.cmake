@@ -160,10 +160,12 @@ set_tests_properties(cli_file_size_limit PROPERTIES LABELS "cli;bad-input" TIMEO
 
 # SIGINT/SIGTERM stop after a batch with a statepoint (at 1 and 2 ranks); a second signal ends at once;
 # kill -9 leaves the previous complete statepoint or none, and no temporary file the next run trips over.
-# Each signal is sent at a point the run announces (tests/signal_at.sh), never after a delay.
+# Inside a CMFD solve (a build with CMFD) the batch is left out. Each signal is sent at a point the run
+# announces (tests/signal_at.sh), never after a delay.
 add_test(NAME cli_interrupt
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
                  -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
+                 -DCMFD_INPUT=$<$<BOOL:${KEFF_HAVE_CMFD}>:${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml>
                  -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
                  -DOUT=${_out}/interrupt -P ${_cmake_dir}/interrupt.cmake)
 set_tests_properties(cli_interrupt PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 900 PROCESSORS 2

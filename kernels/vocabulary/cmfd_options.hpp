@@ -43,6 +43,7 @@ struct CmfdResult {
   int outer_iterations = 0;
   int inner_iterations = 0;  // GMRES iterations, summed over the outer iterations
   bool converged = false;    // outer tolerances met and every inner solve converged
+  bool interrupted = false;  // abandoned part-way at the caller's request (a signal): not a result at all
   double entropy = 0;        // Shannon entropy (bits) of the CMFD fission source over the coarse cells
   std::string failure;       // why it failed, empty otherwise
   std::string warning;       // a converged solve's caveat (a k far from its tallies' balance), else empty

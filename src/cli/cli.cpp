@@ -23,6 +23,7 @@
 #include "src/host/batch_table.hpp"
 #include "src/host/fingerprint.hpp"
 #include "src/host/interrupt.hpp"
+#include "src/host/memory_check.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -88,7 +89,7 @@ std::string format_bytes(std::size_t bytes) {
 }
 
 // The run header's line for [cmfd], or nothing without CMFD.
-std::string cmfd_description(const model::Problem& p) {
+std::string cmfd_description(const model::Problem& p, const CmfdFootprint& f) {
   if (!p.cmfd_on()) return {};
   const model::Cmfd& c = *p.cmfd;
   const auto& n = c.mesh.shape;
@@ -97,7 +98,12 @@ std::string cmfd_description(const model::Problem& p) {
                      std::to_string(c.begin) + ", feedback " + (c.feedback ? "on" : "off") + ", window " +
                      std::string(name_of(c.window));
   if (c.window == model::CmfdWindow::rolling) text += " of " + std::to_string(c.window_size);
-  return text + "\n";
+  // Each GMRES iteration multiplies by M: its entries say what one costs, and the solve does at most
+  // max_iterations x (gmres_max_restarts + 1) x gmres_restart of them.
+  char size[200];
+  std::snprintf(size, sizeof size, "\n                  %.0f unknowns, %.3g matrix entries; on every rank %s for the window (host), %s for the solver",
+                f.unknowns, f.entries, memory_text(f.host_bytes).c_str(), memory_text(f.device_bytes).c_str());
+  return text + size + "\n";
 }
 
 void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm,
@@ -123,7 +129,7 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
                                    format_bytes(run.bytes_per_slot) + " on rank 0"
                              : std::string("history-based"))
      << "\n"
-     << cmfd_description(p)
+     << cmfd_description(p, run.cmfd)
      << "  state           " << format_bytes(run.state_bytes) << " on rank 0, of which per-thread micro-XS scratch "
      << format_bytes(run.scratch_bytes) << "\n";
   if (!p.tallies.empty()) {

@@ -2,11 +2,16 @@
 // tally window kept as integer sums, the sums as the solver's tallies on the device, and the solve.
 #include "src/cmfd/cmfd_accelerator.hpp"
 
+#include "io/test_point.hpp"
 #include "src/cmfd/cmfd_solver.hpp"
+#include "src/host/interrupt.hpp"
+#include "src/host/memory_check.hpp"
 #include "src/host/run_error.hpp"
+#include "src/params/device_memory.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstdint>
@@ -41,6 +46,47 @@ std::string box_text(const CmfdMesh& m) {
 
 }  // namespace
 
+CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int groups, int last_batch) {
+  const double g = groups, cells = mesh.n_cells();
+  const auto& n = mesh.grid.shape;
+  const double inner_faces = double(n[0] - 1) * n[1] * n[2] + double(n[0]) * (n[1] - 1) * n[2] +
+                             double(n[0]) * n[1] * (n[2] - 1);
+  CmfdFootprint f;
+  f.unknowns = g * cells;
+  f.entries = g * g * cells + 2 * g * inner_faces;
+  const double values = cmfd_tally_values(mesh, groups);
+  double kept = 0;  // batches a window keeps beside its sum
+  if (input.window == model::CmfdWindow::rolling) kept = input.window_size;
+  if (input.window == model::CmfdWindow::expanding) {
+    kept = static_cast<double>(std::bit_floor(static_cast<unsigned>(std::max(1, last_batch - input.begin + 1))));
+  }
+  f.host_bytes = (2 + kept) * values * sizeof(Fixed) + values * sizeof(Real);  // + the solver's copy, as Real
+  const double matrix = f.entries * (sizeof(Real) + sizeof(int)) + (f.unknowns + 1) * sizeof(int);
+  const double matrices = 2 + (input.solver.shift > 0 ? 1 : 0) + (input.solver.ilu ? 1 : 0);
+  const double vectors = 6 * f.unknowns + (input.solver.gmres_restart + 5.0) * f.unknowns;  // GMRES' basis too
+  f.device_bytes = values * sizeof(Real) + matrices * matrix + vectors * sizeof(Real) + 6 * g * cells * sizeof(Real);
+  return f;
+}
+
+namespace {
+// Throws RunError on every rank (or warns, when allowed) when CMFD would not fit; collective.
+void check_cmfd_memory(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
+                       const Communicator& comm, int last_batch, bool allow) {
+  const CmfdFootprint f = cmfd_footprint(input, mesh, groups, last_batch);
+  // Every rank holds the whole coarse problem: more ranks do not help.
+  const char* remedy = "fewer [cmfd] groups or cells, a shorter window (rolling, or fewer batches when expanding)";
+  const double device = static_cast<double>(device_memory_available(exec));
+  if (std::is_same_v<DeviceMem, Kokkos::HostSpace>) {
+    check_memory(comm, "CMFD", {{"tally window", f.host_bytes}, {"coarse operators and solver", f.device_bytes}},
+                 device, allow, remedy);
+  } else {
+    check_memory(comm, "CMFD's tally window", {{"tally window", f.host_bytes}},
+                 static_cast<double>(host_memory_available()), allow, remedy);
+    check_memory(comm, "CMFD's solver", {{"coarse operators and solver", f.device_bytes}}, device, allow, remedy);
+  }
+}
+}  // namespace
+
 struct CmfdAccelerator::Impl {
   model::Cmfd input;
   const Communicator& comm;
@@ -62,6 +108,7 @@ struct CmfdAccelerator::Impl {
   void gather_batch(const DeviceExec& exec, const CmfdTally<DeviceMem>& scores);
   void add_to_sum(int batch_number, const std::vector<Fixed>& scores, int sign);
   void upload_sum(const DeviceExec& exec);
+  void take_back(int current, std::vector<std::pair<int, std::vector<Fixed>>>& dropped);
 };
 
 // This rank's scores into `batch`, array by array, then summed over ranks.
@@ -114,9 +161,23 @@ void CmfdAccelerator::Impl::upload_sum(const DeviceExec& exec) {
                       tallies_host);
 }
 
+// Undoes add_batch's changes to the window: the batch subtracted and the batches it pushed out added back.
+// Two's-complement wrap-around makes the undo exact whatever the order (every sum was in range before).
+void CmfdAccelerator::Impl::take_back(int current, std::vector<std::pair<int, std::vector<Fixed>>>& dropped) {
+  const auto wrap = [](Fixed v) { return static_cast<std::uint64_t>(v); };
+  for (std::size_t i = 0; i < values; ++i) {
+    std::uint64_t v = wrap(sum[i]) - wrap(batch[i]);
+    for (const auto& d : dropped) v += wrap(d.second[i]);
+    sum[i] = static_cast<Fixed>(v);
+  }
+  if (!kept.empty() && kept.back().first == current) kept.pop_back();
+  for (auto d = dropped.rbegin(); d != dropped.rend(); ++d) kept.push_front(std::move(*d));
+}
+
 CmfdAccelerator::CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
-                                 const Communicator& comm)
-    : impl_(std::make_unique<Impl>(exec, input, mesh, groups, comm)) {}
+                                 const Communicator& comm, int last_batch, bool allow_oversubscribed)
+    : impl_((check_cmfd_memory(exec, input, mesh, groups, comm, last_batch, allow_oversubscribed),
+             std::make_unique<Impl>(exec, input, mesh, groups, comm))) {}
 
 CmfdAccelerator::~CmfdAccelerator() = default;
 
@@ -131,15 +192,31 @@ CmfdResult CmfdAccelerator::add_batch(const DeviceExec& exec, int batch, const C
                    "covers every fissionable region)");
   }
   s.add_to_sum(batch, s.batch, +1);
+  std::vector<std::pair<int, std::vector<Fixed>>> dropped;  // oldest first
   if (const std::size_t length = window_length(s.input, batch - s.input.begin + 1); length > 0) {
     s.kept.emplace_back(batch, std::vector<Fixed>(s.batch.begin(), s.batch.begin() + static_cast<std::ptrdiff_t>(s.values)));
     while (s.kept.size() > length) {
       s.add_to_sum(batch, s.kept.front().second, -1);
+      dropped.push_back(std::move(s.kept.front()));
       s.kept.pop_front();
     }
   }
   s.upload_sum(exec);
-  return s.solver.solve(exec, s.tallies);
+  bool first = true;
+  const CmfdStop stop = [&] {
+    if (first && test_points_enabled()) test_point("cmfd:" + std::to_string(batch));
+    first = false;
+    return interrupt_signal() != 0;
+  };
+  CmfdResult result = s.solver.solve(exec, s.tallies, stop);
+  // A signal on one rank stops its solve alone; the others finish theirs (bounded: max_outer, GMRES
+  // cycles) and every rank then leaves the batch out of the window.
+  if (s.comm.any(result.interrupted)) {
+    s.take_back(batch, dropped);
+    result.interrupted = true;
+    result.converged = false;
+  }
+  return result;
 }
 
 Kokkos::View<const Real*, DeviceMem> CmfdAccelerator::source() const { return impl_->solver.source(); }

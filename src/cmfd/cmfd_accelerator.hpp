@@ -4,7 +4,7 @@
 // fission source handed out for feedback. The simulation owns one (src/driver/simulation.hpp); the source cycle
 // reweights the fission bank with its source (src/driver/source_cycle.hpp).
 //
-//   CmfdAccelerator cmfd(exec, *problem.cmfd, params.cmfd_mesh, params.cmfd_n_groups, comm);
+//   CmfdAccelerator cmfd(exec, *problem.cmfd, params.cmfd_mesh, params.cmfd_n_groups, comm, last_batch, allow);
 //   const CmfdResult r = cmfd.add_batch(exec, batch, transporter.cmfd_scores());   // collective
 //   if (feedback && r.converged) source_cycle.reweight(cmfd.source());
 //
@@ -19,23 +19,32 @@
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/device.hpp"
 #include "mpi/communicator.hpp"
+#include "src/cmfd/cmfd_footprint.hpp"
 
 #include <memory>
 
 namespace keff {
 
+// The footprint of `input` with `groups` groups on `mesh` in a run whose last batch is at most
+// `last_batch` (an expanding window keeps up to bit_floor of the batches since [cmfd] begin).
+CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int groups, int last_batch);
+
 class CmfdAccelerator {
  public:
-  // Allocates the solver and the window's buffers for `groups` coarse groups on `mesh`.
+  // Allocates the solver and the window's buffers for `groups` coarse groups on `mesh`, once
+  // cmfd_footprint(input, mesh, groups, last_batch) is known to fit on every rank (collective; over the
+  // memory there: RunError, unless `allow_oversubscribed` makes it a warning).
   CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
-                  const Communicator& comm);
+                  const Communicator& comm, int last_batch, bool allow_oversubscribed);
   ~CmfdAccelerator();
   CmfdAccelerator(const CmfdAccelerator&) = delete;
   CmfdAccelerator& operator=(const CmfdAccelerator&) = delete;
 
   // Collective: batch `batch`'s scores on this rank, summed over ranks into the window, and the solve.
   // Throws RunError when the batch banked fission sites outside the mesh (CMFD must see every fission)
-  // or a sum of the window overflows its fixed point.
+  // or a sum of the window overflows its fixed point. A SIGINT or SIGTERM on any rank during the solve
+  // (src/host/interrupt.hpp) abandons it on every rank: the result is marked interrupted and the window
+  // is left as it was before this batch, as the previous batch's statepoint holds it.
   CmfdResult add_batch(const DeviceExec& exec, int batch, const CmfdTally<DeviceMem>& scores);
 
   // The CMFD fission source of the last solve, [g * n_cells + c], summing to 1.

@@ -9,7 +9,10 @@ namespace keff {
 
 struct CmfdAccelerator::Impl {};
 
-CmfdAccelerator::CmfdAccelerator(const DeviceExec&, const model::Cmfd&, const CmfdMesh&, int, const Communicator&) {
+CmfdFootprint cmfd_footprint(const model::Cmfd&, const CmfdMesh&, int, int) { return {}; }
+
+CmfdAccelerator::CmfdAccelerator(const DeviceExec&, const model::Cmfd&, const CmfdMesh&, int, const Communicator&, int,
+                                 bool) {
   require_cmfd();
 }
 

@@ -2,6 +2,11 @@
 // solves, KokkosSparse spmv and KokkosBlas for the rest. Everything keff owns is allocated in the
 // constructor; Kokkos Kernels' GMRES allocates its Krylov basis inside every call (its interface takes
 // no workspace), and LUPrec redoes its triangular-solve analysis on every application.
+//
+// GMRES is called one restart cycle at a time (the handle's max_restart 0), from the iterate the last
+// cycle left: the same arithmetic as its own restarts (each cycle starts from b - A x, recomputed), but
+// the solve can ask between cycles whether to stop. One cycle of a large system can take seconds; all
+// of them, minutes.
 #include "src/cmfd/cmfd_solver.hpp"
 
 #include "src/cmfd/cmfd_operator.hpp"
@@ -80,7 +85,7 @@ struct CmfdSolver::Impl {
   Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o);
   double first_guess(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies);
   void factor(const DeviceExec& exec, const CmfdMatrix& a);
-  int gmres(const DeviceExec& exec, const CmfdMatrix& a, CmfdResult& result);
+  int gmres(const DeviceExec& exec, const CmfdMatrix& a, const CmfdStop& stop, CmfdResult& result);
 };
 
 CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o)
@@ -100,7 +105,7 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
     shifted = CmfdMatrix("keff::cmfd::shifted", rows, rows, nnz, cmfd_view<Values>(exec, "shifted_values", nnz),
                          op.loss.graph.row_map, op.loss.graph.entries);
   }
-  handle.create_gmres_handle(options.gmres_restart, options.gmres_tolerance, options.gmres_max_restarts);
+  handle.create_gmres_handle(options.gmres_restart, options.gmres_tolerance, 0);  // one cycle per call
   if (options.ilu) {
     // ILU(0) keeps the pattern of M: the graph is structurally symmetric, so L (with its unit diagonal)
     // and U (with the diagonal) each hold half of the off-diagonal entries plus one per row.
@@ -158,24 +163,32 @@ void CmfdSolver::Impl::factor(const DeviceExec& exec, const CmfdMatrix& a) {
                                u_values);
 }
 
-// a phi = rhs by GMRES from the current phi; returns the iterations, notes a failure in `result`.
-int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, CmfdResult& result) {
+// a phi = rhs by GMRES(restart) from the current phi, at most gmres_max_restarts + 1 cycles; returns
+// the iterations. Notes a failure in `result`, or that `stop` asked to stop between two cycles.
+int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, const CmfdStop& stop, CmfdResult& result) {
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::gmres");
-  exec.fence();  // Kokkos Kernels' GMRES runs on the default instance
-  auto* gmres_handle = handle.get_gmres_handle();
-  try {
-    CmfdMatrix matrix = a;  // gmres takes a non-const reference; the copy shares a's Views
-    KokkosSparse::Experimental::gmres(&handle, matrix, rhs, phi, preconditioner.get());
-  } catch (const std::exception& e) {
-    result.failure = std::string("GMRES failed: ") + e.what();
-    return 0;
-  }
   using Flag = detail::CmfdKernelHandle::GMRESHandleType::Flag;
-  if (gmres_handle->get_conv_flag_val() != Flag::Conv && result.failure.empty()) {
-    result.failure = "GMRES did not reach its tolerance (relative residual " +
-                     std::to_string(gmres_handle->get_end_rel_res()) + ")";
+  auto* gmres_handle = handle.get_gmres_handle();
+  int iterations = 0;
+  for (int cycle = 0; cycle <= options.gmres_max_restarts; ++cycle) {
+    if (cycle > 0 && stop && stop()) {
+      result.interrupted = true;
+      return iterations;
+    }
+    exec.fence();  // Kokkos Kernels' GMRES runs on the default instance
+    try {
+      CmfdMatrix matrix = a;  // gmres takes a non-const reference; the copy shares a's Views
+      KokkosSparse::Experimental::gmres(&handle, matrix, rhs, phi, preconditioner.get());
+    } catch (const std::exception& e) {
+      result.failure = std::string("GMRES failed: ") + e.what();
+      return iterations;
+    }
+    iterations += gmres_handle->get_num_iters();
+    if (gmres_handle->get_conv_flag_val() == Flag::Conv) return iterations;
   }
-  return gmres_handle->get_num_iters();
+  result.failure = "GMRES did not reach its tolerance (relative residual " +
+                   std::to_string(gmres_handle->get_end_rel_res()) + ")";
+  return iterations;
 }
 
 namespace {
@@ -228,7 +241,7 @@ CmfdResult failed(CmfdResult r) {
 }
 }  // namespace
 
-CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies) {
+CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies, const CmfdStop& stop) {
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::solve");
   Impl& s = *impl_;
   if (tallies.n_groups() != s.op.groups || tallies.n_cells() != s.op.mesh.n_cells() ||
@@ -256,6 +269,10 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   bool shifted = false, shift_dropped = o.shift <= 0;
   double previous_change = 0;
   while (result.outer_iterations < o.max_outer) {
+    if (stop && stop()) {
+      result.interrupted = true;
+      break;
+    }
     ++result.outer_iterations;
     // Unshifted: M phi' = (1/k) F phi. Shifted: (M - F/k_s) phi' = (1/k - 1/k_s) F phi.
     double coefficient = 1.0 / k;
@@ -268,8 +285,8 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
       Kokkos::deep_copy(exec, s.scratch, s.phi);
     }
     KokkosBlas::scal(exec, s.rhs, coefficient, s.source);
-    result.inner_iterations += s.gmres(exec, shifted ? s.shifted : s.op.loss, result);
-    if (!result.failure.empty()) break;
+    result.inner_iterations += s.gmres(exec, shifted ? s.shifted : s.op.loss, stop, result);
+    if (!result.failure.empty() || result.interrupted) break;
 
     KokkosSparse::spmv(exec, "N", 1.0, s.op.production, s.phi, 0.0, s.next_source);
     const double ratio = KokkosBlas::sum(exec, s.next_source);  // sum(F phi') / sum(F phi)
@@ -299,6 +316,10 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     k = k_next;
     std::swap(s.source, s.next_source);
     if (result.k_change < o.k_tolerance && result.source_change < o.source_tolerance) break;
+  }
+  if (result.interrupted) {
+    result.failure = "interrupted";
+    return failed(result);
   }
   result.k = k;
   result.converged =

@@ -6,7 +6,7 @@
 //   cmfd.source();                                   // [g * n_cells + c], sums to 1
 //
 // Power iteration on M phi = (1/k) F phi (optionally Wielandt-shifted), each outer iteration one
-// KokkosSparse GMRES solve (optionally ILU(0)-preconditioned) started from the previous flux, with
+// KokkosSparse GMRES solve (run cycle by cycle, so that a caller's stop is heard within one cycle) (optionally ILU(0)-preconditioned) started from the previous flux, with
 // KokkosBlas sums and norms, all on the device. The tallied flux is the first guess and the balance of
 // the tallies the first k, so with dhat and balanced tallies it converges at once.
 //
@@ -20,9 +20,13 @@
 #include "kernels/vocabulary/cmfd_options.hpp"
 #include "kernels/device.hpp"
 
+#include <functional>
 #include <memory>
 
 namespace keff {
+
+// Asked between outer iterations and between GMRES cycles; true abandons the solve (CmfdResult::interrupted).
+using CmfdStop = std::function<bool()>;
 
 class CmfdSolver {
  public:
@@ -38,7 +42,9 @@ class CmfdSolver {
   CmfdSolver& operator=(const CmfdSolver&) = delete;
 
   // Builds M and F from `tallies` (shaped like this solver's mesh and groups) and solves for k_cmfd.
-  CmfdResult solve(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies);
+  // `stop` (optional) can abandon the solve part-way: the result is then a failure marked interrupted,
+  // and flux() and source() hold nothing to use.
+  CmfdResult solve(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies, const CmfdStop& stop = {});
 
   const CmfdMesh& mesh() const;
   int groups() const;

@@ -4,6 +4,7 @@
 #include "io/input/model.hpp"
 #include "io/output/run_results.hpp"
 #include "mpi/communicator.hpp"
+#include "src/cmfd/cmfd_footprint.hpp"
 #include "src/host/run_error.hpp"
 
 #include <cstddef>
@@ -39,6 +40,7 @@ struct RunSetup {
   std::size_t bytes_per_slot = 0;  // of which each takes this much, its micro-XS row and queue entries included
   std::int64_t tally_values = 0;   // of every tally together, held whole on every rank
   std::size_t tally_host_bytes = 0;  // their batch and running sums on the host (the device's are in state_bytes)
+  CmfdFootprint cmfd;              // [cmfd] on: its coarse problem's size (every rank holds it whole)
 };
 
 class Simulation;

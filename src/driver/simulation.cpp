@@ -49,8 +49,10 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       source_(exec, problem, comm, split_, params_, domains_.get(), transporter_.bank_capacity()),
       record_(problem, comm.is_root() ? log : nullptr, problem.cmfd_on()),
       tallies_(problem, comm, params_.tallies.n_values),
-      cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(exec, *problem.cmfd, params_.cmfd_mesh,
-                                                                  params_.cmfd_n_groups, comm)
+      cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(
+                                    exec, *problem.cmfd, params_.cmfd_mesh, params_.cmfd_n_groups, comm,
+                                    std::max(problem.settings.batches, problem.settings.max_batches),
+                                    problem.settings.allow_oversubscribed_memory)
                               : nullptr) {
   exec.fence();
   timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
@@ -61,6 +63,8 @@ RunSetup Simulation::setup() const {
   r.state_bytes += source_.bytes();
   r.tally_values = params_.tallies.n_values;
   r.tally_host_bytes = tallies_.bytes();
+  if (cmfd_) r.cmfd = cmfd_footprint(*problem_.cmfd, params_.cmfd_mesh, params_.cmfd_n_groups,
+                                     std::max(problem_.settings.batches, problem_.settings.max_batches));
   return r;
 }
 
@@ -137,23 +141,27 @@ std::optional<CmfdResult> Simulation::accelerate(int batch) {
   const auto t = timed("cmfd");
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::batch");
   CmfdResult solved = cmfd_->add_batch(exec_, batch, transporter_.cmfd_scores());
+  if (solved.interrupted) stop_before(batch, agreed_interrupt(comm_));
   if (problem_.cmfd->feedback && solved.converged) source_.reweight(cmfd_->source());
   return solved;
 }
 
-// Every rank abandoned `batch` part-way. After a signal the run stops as it would have after the batch
-// before: the source this batch started from is still the source buffer's, untouched by transport, so
-// its statepoint is that of the previous batch and a restart runs this batch again, bit for bit. Without
-// one, some rank lost more particles than the run allows.
+// Every rank abandoned `batch` part-way: a signal, or some rank lost more particles than the run allows.
 void Simulation::stop_inside(int batch, const TransportedBatch& abandoned) {
-  const auto& s = problem_.settings;
-  if (const int sig = agreed_interrupt(comm_)) {
-    const bool resumable = batch > 1 && !s.statepoint.empty();
-    if (resumable) write_statepoint_now();
-    source_.finish_exchange();  // no message may be left in flight when MPI finalizes
-    throw Interrupted(sig, batch - 1, s.batches, resumable ? s.statepoint : "", batch);
-  }
+  if (const int sig = agreed_interrupt(comm_)) stop_before(batch, sig);
   throw RunError(transporter_.lost_report(batch, record_.lost() + comm_.sum(abandoned.lost)));
+}
+
+// After signal `sig` inside `batch` (its transport or its CMFD solve) the run stops as it would have after
+// the batch before: the source this batch started from is still the source buffer's (transport and the
+// bank's order write elsewhere), and the batch has added nothing to the tallies or the CMFD window, so
+// the statepoint is that of the previous batch and a restart runs this batch again, bit for bit.
+void Simulation::stop_before(int batch, int sig) {
+  const auto& s = problem_.settings;
+  const bool resumable = batch > 1 && !s.statepoint.empty();
+  if (resumable) write_statepoint_now();
+  source_.finish_exchange();  // no message may be left in flight when MPI finalizes
+  throw Interrupted(sig, batch - 1, s.batches, resumable ? s.statepoint : "", batch);
 }
 
 RunResults Simulation::run() {

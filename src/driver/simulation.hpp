@@ -67,6 +67,7 @@ class Simulation {
   bool go_on(int batch);
   void finish_exchange();
   [[noreturn]] void stop_inside(int batch, const TransportedBatch& abandoned);
+  [[noreturn]] void stop_before(int batch, int sig);
   bool statepoint_due(int batch, bool last) const;
   void write_statepoint_now();
 

@@ -5,6 +5,8 @@
 //    at the same batch), write the statepoint of the last batch that ended when one is configured, and
 //    stop with Interrupted: the run can continue with --restart, bit for bit, the abandoned batch run
 //    again;
+//  - the CMFD solve, between outer iterations and GMRES cycles: the batch is abandoned as in transport
+//    (src/cmfd/cmfd_accelerator.hpp);
 //  - the geometry check (keff check-geometry, and the one before a run), between chunks of points, the
 //    ranks agreeing at each;
 //  - synthetic nuclear data, between nuclides (keff data generate, and keff run's data in memory).

@@ -10,7 +10,9 @@ namespace keff {
 
 std::string memory_text(double bytes) {
   char text[32];
-  if (bytes >= 1e9) {
+  if (bytes >= 1e12) {
+    std::snprintf(text, sizeof text, "%.1f TB", bytes * 1e-12);
+  } else if (bytes >= 1e9) {
     std::snprintf(text, sizeof text, "%.1f GB", bytes * 1e-9);
   } else if (bytes >= 1e6) {
     std::snprintf(text, sizeof text, "%.1f MB", bytes * 1e-6);
@@ -42,7 +44,7 @@ double total(std::initializer_list<MemoryUse> uses) {
 }  // namespace
 
 void check_memory(const Communicator& comm, const char* stage, std::initializer_list<MemoryUse> uses,
-                  double available, bool allow) {
+                  double available, bool allow, const char* remedy) {
   const double need = total(uses);
   const bool short_here = need > available;
   if (!comm.any(short_here)) return;
@@ -53,9 +55,8 @@ void check_memory(const Communicator& comm, const char* stage, std::initializer_
     if (comm.is_root()) std::cerr << "keff: warning: " << message << "; going on (allow_oversubscribed_memory)\n";
     return;
   }
-  throw RunError("not enough memory: " + message +
-                 " (allowed: at most the memory available; use fewer particles or nuclides, more ranks, or "
-                 "settings.allow_oversubscribed_memory = true / --allow-oversubscribed-memory to try anyway)");
+  throw RunError("not enough memory: " + message + " (allowed: at most the memory available; use " + remedy +
+                 ", or settings.allow_oversubscribed_memory = true / --allow-oversubscribed-memory to try anyway)");
 }
 
 void check_memory_here(const char* stage, std::initializer_list<MemoryUse> uses, double available, bool allow,

@@ -19,8 +19,9 @@ struct MemoryUse {
 // Collective. When the uses of any rank add up to more than its `available` bytes, every rank throws
 // RunError naming the largest rank's need, its parts, what is available and how to proceed, unless
 // `allow` (settings.allow_oversubscribed_memory): then rank 0 prints it as a warning and the run goes on.
+// `remedy` completes "use ..." in the message: what would make the stage smaller.
 void check_memory(const Communicator& comm, const char* stage, std::initializer_list<MemoryUse> uses,
-                  double available, bool allow);
+                  double available, bool allow, const char* remedy = "fewer particles or nuclides, more ranks");
 
 // The same check for work one rank does alone (`keff data` on rank 0), without communication: `allow_flag`
 // names the option that runs it anyway (printed in the message). `available` 0 (unknown) skips the check.
@@ -31,7 +32,7 @@ void check_memory_here(const char* stage, std::initializer_list<MemoryUse> uses,
 // swapping; 0 if unknown.
 std::size_t host_memory_available();
 
-// "1.5 GB", "312.0 MB", "4.0 kB"
+// "2.1 TB", "1.5 GB", "312.0 MB", "4.0 kB"
 std::string memory_text(double bytes);
 
 }  // namespace keff
