@@ -239,6 +239,7 @@ void expect_tallied_eigenpair(int left_out) {
   const auto [solver, r] = solve(t, tight());
   EXPECT_TRUE(r.converged) << r.failure;
   EXPECT_NEAR(r.k, k0, 1e-10 * k0);
+  EXPECT_TRUE(r.warning.empty()) << r.warning;
 
   // The operator itself: M phi_tallied = F phi_tallied / k0, row by row.
   const int rows = groups * mesh.n_cells();
@@ -272,6 +273,22 @@ TEST(CmfdDhat, WithoutDhatTheBalanceIsNotReproduced) {
   const CmfdResult r = solve(t, tight(false)).result;
   EXPECT_TRUE(r.converged) << r.failure;
   EXPECT_GT(std::abs(r.k - 1.234), 1e-3);
+}
+
+// Two cells 100 cm wide, all but uncoupled, one with nuSigma_f / Sigma_a = 3 and one with 0.5, tallied
+// with the same flux: the tallies' balance is 1.75, the fundamental mode lives in the first cell with k
+// near 3. A converged k that far (71%) from the balance is kept, with a warning.
+TEST(CmfdDhat, KFarFromTheTalliesBalanceIsWarnedAbout) {
+  const CmfdMesh mesh = test::cmfd_mesh(2, 1, 1, 100.0, 1.0, 1.0, std::vector<Real>(6, reflective));
+  TallyBuilder t(mesh, 1);
+  t.set_cell(0, CellXs{{1.0}, {{0.7}}, {{0.9}}}, {1.0});
+  t.set_cell(1, CellXs{{1.0}, {{0.7}}, {{0.15}}}, {1.0});
+  for (int f = 0; f < mesh.n_faces(); ++f) t.set_current(0, f, 0.25, 0.25);
+  const CmfdResult r = solve(t, tight()).result;
+  EXPECT_TRUE(r.converged) << r.failure;
+  EXPECT_GT(r.k, 2.9);
+  EXPECT_LT(r.k, 3.0);
+  EXPECT_NE(r.warning.find("from the balance of the tallies it was built from (1.75"), std::string::npos) << r.warning;
 }
 
 // --- Solver variants --------------------------------------------------------------------------------
@@ -322,6 +339,32 @@ TEST(CmfdSolverVariants, ReportsOuterNonConvergence) {
   // Its last iterate is no result: no k and no entropy in any output.
   EXPECT_TRUE(std::isnan(r.k));
   EXPECT_TRUE(std::isnan(r.entropy));
+}
+
+// The caller's stop is asked before each outer iteration and between GMRES cycles (restart 2 here, so
+// an inner solve takes several); the first true abandons the solve: no k, no entropy, marked interrupted.
+TEST(CmfdSolverVariants, StopAbandonsTheSolveBetweenGmresCycles) {
+  TallyBuilder t = bare_cube(4);
+  CmfdOptions o = tight(false);
+  o.gmres_restart = 2;
+  o.gmres_max_restarts = 2000;
+  CmfdSolver solver(DeviceExec(), t.mesh, t.groups, o);
+  int asked = 0;
+  const CmfdResult r = solver.solve(DeviceExec(), t.upload(), [&] { return ++asked == 5; });
+  EXPECT_EQ(asked, 5);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.failure, "interrupted");
+  EXPECT_TRUE(std::isnan(r.k));
+  EXPECT_TRUE(std::isnan(r.entropy));
+  EXPECT_LT(r.outer_iterations, 4);  // some stops came between cycles, not only between outer iterations
+  // A stop that never stops changes nothing: the same bits as no stop at all.
+  CmfdSolver again(DeviceExec(), t.mesh, t.groups, o);
+  const CmfdResult never = again.solve(DeviceExec(), t.upload(), [] { return false; });
+  const CmfdResult plain = solve(t, o).result;
+  EXPECT_TRUE(plain.converged) << plain.failure;
+  EXPECT_EQ(never.k, plain.k);
+  EXPECT_EQ(never.inner_iterations, plain.inner_iterations);
 }
 
 TEST(CmfdSolverVariants, RefusesBadOptionsAndShapes) {
