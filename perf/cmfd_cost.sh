@@ -21,10 +21,12 @@ done
 scratch_dir
 input=examples/la13511_ud2o_sphere.toml
 variants=(
-  "defaults|"
+  "defaults (warm start)|"
+  "defaults, no warm start|warm_start = false"
   "shift 0.02, k 1e-8, source 1e-6, GMRES 1e-8|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-8"
   "same, GMRES 1e-6|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-6"
   "same, GMRES 1e-5|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5"
+  "same, GMRES 1e-5, no warm start|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5\nwarm_start = false"
 )
 run() {  # run NAME INPUT FLAG
   "$KEFF_BUILD_DIR/bin/keff" run "$2" "$3" --particles "$particles" --batches "$batches" --inactive "$inactive" \

@@ -367,6 +367,43 @@ TEST(CmfdSolverVariants, StopAbandonsTheSolveBetweenGmresCycles) {
   EXPECT_EQ(never.inner_iterations, plain.inner_iterations);
 }
 
+// A warm start: the second solve of the same tallies starts from the first's flux, the answer, and
+// converges at once to the same k; without warm_start it repeats the first's iterations. The warm flux
+// comes back out and goes into another solver (a restart), which then starts warm too; taking a solve
+// back restores the warm start before it.
+TEST(CmfdSolverVariants, WarmStartBeginsFromTheLastFlux) {
+  TallyBuilder t = bare_cube(6);
+  CmfdOptions cold_options = tight(false);
+  cold_options.warm_start = false;
+  CmfdSolver cold(DeviceExec(), t.mesh, 2, cold_options);
+  const CmfdResult c1 = cold.solve(DeviceExec(), t.upload());
+  const CmfdResult c2 = cold.solve(DeviceExec(), t.upload());
+  EXPECT_EQ(c1.inner_iterations, c2.inner_iterations);
+
+  CmfdSolver warm(DeviceExec(), t.mesh, 2, tight(false));
+  EXPECT_FALSE(warm.warm_start().has_value());
+  const CmfdResult w1 = warm.solve(DeviceExec(), t.upload());
+  EXPECT_EQ(w1.inner_iterations, c1.inner_iterations);  // nothing to start from yet
+  const auto saved = warm.warm_start();
+  ASSERT_TRUE(saved.has_value());
+  const CmfdResult w2 = warm.solve(DeviceExec(), t.upload());
+  EXPECT_TRUE(w2.converged) << w2.failure;
+  EXPECT_LT(w2.inner_iterations * 5, w1.inner_iterations);
+  EXPECT_NEAR(w2.k, w1.k, 1e-10 * w1.k);
+
+  CmfdSolver restarted(DeviceExec(), t.mesh, 2, tight(false));
+  restarted.set_warm_start(*saved);
+  const CmfdResult r2 = restarted.solve(DeviceExec(), t.upload());
+  EXPECT_EQ(r2.inner_iterations, w2.inner_iterations);
+  EXPECT_EQ(r2.k, w2.k);
+
+  restarted.take_back_solve();  // the warm start is saved's again, not r2's flux
+  const auto back = restarted.warm_start();
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->flux, saved->flux);
+  EXPECT_THROW(restarted.set_warm_start(CmfdWarmStart{std::vector<double>(3, 1.0)}), std::invalid_argument);
+}
+
 TEST(CmfdSolverVariants, RefusesBadOptionsAndShapes) {
   const CmfdMesh mesh = test::cmfd_mesh(2, 2, 2, 1, 1, 1, std::vector<Real>(6, vacuum));
   CmfdOptions o;
@@ -401,16 +438,18 @@ std::uint64_t bits(double x) {
 }
 
 // The solve is redundant on every rank: with the same tallies and thread count, every rank must get
-// the same bits (k, iteration counts, every entry of the source), and so must a repeated solve.
+// the same bits (k, iteration counts, every entry of the source), and so must a repeated solve from the
+// same start (a solver of its own: the first's next solve starts warm).
 TEST(CmfdDeterminism, SameBitsOnEveryRankAndRepeat) {
   TallyBuilder t = bare_cube(6);
   CmfdSolver solver(DeviceExec(), t.mesh, 2, tight(false));
   const CmfdResult first = solver.solve(DeviceExec(), t.upload());
   const auto first_source = to_host(solver.source());
-  const CmfdResult again = solver.solve(DeviceExec(), t.upload());
+  CmfdSolver repeat(DeviceExec(), t.mesh, 2, tight(false));
+  const CmfdResult again = repeat.solve(DeviceExec(), t.upload());
   EXPECT_EQ(bits(first.k), bits(again.k));
   EXPECT_EQ(first.inner_iterations, again.inner_iterations);
-  const auto source = to_host(solver.source());
+  const auto source = to_host(repeat.source());
   std::vector<std::uint64_t> mine{bits(first.k), bits(first.entropy),
                                   static_cast<std::uint64_t>(first.inner_iterations)};
   for (std::size_t i = 0; i < source.size(); ++i) {

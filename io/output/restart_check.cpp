@@ -318,6 +318,15 @@ std::string cmfd_problem(const RunResults& sp, const model::Problem& p) {
     return "its CMFD tally window holds " + std::to_string(w.sum.size()) + " values per batch (allowed: " +
            std::to_string(n.values()) + ", this problem's [cmfd] mesh and groups: 5 G C + 2 G^2 C + 2 G F)";
   }
+  if (!w.flux.empty()) {  // the warm start: one finite value per group and cell
+    if (w.flux.size() != n.rates()) {
+      return "its CMFD warm-start flux holds " + std::to_string(w.flux.size()) + " values (allowed: " +
+             std::to_string(n.rates()) + ", one per coarse group and cell)";
+    }
+    if (!std::all_of(w.flux.begin(), w.flux.end(), [](double v) { return std::isfinite(v); })) {
+      return "its CMFD warm-start flux is not finite everywhere (allowed: the flux of a converged solve)";
+    }
+  }
   const CmfdBounds bounds = cmfd_bounds(p);
   const int done = static_cast<int>(sp.batch.size());
   const double summed = w.batches.empty() ? std::max(0, done - p.cmfd->begin + 1) : static_cast<double>(w.batches.size());

@@ -189,6 +189,9 @@ struct CmfdWindowData {
   std::vector<std::int64_t> sum;
   std::vector<std::int64_t> batches;
   std::vector<std::int64_t> scores;  // [batches.size()][sum.size()]
+  // The last converged solve's flux [g * cells + c], where the next solve starts ([cmfd.solver]
+  // warm_start); empty before any solve converged.
+  std::vector<double> flux;
 };
 
 // What a statepoint holds beyond the results so that a restart continues bit for bit.

@@ -323,6 +323,7 @@ void write_cmfd(const H5Group& g, const RunResults& r) {
     window.write("sum", w->sum);
     window.write("batches", w->batches);
     window.write("scores", w->scores, {w->batches.size(), w->sum.size()});
+    if (!w->flux.empty()) window.write("flux", w->flux);  // the warm start: where the next solve begins
   }
 }
 
@@ -383,6 +384,10 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
     check_length(window, "batches", r.batch.size());
     check_length(window, "scores", static_cast<std::size_t>(limits::max_cmfd_tally_values) * r.batch.size());
     r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), window.read_int64s("scores")};
+    if (window.contains("flux")) {
+      check_length(window, "flux", static_cast<std::size_t>(limits::max_cmfd_tally_values));
+      r.restart.cmfd->flux = window.read_doubles("flux");
+    }
   }
 }
 

@@ -213,6 +213,7 @@ CmfdResult CmfdAccelerator::add_batch(const DeviceExec& exec, int batch, const C
   // cycles) and every rank then leaves the batch out of the window.
   if (s.comm.any(result.interrupted)) {
     s.take_back(batch, dropped);
+    s.solver.take_back_solve();
     result.interrupted = true;
     result.converged = false;
   }
@@ -229,6 +230,7 @@ CmfdWindowData CmfdAccelerator::window() const {
     w.batches.push_back(batch);
     w.scores.insert(w.scores.end(), scores.begin(), scores.end());
   }
+  if (auto warm = s.solver.warm_start()) w.flux = std::move(warm->flux);
   return w;
 }
 
@@ -243,6 +245,14 @@ void CmfdAccelerator::restore(const CmfdWindowData& w) {
   for (std::size_t b = 0; b < w.batches.size(); ++b) {
     const auto first = w.scores.begin() + static_cast<std::ptrdiff_t>(b * s.values);
     s.kept.emplace_back(static_cast<int>(w.batches[b]), std::vector<Fixed>(first, first + static_cast<std::ptrdiff_t>(s.values)));
+  }
+  if (!w.flux.empty()) {
+    const std::size_t unknowns = static_cast<std::size_t>(s.solver.groups() * s.solver.mesh().n_cells());
+    if (w.flux.size() != unknowns) {
+      throw RunError("the statepoint's CMFD warm start holds " + std::to_string(w.flux.size()) +
+                     " values where this problem's [cmfd] mesh and groups have " + std::to_string(unknowns));
+    }
+    s.solver.set_warm_start(CmfdWarmStart{w.flux});
   }
 }
 

@@ -44,13 +44,15 @@ class CmfdAccelerator {
   // Throws RunError when the batch banked fission sites outside the mesh (CMFD must see every fission)
   // or a sum of the window overflows its fixed point. A SIGINT or SIGTERM on any rank during the solve
   // (src/host/interrupt.hpp) abandons it on every rank: the result is marked interrupted and the window
-  // is left as it was before this batch, as the previous batch's statepoint holds it.
+  // and the warm start are left as they were before this batch, as the previous batch's statepoint
+  // holds them.
   CmfdResult add_batch(const DeviceExec& exec, int batch, const CmfdTally<DeviceMem>& scores);
 
   // The CMFD fission source of the last solve, [g * n_cells + c], summing to 1.
   Kokkos::View<const Real*, DeviceMem> source() const;
 
-  // The window as a statepoint keeps it, and back (throws RunError for one of another shape).
+  // The window as a statepoint keeps it (with the solver's warm start), and back (throws RunError for one
+  // of another shape).
   CmfdWindowData window() const;
   void restore(const CmfdWindowData& window);
 

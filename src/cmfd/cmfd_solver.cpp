@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace keff {
 namespace detail {
@@ -81,9 +82,18 @@ struct CmfdSolver::Impl {
   CmfdMatrix ilu_lower, ilu_upper;
   std::unique_ptr<detail::CmfdPreconditioner> preconditioner;
   CmfdVector phi, source, next_source, rhs, scratch, cell_source;
+  // The warm start: the last converged solve's flux, and the one before, so that a solve the caller
+  // abandons after it converged (another rank's signal) can be taken back.
+  struct Warm {
+    CmfdVector flux;
+    bool set = false;
+  } warm, warm_before;
+  bool warm_changed = false;  // by the last solve
 
   Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o);
   double first_guess(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies);
+  bool warm_guess(const DeviceExec& exec);
+  void remember(const DeviceExec& exec);
   void factor(const DeviceExec& exec, const CmfdMatrix& a);
   int gmres(const DeviceExec& exec, const CmfdMatrix& a, const CmfdStop& stop, CmfdResult& result);
 };
@@ -101,6 +111,8 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
   rhs = cmfd_view<CmfdVector>(exec, "rhs", rows);
   scratch = cmfd_view<CmfdVector>(exec, "scratch", rows);
   cell_source = cmfd_view<CmfdVector>(exec, "cell_source", m.n_cells());
+  warm.flux = cmfd_view<CmfdVector>(exec, "warm_flux", rows);
+  warm_before.flux = cmfd_view<CmfdVector>(exec, "warm_flux_before", rows);
   if (options.shift > 0) {
     shifted = CmfdMatrix("keff::cmfd::shifted", rows, rows, nnz, cmfd_view<Values>(exec, "shifted_values", nnz),
                          op.loss.graph.row_map, op.loss.graph.entries);
@@ -143,6 +155,26 @@ double CmfdSolver::Impl::first_guess(const DeviceExec& exec, const CmfdTallies<D
   KokkosBlas::scal(exec, phi, 1.0 / produced, phi);
   KokkosBlas::scal(exec, source, 1.0 / produced, source);
   return lost > 0 ? produced / lost : 1.0;
+}
+
+// The last converged flux into phi and its fission source into source, scaled so that the source sums
+// to 1; false when this operator produces nothing from that flux (the cells it lived in all left out).
+bool CmfdSolver::Impl::warm_guess(const DeviceExec& exec) {
+  Kokkos::deep_copy(exec, phi, warm.flux);
+  KokkosSparse::spmv(exec, "N", 1.0, op.production, phi, 0.0, source);
+  const double produced = KokkosBlas::sum(exec, source);
+  if (!(produced > 0) || !std::isfinite(produced)) return false;
+  KokkosBlas::scal(exec, phi, 1.0 / produced, phi);
+  KokkosBlas::scal(exec, source, 1.0 / produced, source);
+  return true;
+}
+
+// A converged solve's flux becomes the warm start; the one before is kept for take_back_solve.
+void CmfdSolver::Impl::remember(const DeviceExec& exec) {
+  std::swap(warm, warm_before);
+  Kokkos::deep_copy(exec, warm.flux, phi);
+  warm.set = true;
+  warm_changed = true;
 }
 
 // ILU(0) of `a` (M or the shifted matrix, on M's graph) into the preconditioner's L and U.
@@ -253,8 +285,12 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   assemble_cmfd_operator(exec, tallies, o.use_dhat, s.op);
 
   // sum(F phi) stays 1 from here on: sum(F phi') is then the ratio the power iteration needs.
+  s.warm_changed = false;
   double k = s.first_guess(exec, tallies);
   const double balance = k;
+  // With a warm start the flux is the last solve's, k still the balance of these tallies: the shift
+  // waits for k to settle, and the last k may lie far from this window's.
+  if (k != 0 && o.warm_start && s.warm.set && !s.warm_guess(exec)) s.first_guess(exec, tallies);
   if (k == 0) {
     result.failure = "no fission source in the CMFD tallies (every coarse cell left out: fewer collisions than "
                      "[cmfd] min_collisions, or no fission scored in the mesh)";
@@ -338,7 +374,38 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
                      "% from the balance of the tallies it was built from (" + std::to_string(balance) +
                      "): the coarse tallies may be too noisy (fewer coarse groups or cells, or more particles)";
   }
-  return result.failure.empty() ? result : failed(result);
+  if (!result.failure.empty()) return failed(result);
+  s.remember(exec);
+  return result;
+}
+
+void CmfdSolver::take_back_solve() {
+  Impl& s = *impl_;
+  if (!s.warm_changed) return;
+  std::swap(s.warm, s.warm_before);
+  s.warm_changed = false;
+}
+
+std::optional<CmfdWarmStart> CmfdSolver::warm_start() const {
+  const Impl& s = *impl_;
+  if (!s.warm.set) return std::nullopt;
+  CmfdWarmStart w;
+  w.flux.resize(s.warm.flux.extent(0));
+  Kokkos::deep_copy(Kokkos::View<Real*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(w.flux.data(), w.flux.size()),
+                    s.warm.flux);
+  return w;
+}
+
+void CmfdSolver::set_warm_start(const CmfdWarmStart& w) {
+  Impl& s = *impl_;
+  if (w.flux.size() != s.warm.flux.extent(0)) {
+    throw std::invalid_argument("keff::cmfd: a warm start of " + std::to_string(w.flux.size()) +
+                                " values for a system of " + std::to_string(s.warm.flux.extent(0)));
+  }
+  Kokkos::deep_copy(s.warm.flux, Kokkos::View<const Real*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                     w.flux.data(), w.flux.size()));
+  s.warm.set = true;
+  s.warm_changed = false;
 }
 
 }  // namespace keff

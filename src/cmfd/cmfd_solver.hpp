@@ -8,7 +8,9 @@
 // Power iteration on M phi = (1/k) F phi (optionally Wielandt-shifted), each outer iteration one
 // KokkosSparse GMRES solve (run cycle by cycle, so that a caller's stop is heard within one cycle) (optionally ILU(0)-preconditioned) started from the previous flux, with
 // KokkosBlas sums and norms, all on the device. The tallied flux is the first guess and the balance of
-// the tallies the first k, so with dhat and balanced tallies it converges at once.
+// the tallies the first k, so with dhat and balanced tallies it converges at once; with warm_start, once
+// a solve has converged, the next starts from its flux instead (tallies summed over batches are never
+// balanced exactly, and the last answer is closer), k still from the balance.
 //
 // Every rank solves the same system the same way, so every rank gets the same bits for the same
 // tallies and thread count. Across OpenMP thread counts the reductions inside Kokkos Kernels add in
@@ -22,8 +24,16 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace keff {
+
+// Where a solve starts with [cmfd.solver] warm_start: the last converged solve's flux per unit volume
+// ([g * n_cells + c], any normalisation).
+struct CmfdWarmStart {
+  std::vector<double> flux;
+};
 
 // Asked between outer iterations and between GMRES cycles; true abandons the solve (CmfdResult::interrupted).
 using CmfdStop = std::function<bool()>;
@@ -45,6 +55,13 @@ class CmfdSolver {
   // `stop` (optional) can abandon the solve part-way: the result is then a failure marked interrupted,
   // and flux() and source() hold nothing to use.
   CmfdResult solve(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies, const CmfdStop& stop = {});
+
+  // The warm start the next solve would use (none before a solve converged), and setting it (a restart);
+  // set_warm_start throws std::invalid_argument for a flux of another size. take_back_solve undoes what
+  // the last solve did to it, for a solve the caller abandons after it converged.
+  std::optional<CmfdWarmStart> warm_start() const;
+  void set_warm_start(const CmfdWarmStart& warm);
+  void take_back_solve();
 
   const CmfdMesh& mesh() const;
   int groups() const;
