@@ -383,7 +383,7 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
     check_length(window, "sum", static_cast<std::size_t>(limits::max_cmfd_tally_values));
     check_length(window, "batches", r.batch.size());
     check_length(window, "scores", static_cast<std::size_t>(limits::max_cmfd_tally_values) * r.batch.size());
-    r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), window.read_int64s("scores")};
+    r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), window.read_int64s("scores"), {}};
     if (window.contains("flux")) {
       check_length(window, "flux", static_cast<std::size_t>(limits::max_cmfd_tally_values));
       r.restart.cmfd->flux = window.read_doubles("flux");
