@@ -39,6 +39,11 @@ struct ContinuousEnergyPhysics {
     return keff::macro_xs(nuclides, materials, p.geo.material, p.energy, cache);
   }
 
+  // Entries of the micro-XS cache a lookup in `material` fills (what a particle's cache row carries).
+  KOKKOS_INLINE_FUNCTION int cache_entries(int material) const {
+    return material < 0 ? 0 : materials.offsets(material + 1) - materials.offsets(material);
+  }
+
   // Energy of a neutron born from a fission of nuclide n (or of the first fissile nuclide of the material
   // for the initial source).
   KOKKOS_INLINE_FUNCTION Real fission_energy(int n, Lcg63& rng) const {

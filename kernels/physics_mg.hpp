@@ -23,6 +23,9 @@ struct MultigroupPhysics {
     return xs;
   }
 
+  // Group constants need no micro-XS cache.
+  KOKKOS_INLINE_FUNCTION int cache_entries(int) const { return 0; }
+
   KOKKOS_INLINE_FUNCTION int sample_chi(int m, Lcg63& rng) const {
     const Real xi = rng.next();
     Real c = 0;

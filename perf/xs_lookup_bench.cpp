@@ -9,13 +9,18 @@
 //
 // --problem hm-small | hm-large: XSBench's Hoogenboom-Martin problem (perf/hm_problem.hpp), so keff's
 //   lookup can be set beside XSBench's openmp-threading build on the same machine.
-//     --mode history|event|queue|sorted|all (comma lists allowed; default event)
+//     --mode history|event|queue|sorted|sorted-kokkos|sorted-index|all (comma lists allowed; default event)
 //       history: XSBench -m history: a thread per particle, --lookups-per-particle (34) chained lookups
 //                for --particles (500000) particles
 //       event:   XSBench -m event: a thread per lookup, sampling its energy and material inline
 //       queue:   all lookups sampled into a queue first; only the lookup kernel over it is timed
 //       sorted:  as queue, then the queue sorted by material and energy with keff's event-queue sort
-//                (kernels/transport/event_queue.hpp), timed apart; XSBench -m event -k 1 does the same
+//                (kernels/transport/event_queue.hpp) and the samples moved into that order, as sorted
+//                transport moves its particles (kernels/transport/slot_permute.hpp), both timed apart;
+//                XSBench -m event -k 1 does the same
+//       sorted-kokkos: as sorted, with the event queue's Kokkos sorter (sort_by_key, continuous key)
+//       sorted-index:  as sorted, but the samples stay where they are and the lookup reads them
+//                through the sorted index (keff's sorted transport before it moved its particles)
 //     --lookups L (17000000), --energy lethargy|linear (how XSBench's unit energy becomes eV),
 //     --schedule static|dynamic (queue and sorted; static is how keff's event transport launches them),
 //     --verify 0|1 (1: also run the reference pass that gives XSBench's verification number)
@@ -44,6 +49,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -328,6 +334,33 @@ void sample_queue(const Exec& exec, const HmDevice& d, const ParticleSlots<Exec>
   exec.fence("keff::perf::hm_sample_queue");
 }
 
+// Slots with only the two fields the sort and the lookup read; the rest of a slot plays no part here.
+ParticleSlots<Exec> sample_slots(const Exec& exec, int n) {
+  ParticleSlots<Exec> slots;
+  slots.state.energy =
+      Kokkos::View<Real*, Mem>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "keff::perf::hm_energy"), n);
+  slots.material =
+      Kokkos::View<int*, Mem>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "keff::perf::hm_material"), n);
+  return slots;
+}
+
+// Moves the samples into the order q.sorted gives and points the queue at them, as permute_slots does
+// with a particle's every field in transport (here there are two), then swaps the two sets.
+void move_samples(const Exec& exec, ParticleSlots<Exec>& slots, ParticleSlots<Exec>& spare, const EventQueues<Exec>& q,
+                  int n) {
+  const auto order = q.sorted, queue = q.queue;
+  const auto energy = slots.state.energy, to_energy = spare.state.energy;
+  const auto material = slots.material, to_material = spare.material;
+  Kokkos::parallel_for(
+      "keff::perf::hm_move_samples", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int j) {
+        const int s = order(j);
+        to_energy(j) = energy(s);
+        to_material(j) = material(s);
+        queue(j) = j;
+      });
+  std::swap(slots, spare);
+}
+
 // The lookup event's work over a queue of slots. `dynamic` false launches it as
 // kernels/transport/event_kernel.hpp launches events, a static RangePolicy over the queue: on a CPU that hands
 // each thread one contiguous part of a sorted queue, and so all of one material's lookups.
@@ -406,7 +439,7 @@ void run_hm(const Exec& exec, const Options& o) {
     const ReferenceLookup reference{d};
 
     std::vector<std::string> modes = split(o.modes);
-    if (o.modes == "all") modes = {"history", "event", "queue", "sorted"};
+    if (o.modes == "all") modes = {"history", "event", "queue", "sorted", "sorted-kokkos", "sorted-index"};
     // The event stream's reference pass serves event, queue and sorted alike; all zero without --verify.
     bool have_event_reference = !o.verify;
     LookupRun event_ref;
@@ -426,28 +459,26 @@ void run_hm(const Exec& exec, const Options& o) {
       } else if (mode == "event") {
         const LookupRun run = lookup_event(exec, "keff::perf::hm_lookup_event", keff_lookup, d, n_event);
         print_result(hm.name, grid_name(kind), mode, "dynamic", run, 0.0, event_reference());
-      } else if (mode == "queue" || mode == "sorted") {
+      } else if (mode == "queue" || mode == "sorted" || mode == "sorted-kokkos" || mode == "sorted-index") {
         if (n_event > 2'000'000'000) usage_error("queue modes take at most 2e9 lookups");
         const int n = static_cast<int>(n_event);
-        const bool sorted = mode == "sorted";
-        // Only the two fields the sort and the lookup read; the rest of a slot plays no part here.
-        ParticleSlots<Exec> slots;
-        slots.state.energy = Kokkos::View<Real*, Mem>(
-            Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "keff::perf::hm_energy"), n);
-        slots.material = Kokkos::View<int*, Mem>(
-            Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "keff::perf::hm_material"), n);
+        const bool sorted = mode != "queue";
+        const bool moved = sorted && mode != "sorted-index";
+        ParticleSlots<Exec> slots = sample_slots(exec, n), spare = sample_slots(exec, moved ? n : 0);
         const EventQueues<Exec> q = allocate_event_queues(
-            exec, n, sorted ? EventSort::material_energy : EventSort::none, perf::hm_material_count, 0);
+            exec, n, sorted ? EventSort::material_energy : EventSort::none,
+            mode == "sorted-kokkos" ? EventSorter::kokkos : EventSorter::counting, perf::hm_material_count, 0);
         sample_queue(exec, d, slots, q, n);
         double sort_s = 0;
         if (sorted) {
           const auto t2 = Clock::now();
           sort_queue(exec, slots, q, n);
+          if (moved) move_samples(exec, slots, spare, q, n);
           exec.fence("keff::perf::hm_sort");
           sort_s = seconds_since(t2);
         }
-        const LookupRun run =
-            lookup_queue(exec, keff_lookup, slots, sorted ? q.sorted : q.queue, n, o.schedule == "dynamic");
+        const LookupRun run = lookup_queue(exec, keff_lookup, slots, sorted && !moved ? q.sorted : q.queue, n,
+                                           o.schedule == "dynamic");
         print_result(hm.name, grid_name(kind), mode, o.schedule.c_str(), run, sort_s, event_reference());
       } else {
         usage_error("unknown mode " + mode);

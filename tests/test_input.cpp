@@ -275,6 +275,8 @@ TEST(Input, DefaultsAndResolvedReferences) {
   EXPECT_EQ(p.settings.entropy_mesh.shape, (std::array<int, 3>{8, 8, 1}));
   EXPECT_EQ(p.settings.entropy_mesh.box.upper, (std::array<double, 3>{1, 2, 3}));
   EXPECT_TRUE(p.tallies.empty());  // none asked for
+  EXPECT_FALSE(p.settings.event_sort.has_value());  // chosen per backend
+  EXPECT_EQ(p.settings.event_sorter, EventSorter::counting);
 
   ASSERT_EQ(p.surfaces.size(), 2u);
   EXPECT_EQ(p.surfaces[0].user_id, 4);
@@ -492,6 +494,14 @@ TEST(Input, MoreValidation) {
   fails(minimal + std::string("\nsurfaces = 3\n"), "surfaces: unknown key");
   fails(with("id = 9", "id = 0"), "surface[#2].id: invalid value 0");
   fails(with("[[cell]]\nname = \"a\"", "[cell]\nname = \"a\""), "");  // a TOML error or a type error, never accepted
+}
+
+TEST(Input, EventSortAndSorter) {
+  std::string text = minimal;
+  text.replace(text.find("particles = 7"), 13, "particles = 7\n[settings.event]\nsort = \"material\"\nsorter = \"kokkos\"");
+  const auto p = read_problem_string(text, "m.toml");
+  EXPECT_EQ(p.settings.event_sort, EventSort::material);
+  EXPECT_EQ(p.settings.event_sorter, EventSorter::kokkos);
 }
 
 TEST(Input, ReadingADirectoryFails) {

@@ -1,5 +1,7 @@
 // Event-based transport's slots (kernels/transport/particle_slots.hpp): a Particle stored into a slot and loaded
-// back keeps every field, and a store or a load with some field groups leaves the other groups alone.
+// back keeps every field, and a store or a load with some field groups leaves the other groups alone;
+// sorted transport's permutation (kernels/transport/slot_permute.hpp) moves every field into the spare
+// slots in the order given, the micro-XS row only where the next lookup will not rewrite it.
 // Stores and loads run in a one-iteration kernel whose results are copied back, so the test holds on GPU
 // builds too; the kernel is a functor at namespace scope (CUDA refuses extended lambdas inside the
 // private TestBody of a gtest TEST).
@@ -8,6 +10,7 @@
 // A new Particle field needs a value in distinct_particle() and a line in expect_groups().
 #include "kernels/device.hpp"
 #include "kernels/transport/particle_slots.hpp"
+#include "kernels/transport/slot_permute.hpp"
 
 #include <gtest/gtest.h>
 
@@ -169,6 +172,97 @@ TEST(ParticleSlots, EachGroupMovesOnlyItsFields) {
   expect_only_group_moves<geometry>("geometry");
   expect_only_group_moves<hit>("hit");
   expect_only_group_moves<state | xs>("state and xs, as the lookup event loads them");
+}
+
+// Physics whose material 7 fills three micro-XS entries and every other material none.
+struct ThreeEntriesInMaterial7 {
+  KOKKOS_INLINE_FUNCTION int cache_entries(int m) const { return m == 7 ? 3 : 0; }
+};
+
+constexpr int n_permuted = 4;
+using Four = Kokkos::View<Particle[n_permuted], DeviceMem>;
+
+// Slot s gets in(s), event events[s], pending 10 + s, micro-XS row (100 s, 100 s + 1, ...).
+struct FillSlots {
+  Slots slots;
+  Kokkos::View<const Particle[n_permuted], DeviceMem> in;
+  Kokkos::View<const int[n_permuted], DeviceMem> events;
+  KOKKOS_FUNCTION void operator()(int s) const {
+    slots.store(s, in(s));
+    slots.event(s) = events(s);
+    slots.pending(s) = 10 + s;
+    for (int k = 0; k < static_cast<int>(slots.micro_xs.extent(1)); ++k) slots.micro_xs(s, k) = 100 * s + k;
+  }
+};
+
+struct ReadSlots {
+  Slots slots;
+  Four out;
+  KOKKOS_FUNCTION void operator()(int s) const { out(s) = slots.load(s); }
+};
+
+TEST(ParticleSlots, PermutationMovesEveryFieldAndEmptiesTheSource) {
+  const DeviceExec exec;
+  constexpr int row = 5;
+  Slots slots = allocate_particle_slots(exec, n_permuted, row);
+  Slots spare = allocate_particle_slots(exec, n_permuted, row, slots.ended);
+  Kokkos::deep_copy(exec, spare.micro_xs, -1.0);
+  // Slot 0 flies next in material 7 (its row must move); slot 1 is empty; slots 2 and 3 look up next.
+  const int lookup = static_cast<int>(SlotEvent::lookup), advance = static_cast<int>(SlotEvent::advance);
+  const int then_collide = static_cast<int>(SlotEvent::lookup_then_collide), empty = static_cast<int>(SlotEvent::empty);
+  Four in("keff::test::slots::four");
+  Kokkos::View<int[n_permuted], DeviceMem> events("keff::test::slots::events");
+  auto in_host = Kokkos::create_mirror_view(in);
+  auto events_host = Kokkos::create_mirror_view(events);
+  for (int s = 0; s < n_permuted; ++s) in_host(s) = distinct_particle(1000 * s, Fate::alive);
+  in_host(0).xs_material = 7;
+  in_host(0).geo.n_levels = 2;  // only the levels in use move
+  const int event_of[n_permuted] = {advance, empty, lookup, then_collide};
+  for (int s = 0; s < n_permuted; ++s) events_host(s) = event_of[s];
+  Kokkos::deep_copy(exec, in, in_host);
+  Kokkos::deep_copy(exec, events, events_host);
+  Kokkos::parallel_for("keff::test::slots::fill", Kokkos::RangePolicy<DeviceExec>(exec, 0, n_permuted),
+                       FillSlots{slots, in, events});
+
+  // The sorted lookups 3 then 2, then the other slots in slot order.
+  EventQueues<DeviceExec> q;
+  q.queue = Kokkos::View<int*, DeviceMem>("keff::test::slots::queue", n_permuted);
+  q.sorted = Kokkos::View<int*, DeviceMem>("keff::test::slots::sorted", n_permuted);
+  const auto sorted_host = Kokkos::create_mirror_view(q.sorted);
+  const int order[n_permuted] = {3, 2, 0, 1};
+  for (int j = 0; j < n_permuted; ++j) sorted_host(j) = order[j];
+  Kokkos::deep_copy(exec, q.sorted, sorted_host);
+  const Slots before = slots, before_spare = spare;
+  permute_slots(exec, slots, spare, q, 2, ThreeEntriesInMaterial7{});
+  ASSERT_EQ(slots.event.data(), before_spare.event.data()) << "the particles are in the spare now";
+  ASSERT_EQ(spare.event.data(), before.event.data());
+
+  Four out("keff::test::slots::out");
+  Kokkos::parallel_for("keff::test::slots::read", Kokkos::RangePolicy<DeviceExec>(exec, 0, n_permuted),
+                       ReadSlots{slots, out});
+  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
+  const auto to_event = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, slots.event);
+  const auto to_pending = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, slots.pending);
+  const auto to_row = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, slots.micro_xs);
+  const auto from_event = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, spare.event);
+  const auto queue = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, q.queue);
+  for (int j = 0; j < n_permuted; ++j) {
+    const int s = order[j];
+    EXPECT_EQ(to_event(j), event_of[s]) << "slot " << j;
+    EXPECT_EQ(from_event(s), empty) << "source slot " << s << " is left empty";
+    if (event_of[s] == empty) continue;
+    expect_groups(got(j), in_host(s), slot_fields::all, "slot " + std::to_string(j) + " from slot " + std::to_string(s));
+    EXPECT_EQ(got(j).geo.material, in_host(s).geo.material) << "slot " << j;
+    EXPECT_EQ(to_pending(j), 10 + s) << "slot " << j;
+  }
+  EXPECT_EQ(queue(0), 0);  // the sorted lookups are the first slots now
+  EXPECT_EQ(queue(1), 1);
+  // The flying particle's three entries moved; the lookups' rows were left for the lookup to write.
+  for (int k = 0; k < row; ++k) {
+    EXPECT_EQ(to_row(2, k), k < 3 ? 100.0 * 0 + k : -1.0) << "entry " << k << " of the flying particle's row";
+    EXPECT_EQ(to_row(0, k), -1.0) << "entry " << k << " of a lookup's row";
+    EXPECT_EQ(to_row(1, k), -1.0) << "entry " << k << " of a lookup's row";
+  }
 }
 
 }  // namespace keff::particle_slots_test

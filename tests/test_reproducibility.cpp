@@ -111,11 +111,14 @@ TEST(Reproducibility, BankOverflowRerunsEverywhere) {
 }
 
 // Event-based transport takes the same steps with the same random numbers as history-based transport:
-// identical results, whatever the slot count (few slots: many refills) and the lookup order.
-model::Problem event_based(model::Problem p, std::int64_t slots, EventSort sort) {
+// identical results, whatever the slot count (few slots: many refills), the lookup order and the sorter
+// (sorted, the particles move between two sets of slots every round).
+model::Problem event_based(model::Problem p, std::int64_t slots, EventSort sort,
+                           EventSorter sorter = EventSorter::counting) {
   p.settings.transport = TransportMode::event;
   p.settings.event_slots = slots;
   p.settings.event_sort = sort;
+  p.settings.event_sorter = sorter;
   return p;
 }
 
@@ -125,6 +128,10 @@ TEST(Reproducibility, EventEqualsHistoryContinuousEnergy) {
   expect_identical(test::run_quietly(event_based(p, 100, EventSort::material_energy)), history,
                    "event (100 slots, sorted by material and energy) vs history");
   expect_identical(test::run_quietly(event_based(p, 0, EventSort::none)), history, "event (default slots, unsorted) vs history");
+  expect_identical(test::run_quietly(event_based(p, 100, EventSort::material_energy, EventSorter::kokkos)), history,
+                   "event (100 slots, sorted by material and energy with Kokkos' sort_by_key) vs history");
+  expect_identical(test::run_quietly(event_based(p, 0, EventSort::material, EventSorter::kokkos)), history,
+                   "event (default slots, sorted by material with Kokkos' sort_by_key) vs history");
 }
 
 TEST(Reproducibility, EventEqualsHistoryMultigroup) {
@@ -134,6 +141,8 @@ TEST(Reproducibility, EventEqualsHistoryMultigroup) {
                    "event (257 slots, sorted by material) vs history");
   expect_identical(test::run_quietly(event_based(p, 5000, EventSort::material_energy)), history,
                    "event (more slots than histories, sorted by material and group) vs history");
+  expect_identical(test::run_quietly(event_based(p, 257, EventSort::material_energy, EventSorter::kokkos)), history,
+                   "event (257 slots, sorted by material and group with Kokkos' sort_by_key) vs history");
 }
 
 // The next batch starts on the source sites a rank combed itself while the other ranks' slices are in
@@ -194,6 +203,17 @@ void expect_decomposed_equal(const model::Problem& p, const std::string& name) {
 
 TEST(Reproducibility, DomainsEqualUndecomposedLattice) {
   expect_decomposed_equal(test::sized(default_problem(), 1000, 4, 1), "default benchmark");
+}
+
+// Particles that arrive from another domain join the sorted lookups, and move with the other slots.
+TEST(Reproducibility, DomainsSortedEqualUndecomposedLattice) {
+  for (const EventSorter sorter : {EventSorter::counting, EventSorter::kokkos}) {
+    model::Problem p = test::sized(default_problem(), 1000, 4, 1);
+    p.settings.event_slots = 150;
+    p.settings.event_sort = EventSort::material_energy;
+    p.settings.event_sorter = sorter;
+    expect_decomposed_equal(p, std::string("default benchmark sorted by ") + std::string(name_of(sorter)));
+  }
 }
 
 TEST(Reproducibility, DomainsEqualUndecomposedMultigroupSphere) {

@@ -89,8 +89,22 @@ TEST(ToolsAnnotations, EventKernelsAreNamed) {
   expect_named_kernels_and_phases(problem,
                                   {"keff::event::start", "keff::event::lookup", "keff::event::advance",
                                    "keff::event::cross", "keff::event::collide", "keff::event::build_queue",
-                                   "keff::event::sort_scatter", "keff::event::sum_counters"},
-                                  {"keff::transport::events", "keff::event::sort"});
+                                   "keff::event::sort_keys", "keff::event::sort_scatter",
+                                   "keff::event::order_other_slots", "keff::event::permute_slots",
+                                   "keff::event::sum_counters"},
+                                  {"keff::transport::events", "keff::event::sort", "keff::event::permute"});
+}
+
+TEST(ToolsAnnotations, EventKernelsWithKokkosSorterAreNamed) {
+  model::Problem problem = default_problem();
+  problem.settings.transport = TransportMode::event;
+  problem.settings.event_slots = 200;
+  problem.settings.event_sort = EventSort::material_energy;
+  problem.settings.event_sorter = EventSorter::kokkos;
+  expect_named_kernels_and_phases(problem,
+                                  {"keff::event::lookup", "keff::event::sort_continuous_keys",
+                                   "keff::event::permute_slots"},
+                                  {"keff::event::sort", "keff::event::sort_by_key", "keff::event::permute"});
 }
 
 #if KEFF_HAVE_CMFD

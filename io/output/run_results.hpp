@@ -150,7 +150,8 @@ struct ExchangeCounts {
 // summed over ranks and batches, the rounds and the queue lengths (particles per event kernel).
 struct TransportReport {
   std::string mode = "history";
-  std::string sort;  // event-based: the lookup-queue order
+  std::string sort;    // event-based: the lookup-queue order
+  std::string sorter;  // sorted: how (settings.event.sorter)
   std::int64_t slots = 0;
   std::int64_t rounds = 0, lookups = 0, flights = 0, crossings = 0, collisions = 0;
 };

@@ -189,6 +189,7 @@ json summary(const RunResults& r) {
           {"transport",
            {{"mode", t.mode},
             {"sort", t.sort},
+            {"sorter", t.sorter},
             {"slots", t.slots},
             {"rounds", t.rounds},
             {"lookups", t.lookups},

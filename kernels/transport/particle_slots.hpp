@@ -316,11 +316,20 @@ std::size_t ParticleSlots<Exec>::bytes() const {
   return b;
 }
 
+// `shared_ended`, if allocated, is taken as the slots' `ended` rather than a new View: the spare set of
+// slots sorted transport moves particles into (kernels/transport/slot_permute.hpp) shares it.
 template <class Exec>
-ParticleSlots<Exec> allocate_particle_slots(const Exec& exec, int n_slots, int max_nuclides) {
+ParticleSlots<Exec> allocate_particle_slots(const Exec& exec, int n_slots, int max_nuclides,
+                                            const SlotField<Exec, BatchCounters>& shared_ended = {}) {
   ParticleSlots<Exec> p;
   const auto allocate = [&](auto& view, const char* what, auto... extents) {
     using View = std::decay_t<decltype(view)>;
+    if constexpr (std::is_same_v<View, SlotField<Exec, BatchCounters>>) {
+      if (shared_ended.data() != nullptr) {
+        view = shared_ended;
+        return;
+      }
+    }
     view = View(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("keff::slots::") + what),
                 static_cast<std::size_t>(n_slots), static_cast<std::size_t>(extents)...);
   };

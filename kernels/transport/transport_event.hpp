@@ -4,6 +4,9 @@
 //   refill empty slots from the source -> lookup (queue sorted by material and energy, optional)
 //   -> advance -> cross | collide
 //
+// Sorted, the particles themselves move into key order (kernels/transport/slot_permute.hpp) between
+// two sets of slots, so the kernels of the round read neighbouring slots.
+//
 // Each event is its own kernel over a queue built by a parallel scan, calling the same step functions
 // as history-based transport, so a history takes the same steps with the same random numbers in either
 // mode and the batch's results are identical bit for bit. Histories that end leave their counters in
@@ -16,6 +19,7 @@
 #include "kernels/transport/event_lookup.hpp"
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/event_start.hpp"
+#include "kernels/transport/slot_permute.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
@@ -30,6 +34,7 @@ struct EventTransport {
   Kokkos::View<const Site*, Mem> source;  // site i starts history ctx.control.coords.local.first + i,
   Kokkos::View<const std::int64_t*, Mem> source_index;  // or history source_index(i) if not empty
   ParticleSlots<Exec> slots;
+  ParticleSlots<Exec> spare;  // sorted: the empty set of slots the sort moves particles into
   EventQueues<Exec> queues;
 };
 
@@ -95,7 +100,7 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
                                EventStatistics* statistics = nullptr, Router&& router = Router{},
                                Stop&& stop = Stop{}) {
   Kokkos::Profiling::ScopedRegion region("keff::transport::events");
-  const auto& slots = t.slots;
+  ParticleSlots<Exec> slots = t.slots, spare = t.spare;  // swapped by every sort
   const auto& q = t.queues;
   const auto ended = slots.ended;
   const DomainMesh domains = router.domains();
@@ -123,12 +128,12 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
     }
     const int lookups = build_queue(exec, slots, q, SlotEvent::lookup, SlotEvent::lookup_then_collide);
     if (lookups > 0) {
-      auto queue = q.queue;
       if (q.sort != EventSort::none) {
         sort_queue(exec, slots, q, lookups);
-        queue = q.sorted;
+        order_other_slots(exec, slots, q, lookups);
+        permute_slots(exec, slots, spare, q, lookups, t.ctx.physics);
       }
-      launch_event(exec, "keff::event::lookup", LookupEvent<Exec, Physics>{{t.ctx, slots, queue}}, lookups);
+      launch_event(exec, "keff::event::lookup", LookupEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, lookups);
     }
     const int flights = build_queue(exec, slots, q, SlotEvent::advance);
     launch_event(exec, "keff::event::advance", AdvanceEvent<Exec, Physics>{{t.ctx, slots, q.queue}, domains}, flights);

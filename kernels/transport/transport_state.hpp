@@ -1,9 +1,10 @@
 #pragma once
-// The mutable State that transport writes, in one place with one owner (src/driver/transporter): the fission
-// bank, the batch's tally sums and CMFD scores, the lost record, the history mode's per-thread scratch
-// and the event mode's slots and queues. allocate_transport_state() makes all of it once per run; only the bank
-// grows, between batches, when a batch overflows it. Kernels get Views of it, never allocate. The
-// source a batch transports and the ordered bank belong to the source cycle (src/driver/source_cycle.hpp).
+// The mutable State that transport writes, in one place with one owner (src/driver/transporter): the
+// fission bank, the batch's tally sums and CMFD scores, the lost record, the history mode's per-thread
+// scratch and the event mode's slots (two sets when sorted) and queues. allocate_transport_state()
+// makes all of it once per run; only the bank grows, between batches, when a batch overflows it.
+// Kernels get Views of it, never allocate. The source a batch transports and the ordered bank belong to
+// the source cycle (src/driver/source_cycle.hpp).
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/lost_record.hpp"
@@ -31,6 +32,7 @@ struct TransportStateSizes {
   // Event-based transport (0 slots: history-based, no slots allocated)
   int event_slots = 0;
   EventSort event_sort = EventSort::none;
+  EventSorter event_sorter = EventSorter::counting;
   int n_materials = 0;
   int n_groups = 0;                // multigroup: sort keys by group
 };
@@ -45,6 +47,7 @@ struct TransportState {
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
   ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
+  ParticleSlots<Exec> spare_slots;        // sorted event-based: the slots a sort moves particles into
   EventQueues<Exec> queues;
 
   std::int64_t bank_capacity() const { return static_cast<std::int64_t>(bank.sites.extent(0)); }
@@ -52,20 +55,31 @@ struct TransportState {
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     return b(bank.sites) + b(tally_sums) + cmfd.scores.size() * sizeof(Fixed) + workspace.bytes() +
-           slots.bytes() + queues.bytes();
+           slots.bytes() + spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes();
   }
 };
 
 // What allocate_transport_state will allocate, before it does (src/host/memory_check.hpp), in doubles so that no
-// size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot (particle,
-// micro-XS row, queue entries) and the lookup sort's key offsets. A test holds it to the allocated bytes().
+// size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot
+// (event_slot_bytes) and the counting sort's key offsets. A test holds it to the allocated bytes().
 inline double transport_state_bytes(const TransportStateSizes& n, double concurrency, double bytes_per_slot) {
   const double tally = static_cast<double>(n.tally_values) * sizeof(Fixed) +
                        (n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed) : 0.0);
   const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
-  const double sort_offsets = (event_sort_keys(n.event_slots, n.event_sort, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
+  const double sort_offsets =
+      (event_sort_keys(n.event_slots, n.event_sort, n.event_sorter, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
   return static_cast<double>(n.bank_capacity) * sizeof(Site) + tally + scratch + sort_offsets +
          static_cast<double>(n.event_slots) * bytes_per_slot;
+}
+
+// Bytes one event slot takes: its particle and micro-XS row and its queue entry; sorted, also a spare
+// slot (which shares the ended counters), a sorted-queue entry and a sort key.
+template <class Exec>
+std::size_t event_slot_bytes(const Exec& exec, int max_nuclides, EventSort sort, EventSorter sorter) {
+  const std::size_t one = allocate_particle_slots(exec, 1, max_nuclides).bytes();
+  if (sort == EventSort::none) return one + sizeof(int);
+  const std::size_t key = sorter == EventSorter::counting ? sizeof(int) : sizeof(std::uint64_t);
+  return 2 * one - sizeof(BatchCounters) + 2 * sizeof(int) + key;
 }
 
 namespace detail {
@@ -85,13 +99,17 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
   FissionBank<Mem> bank{state_view<Sites>(exec, "bank_sites", n.bank_capacity),
                         Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::bank_count")))};
   const LostRecord<Mem> lost = allocate_lost_record(exec);
-  return TransportState<Exec>{bank,
-                              state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
-                              allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
-                              lost,
-                              Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
-                              allocate_particle_slots(exec, n.event_slots, n.max_nuclides),
-                              allocate_event_queues(exec, n.event_slots, n.event_sort, n.n_materials, n.n_groups)};
+  const ParticleSlots<Exec> slots = allocate_particle_slots(exec, n.event_slots, n.max_nuclides);
+  const bool sorted = n.event_slots > 0 && n.event_sort != EventSort::none;
+  return TransportState<Exec>{
+      bank,
+      state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
+      allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
+      lost,
+      Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
+      slots,
+      sorted ? allocate_particle_slots(exec, n.event_slots, n.max_nuclides, slots.ended) : ParticleSlots<Exec>{},
+      allocate_event_queues(exec, n.event_slots, n.event_sort, n.event_sorter, n.n_materials, n.n_groups)};
 }
 
 // Replaces the bank with room for `capacity` sites (between batches only).

@@ -39,6 +39,13 @@ enum class EventSort : int { none = 0, material = 1, material_energy = 2 };
 inline constexpr EnumName<EventSort> event_sort_names[] = {
     {EventSort::none, "none"}, {EventSort::material, "material"}, {EventSort::material_energy, "material_energy"}};
 constexpr std::span<const EnumName<EventSort>> enum_names(EventSort) { return event_sort_names; }
+// How the lookup queue is put in that order: keff's counting sort on small integer keys (energy in
+// bands; O(n), allocates nothing), or Kokkos' sort_by_key on the continuous key (a comparison sort,
+// which allocates temporaries every call; perf/RESULTS.md "Sorting by small integer keys").
+enum class EventSorter : int { counting = 0, kokkos = 1 };
+inline constexpr EnumName<EventSorter> event_sorter_names[] = {{EventSorter::counting, "counting"},
+                                                              {EventSorter::kokkos, "kokkos"}};
+constexpr std::span<const EnumName<EventSorter>> enum_names(EventSorter) { return event_sorter_names; }
 
 // Coefficients per kind (f(r) > 0 is the positive half-space; f is a signed distance):
 //   x_plane: {x0}             f = x - x0            (y_plane, z_plane alike)

@@ -307,9 +307,11 @@ void print_summary(std::ostream& os, const RunResults& r) {
   }
   if (const auto& t = r.transport; t.mode == "event" && t.rounds > 0) {
     std::snprintf(line, sizeof line,
-                  "\n Event-based transport: %lld slots, lookups sorted by %s, %lld rounds; per round %.4g lookups,"
+                  "\n Event-based transport: %lld slots, lookups sorted by %s%s%s, %lld rounds; per round %.4g lookups,"
                   " %.4g flights, %.4g crossings, %.4g collisions\n",
-                  static_cast<long long>(t.slots), t.sort == "none" ? "nothing" : t.sort.c_str(), static_cast<long long>(t.rounds),
+                  static_cast<long long>(t.slots), t.sort == "none" ? "nothing" : t.sort.c_str(),
+                  t.sorter.empty() ? "" : " (particles moved; sorter ", t.sorter.empty() ? "" : (t.sorter + ")").c_str(),
+                  static_cast<long long>(t.rounds),
                   static_cast<double>(t.lookups) / static_cast<double>(t.rounds),
                   static_cast<double>(t.flights) / static_cast<double>(t.rounds),
                   static_cast<double>(t.crossings) / static_cast<double>(t.rounds),

@@ -42,11 +42,6 @@ EventSort event_sort(const model::Settings& s) {
                                                                                : EventSort::material_energy;
 }
 
-// Bytes one event slot takes: its particle, micro-XS row and queue entries.
-std::size_t slot_bytes(const DeviceExec& exec, const model::Settings& s, const ProblemParams& params) {
-  const auto one = allocate_particle_slots(exec, 1, params.materials.max_nuclides);
-  return one.bytes() + sizeof(int) * (event_sort(s) == EventSort::none ? 1 : 3);  // queue, sorted queue, key
-}
 
 TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories,
                                 std::int64_t event_slots) {
@@ -58,6 +53,7 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
   n.max_nuclides = params.materials.max_nuclides;
   n.event_slots = static_cast<int>(event_slots);
   n.event_sort = event_sort(s);
+  n.event_sorter = s.event_sorter;
   n.n_materials = static_cast<int>(params.materials.offsets.extent(0)) - 1;
   n.n_groups = params.mode == model::PhysicsMode::multigroup ? params.multigroup.n_groups : 0;
   return n;
@@ -80,7 +76,8 @@ TransportPlan plan_transport(const DeviceExec& exec, const model::Problem& probl
                              std::int64_t histories) {
   if (!event_based(problem)) return {};
   TransportPlan plan;
-  plan.bytes_per_slot = slot_bytes(exec, problem.settings, params);
+  plan.bytes_per_slot = event_slot_bytes(exec, params.materials.max_nuclides, event_sort(problem.settings),
+                                         problem.settings.event_sorter);
   std::int64_t slots = problem.settings.event_slots;
   if (slots == 0) {
     const std::size_t budget = device_memory_available(exec) / 4;
@@ -109,7 +106,8 @@ BatchCounters Transporter::transport_with(const Physics& physics, const BatchCon
   SourceFeed& feed = *source.feed;
   feed.reset(source.count);
   if (plan_.event_slots > 0) {
-    const EventTransport<DeviceExec, Physics> events{ctx, source.sites, source.index, state_.slots, state_.queues};
+    const EventTransport<DeviceExec, Physics> events{ctx, source.sites, source.index,
+                                                      state_.slots, state_.spare_slots, state_.queues};
     EventStatistics batch;
     const BatchCounters sums = domains_ ? transport_events(exec_, events, feed, &batch, domains_->particles(), watch_)
                                         : transport_events(exec_, events, feed, &batch, LocalRouter{}, watch_);
@@ -238,7 +236,9 @@ TransportReport Transporter::report() const {
   const auto& e = event_stats_;
   std::int64_t v[] = {plan_.event_slots, e.rounds, e.lookups, e.flights, e.crossings, e.collisions};
   comm_.sum(v, static_cast<int>(std::size(v)));
-  return {r.mode, std::string(name_of(state_.queues.sort)), v[0], v[1], v[2], v[3], v[4], v[5]};
+  const auto& q = state_.queues;
+  const std::string sorter = q.sort == EventSort::none ? "" : std::string(name_of(q.sorter));
+  return {r.mode, std::string(name_of(q.sort)), sorter, v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
 RunSetup Transporter::setup() const {
