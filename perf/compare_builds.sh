@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Transport speed of two builds of keff, interleaved round by round (this kind of machine drifts by tens
-# of percent): the default benchmark and examples/hm_large.toml, history- and event-based; prints the
-# median particles/s (transport, active batches) of each and their ratio.
+# of percent): the default benchmark and examples/hm_large.toml, history- and event-based (lookups
+# unsorted, and sorted by material and energy with the default sorter); prints the median particles/s
+# (transport, active batches) of each and their ratio.
 #   perf/compare_builds.sh BEFORE_BIN_DIR AFTER_BIN_DIR [ROUNDS=5] [OUT=perf/results/compare_builds]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -9,6 +10,11 @@ before=$1 after=$2 rounds=${3:-5} out=${4:-perf/results/compare_builds}
 export OMP_PROC_BIND=spread OMP_PLACES=threads
 mkdir -p "$out"
 hm=examples/hm_large.toml
+scratch_dir
+sorted() {  # sorted INPUT -> the input with its event lookups sorted by material and energy
+  { cat "$1"; printf '\n[settings.event]\nsort = "material_energy"\n'; } > "$tmp/$(basename "$1")"
+  echo "$tmp/$(basename "$1")"
+}
 for r in $(seq "$rounds"); do
   for side in before after; do
     bin=$before; [ "$side" = after ] && bin=$after
@@ -17,12 +23,14 @@ for r in $(seq "$rounds"); do
     cfg=def-e; run --mode event --particles 10000 --batches 12 --inactive 2
     cfg=hm-h;  run "$hm" --particles 4000 --batches 6 --inactive 2
     cfg=hm-e;  run "$hm" --mode event --particles 4000 --batches 6 --inactive 2
+    cfg=def-es; run "$(sorted examples/default.toml)" --mode event --particles 10000 --batches 12 --inactive 2
+    cfg=hm-es; run "$(sorted "$hm")" --mode event --particles 4000 --batches 6 --inactive 2
   done
 done
 python3 - "$out" <<'PY'
 import glob, json, statistics, sys
 out = sys.argv[1]
-for cfg in ["def-h", "def-e", "hm-h", "hm-e"]:
+for cfg in ["def-h", "def-e", "def-es", "hm-h", "hm-e", "hm-es"]:
     med = {}
     for side in ["before", "after"]:
         v = [json.load(open(f))["particles_per_second"] for f in sorted(glob.glob(f"{out}/{side}-{cfg}-*.json"))]

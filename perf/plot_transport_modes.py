@@ -21,12 +21,12 @@ def main():
         for r in mine:
             if r["mode"] == "history":
                 ax.axhline(float(r["particles_per_second"]), color="black", linestyle="--", label="history-based")
-        for sort in ("none", "material_energy"):
+        for sort in in_order(r["sort"] for r in mine if r["mode"] == "event"):
             pts = sorted((float(r["flights_per_round"]), float(r["particles_per_second"]))
                          for r in mine if r["mode"] == "event" and r["sort"] == sort)
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                        label=f"event-based, lookups {'unsorted' if sort == 'none' else 'sorted by material, energy'}")
+            order, _, sorter = sort.partition(":")
+            label = "unsorted" if order == "none" else f"sorted by {order.replace('_', ', ')} ({sorter or 'counting'})"
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"event-based, lookups {label}")
         ax.set_xscale("log")
         ax.set_xlabel("particles in flight (mean flights per round)")
         ax.set_ylabel("particles/s (active batches)")

@@ -5,15 +5,18 @@
 #    batches, median of REPEATS runs.
 # 2. The default benchmark and the HM-large example at every core, history-based and event-based with
 #    SLOTS particles in flight (settings.event.slots), lookups unsorted and sorted by material and
-#    energy; the modes interleaved, median of REPEATS runs. perf/results/transport_modes.{csv,png}:
-#    particles/s against particles in flight, history-based drawn as a line.
-#   REPEATS=3 SLOTS="1000 4000 16000" PARTICLES=16000 HM_PARTICLES=4000 perf/transport_benchmark.sh build
+#    energy with each sorter (SORTS: SORT or SORT:SORTER); the modes interleaved, median of REPEATS runs.
+#    perf/results/transport_modes.{csv,png}: particles/s against particles in flight, history-based
+#    drawn as a line.
+#   REPEATS=3 SLOTS="1000 4000 16000" SORTS="none material_energy material_energy:kokkos" PARTICLES=16000 \
+#     HM_PARTICLES=4000 perf/transport_benchmark.sh build
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 build=${1:-$KEFF_BUILD_DIR}
 keff=$build/bin/keff
 REPEATS=${REPEATS:-3}
 SLOTS=${SLOTS:-"1000 4000 16000"}
+SORTS=${SORTS:-"none material_energy material_energy:kokkos"}
 PARTICLES=${PARTICLES:-16000}
 HM_PARTICLES=${HM_PARTICLES:-4000}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
@@ -35,9 +38,10 @@ done
 echo
 
 # Event-based inputs: the example with a [settings.event] table appended (TOML allows it anywhere).
-with_event() {  # with_event INPUT SORT SLOTS -> path
-  local out="$tmp/$(basename "$1" .toml)-$2-$3.toml"
-  { cat "$1"; printf '\n[settings.event]\nsort = "%s"\nslots = %s\n' "$2" "$3"; } > "$out"
+with_event() {  # with_event INPUT SORT[:SORTER] SLOTS -> path
+  local out="$tmp/$(basename "$1" .toml)-$2-$3.toml" sorter=counting
+  [[ $2 == *:* ]] && sorter=${2#*:}
+  { cat "$1"; printf '\n[settings.event]\nsort = "%s"\nsorter = "%s"\nslots = %s\n' "${2%%:*}" "$sorter" "$3"; } > "$out"
   echo "$out"
 }
 csv=perf/results/transport_modes.csv
@@ -49,7 +53,7 @@ for problem in examples/default.toml examples/hm_large.toml; do
   name=$(basename "$problem" .toml)
   for r in $(seq "$REPEATS"); do
     "$keff" run "$problem" --particles "$n" --batches 6 --inactive 2 --quiet --statepoint '' --json "$tmp/$name-h-$r.json"
-    for sort in none material_energy; do
+    for sort in $SORTS; do
       for s in $SLOTS; do
         "$keff" run "$(with_event "$problem" "$sort" "$s")" --mode event --particles "$n" --batches 6 --inactive 2 \
           --quiet --statepoint '' --json "$tmp/$name-e-$sort-$s-$r.json"
@@ -58,7 +62,7 @@ for problem in examples/default.toml examples/hm_large.toml; do
   done
   m=$(for f in "$tmp/$name-h-"*.json; do pps "$f"; done | median)
   echo "$name,$n,history,,,$m," >> "$csv"
-  for sort in none material_energy; do
+  for sort in $SORTS; do
     for s in $SLOTS; do
       m=$(for f in "$tmp/$name-e-$sort-$s-"*.json; do pps "$f"; done | median)
       f=$(jq -r '.transport.flights / .transport.rounds' "$tmp/$name-e-$sort-$s-1.json")

@@ -5,8 +5,10 @@
 # version yourself (ANL-CESAR/XSBench, `make` in openmp-threading/) and point XSBENCH at the binary.
 #
 # Every round runs, for each (size, grid): XSBench -m event, -m history and -m event -k 1 (sorted), then
-# one xs_lookup_bench process with keff's four modes (perf/xs_lookup_bench.cpp). keff's `queue` mode has
-# no XSBench counterpart and is set beside XSBench -m event, whose time also covers its inline sampling.
+# one xs_lookup_bench process with keff's six modes (perf/xs_lookup_bench.cpp). keff's `queue` mode has
+# no XSBench counterpart and is set beside XSBench -m event, whose time also covers its inline sampling;
+# its three sorted modes (samples moved by the counting sorter or by Kokkos' sort_by_key, or left in
+# place behind a sorted index) are all set beside XSBench -k 1.
 # XSBench -k 1's lookup time is its "XS Lookups took" line; its sort time, the material sort, the counting
 # and the energy sorts together. The first round of keff also runs the reference pass, whose
 # verification number must equal XSBench's (the script says MISMATCH where it does not, and exits 1).
@@ -57,7 +59,7 @@ run_xsbench() {  # run_xsbench ROUND SIZE GRID MODE
 run_keff() {  # run_keff ROUND SIZE GRID
   local verify=0 line
   [[ $1 == 1 ]] && verify=1
-  "$bench" --problem "hm-$2" --grid "$3" --mode history,event,queue,sorted --lookups "$LOOKUPS" \
+  "$bench" --problem "hm-$2" --grid "$3" --mode history,event,queue,sorted,sorted-kokkos,sorted-index --lookups "$LOOKUPS" \
     --particles "$PARTICLES" --lookups-per-particle "$PER_PARTICLE" --verify "$verify" \
     --kokkos-num-threads="$THREADS" > "$tmp/keff.txt"
   while read -r line; do
@@ -108,13 +110,15 @@ awk -F, '
     if (!(($3 "," $4) in seen)) { seen[$3 "," $4] = 1; order[++n_order] = $3 "," $4 }
   }
   END {
-    split("history event queue sorted", modes, " ")
-    xs_run["history"] = "-m history"; xs_run["event"] = "-m event"; xs_run["queue"] = "-m event"; xs_run["sorted"] = "-m event -k 1"
-    for (o = 1; o <= n_order; o++) for (mi = 1; mi <= 4; mi++) {
-      m = modes[mi]; k = order[o] "," m; xk = (m == "queue") ? order[o] ",event" : k
+    n_modes = split("history event queue sorted sorted-kokkos sorted-index", modes, " ")
+    xs_run["history"] = "-m history"; xs_run["event"] = "-m event"; xs_run["queue"] = "-m event"
+    xs_run["sorted"] = xs_run["sorted-kokkos"] = xs_run["sorted-index"] = "-m event -k 1"
+    for (o = 1; o <= n_order; o++) for (mi = 1; mi <= n_modes; mi++) {
+      m = modes[mi]; k = order[o] "," m
+      xk = (m == "queue") ? order[o] ",event" : ((m ~ /^sorted/) ? order[o] ",sorted" : k)
       x = med["xsbench," xk ",rate"] + 0; y = med["keff," k ",rate"] + 0
       xn = (xk in xs_nuclides) ? sprintf("%.4g", x * xs_nuclides[xk] / lookups[xk]) : "-"
-      sorts = (m == "sorted") ? sprintf("%.3f / %.3f", med["xsbench," xk ",sort"], med["keff," k ",sort"]) : "-"
+      sorts = (m ~ /^sorted/) ? sprintf("%.3f / %.3f", med["xsbench," xk ",sort"], med["keff," k ",sort"]) : "-"
       check = xs[xk] " / " ref[k] ((xs[xk] == ref[k]) ? "" : " MISMATCH")
       split(order[o], pg, ",")
       printf "| %s | %s | %s (%s) | %.4g | %.4g | %.2f | %s | %.4g | %s | %s |\n", pg[1], pg[2], m, xs_run[m], x, y,
