@@ -465,9 +465,10 @@ void run_hm(const Exec& exec, const Options& o) {
         const bool sorted = mode != "queue";
         const bool moved = sorted && mode != "sorted-index";
         ParticleSlots<Exec> slots = sample_slots(exec, n), spare = sample_slots(exec, moved ? n : 0);
-        const EventQueues<Exec> q = allocate_event_queues(
-            exec, n, sorted ? EventSort::material_energy : EventSort::none,
-            mode == "sorted-kokkos" ? EventSorter::kokkos : EventSorter::counting, perf::hm_material_count, 0);
+        const EventOrder order{sorted ? EventSort::material_energy : EventSort::none,
+                               mode == "sorted-kokkos" ? EventSorter::kokkos : EventSorter::counting,
+                               moved ? EventReorder::particles : EventReorder::index};
+        const EventQueues<Exec> q = allocate_event_queues(exec, n, order, perf::hm_material_count, 0);
         sample_queue(exec, d, slots, q, n);
         double sort_s = 0;
         if (sorted) {

@@ -277,6 +277,7 @@ TEST(Input, DefaultsAndResolvedReferences) {
   EXPECT_TRUE(p.tallies.empty());  // none asked for
   EXPECT_FALSE(p.settings.event_sort.has_value());  // chosen per backend
   EXPECT_EQ(p.settings.event_sorter, EventSorter::counting);
+  EXPECT_EQ(p.settings.event_reorder, EventReorder::particles);
 
   ASSERT_EQ(p.surfaces.size(), 2u);
   EXPECT_EQ(p.surfaces[0].user_id, 4);
@@ -498,10 +499,11 @@ TEST(Input, MoreValidation) {
 
 TEST(Input, EventSortAndSorter) {
   std::string text = minimal;
-  text.replace(text.find("particles = 7"), 13, "particles = 7\n[settings.event]\nsort = \"material\"\nsorter = \"kokkos\"");
+  text.replace(text.find("particles = 7"), 13, "particles = 7\n[settings.event]\nsort = \"material\"\nsorter = \"kokkos\"\nreorder = \"index\"");
   const auto p = read_problem_string(text, "m.toml");
   EXPECT_EQ(p.settings.event_sort, EventSort::material);
   EXPECT_EQ(p.settings.event_sorter, EventSorter::kokkos);
+  EXPECT_EQ(p.settings.event_reorder, EventReorder::index);
 }
 
 TEST(Input, ReadingADirectoryFails) {

@@ -112,13 +112,14 @@ TEST(Reproducibility, BankOverflowRerunsEverywhere) {
 
 // Event-based transport takes the same steps with the same random numbers as history-based transport:
 // identical results, whatever the slot count (few slots: many refills), the lookup order and the sorter
-// (sorted, the particles move between two sets of slots every round).
+// and what the sort reorders (the particles, moved between two sets of slots every round, or an index).
 model::Problem event_based(model::Problem p, std::int64_t slots, EventSort sort,
-                           EventSorter sorter = EventSorter::counting) {
+                           EventSorter sorter = EventSorter::counting, EventReorder reorder = EventReorder::particles) {
   p.settings.transport = TransportMode::event;
   p.settings.event_slots = slots;
   p.settings.event_sort = sort;
   p.settings.event_sorter = sorter;
+  p.settings.event_reorder = reorder;
   return p;
 }
 
@@ -132,6 +133,9 @@ TEST(Reproducibility, EventEqualsHistoryContinuousEnergy) {
                    "event (100 slots, sorted by material and energy with Kokkos' sort_by_key) vs history");
   expect_identical(test::run_quietly(event_based(p, 0, EventSort::material, EventSorter::kokkos)), history,
                    "event (default slots, sorted by material with Kokkos' sort_by_key) vs history");
+  expect_identical(
+      test::run_quietly(event_based(p, 100, EventSort::material_energy, EventSorter::counting, EventReorder::index)),
+      history, "event (100 slots, sorted by material and energy, an index reordered) vs history");
 }
 
 TEST(Reproducibility, EventEqualsHistoryMultigroup) {

@@ -124,16 +124,22 @@ TEST(ZeroAllocations, ContinuousEnergyLattice) { expect_no_allocation_in_transpo
 
 TEST(ZeroAllocations, Multigroup) { expect_no_allocation_in_transport(test::example("la13511_pua_slab.toml")); }
 
-model::Problem event_based(model::Problem p, EventSort sort, EventSorter sorter = EventSorter::counting) {
+model::Problem event_based(model::Problem p, EventSort sort, EventSorter sorter = EventSorter::counting,
+                           EventReorder reorder = EventReorder::particles) {
   p.settings.transport = TransportMode::event;
   p.settings.event_slots = 300;  // fewer than the histories: slots are refilled during the batch
   p.settings.event_sort = sort;
   p.settings.event_sorter = sorter;
+  p.settings.event_reorder = reorder;
   return p;
 }
 
 TEST(ZeroAllocations, EventBasedSortedByMaterialAndEnergy) {
-  EXPECT_EQ(expect_no_allocation_in_transport(event_based(default_problem(), EventSort::material_energy)), 0u);
+  for (const EventReorder reorder : {EventReorder::particles, EventReorder::index}) {
+    EXPECT_EQ(expect_no_allocation_in_transport(
+                  event_based(default_problem(), EventSort::material_energy, EventSorter::counting, reorder)),
+              0u);
+  }
 }
 
 // Kokkos' sort_by_key allocates inside its region only. On a host backend it allocates every call (a
@@ -176,17 +182,20 @@ TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
     n.n_materials = 3;
     for (const EventSort sort : {EventSort::none, EventSort::material_energy}) {
       for (const EventSorter sorter : {EventSorter::counting, EventSorter::kokkos}) {
-        n.event_sort = sort;
-        n.event_sorter = sorter;
-        const auto one_slot = event_slot_bytes(exec, n.max_nuclides, sort, sorter);
-        const auto state = allocate_transport_state(exec, n);
-        const double estimate = transport_state_bytes(n, exec.concurrency(), static_cast<double>(one_slot));
-        const auto allocated = static_cast<double>(state.bytes());
-        EXPECT_NEAR(estimate, allocated, 0.02 * allocated + 4096)
-            << slots << " slots, sort " << name_of(sort) << ", sorter " << name_of(sorter);
-        if (slots > 0 && sort != EventSort::none) {  // the spare set of slots is there, and counted
-          EXPECT_EQ(state.spare_slots.size(), slots);
-          EXPECT_GT(allocated, 1.9 * static_cast<double>(state.slots.bytes()));
+        for (const EventReorder reorder : {EventReorder::particles, EventReorder::index}) {
+          n.event_order = {sort, sorter, reorder};
+          const auto one_slot = event_slot_bytes(exec, n.max_nuclides, n.event_order);
+          const auto state = allocate_transport_state(exec, n);
+          const double estimate = transport_state_bytes(n, exec.concurrency(), static_cast<double>(one_slot));
+          const auto allocated = static_cast<double>(state.bytes());
+          EXPECT_NEAR(estimate, allocated, 0.02 * allocated + 4096) << slots << " slots, sort " << name_of(sort)
+                                                                    << ", sorter " << name_of(sorter)
+                                                                    << ", reorder " << name_of(reorder);
+          const bool spare = slots > 0 && n.event_order.moves_particles();  // allocated, and counted
+          EXPECT_EQ(state.spare_slots.size(), spare ? slots : 0);
+          if (spare) {
+            EXPECT_GT(allocated, 1.9 * static_cast<double>(state.slots.bytes()));
+          }
         }
       }
     }

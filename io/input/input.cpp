@@ -89,10 +89,11 @@ model::Settings read_settings(const Section& root) {
     out.transport = s.choice("transport", TransportMode::history);
   }
   if (const auto ev = s.table("event")) {
-    ev->allow_only({"slots", "sort", "sorter"});
+    ev->allow_only({"slots", "sort", "sorter", "reorder"});
     out.event_slots = ev->integer("slots", out.event_slots, 0, std::int64_t(1) << 31);
     if (ev->has("sort")) out.event_sort = ev->choice("sort", EventSort::none);
     out.event_sorter = ev->choice("sorter", out.event_sorter);
+    out.event_reorder = ev->choice("reorder", out.event_reorder);
   }
   out.bank_capacity_factor = s.number(
       "bank_capacity_factor", out.bank_capacity_factor,

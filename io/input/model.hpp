@@ -158,7 +158,8 @@ struct Settings {
   // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a
   // CPU (caches already serve scattered lookups and sorting costs more than it saves; perf/RESULTS.md).
   std::optional<EventSort> event_sort;
-  EventSorter event_sorter = EventSorter::counting;  // how a sorted queue is sorted
+  EventSorter event_sorter = EventSorter::counting;        // how a sorted queue is sorted
+  EventReorder event_reorder = EventReorder::particles;    // what it reorders
   int hash_bins = 8000;
   double bank_capacity_factor = 3.0;  // fission bank sites per source particle before overflow
   double initial_k = 1.0;

@@ -151,7 +151,8 @@ struct ExchangeCounts {
 struct TransportReport {
   std::string mode = "history";
   std::string sort;    // event-based: the lookup-queue order
-  std::string sorter;  // sorted: how (settings.event.sorter)
+  std::string sorter;   // sorted: how (settings.event.sorter)
+  std::string reorder;  // sorted: what moved (settings.event.reorder)
   std::int64_t slots = 0;
   std::int64_t rounds = 0, lookups = 0, flights = 0, crossings = 0, collisions = 0;
 };

@@ -190,6 +190,7 @@ json summary(const RunResults& r) {
            {{"mode", t.mode},
             {"sort", t.sort},
             {"sorter", t.sorter},
+            {"reorder", t.reorder},
             {"slots", t.slots},
             {"rounds", t.rounds},
             {"lookups", t.lookups},

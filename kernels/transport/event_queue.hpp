@@ -10,7 +10,8 @@
 //             itself), a comparison sort that allocates temporaries every call.
 // The order within a key, and so the sorter, does not change results: every history's steps depend only
 // on its own state. The sorted lookups then become an order of every slot (sorted lookups first, then
-// the other slots in slot order), by which kernels/transport/slot_permute.hpp moves the particles.
+// the other slots in slot order), by which kernels/transport/slot_permute.hpp moves the particles; or,
+// with EventReorder::index, the lookup reads the particles where they are through the sorted queue.
 #include "kernels/transport/particle_slots.hpp"
 #include "kernels/vocabulary/types.hpp"
 
@@ -39,9 +40,9 @@ inline int event_sort_energy_bins(int n_slots) {
 // The keys the counting sort of a queue over n_slots counts: (materials + 1, the void first) x energy
 // bands (or groups in multigroup); none when unsorted, sorted by Kokkos or with no slots (history-based
 // transport).
-inline int event_sort_keys(int n_slots, EventSort sort, EventSorter sorter, int n_materials, int n_groups) {
-  if (n_slots == 0 || sort == EventSort::none || sorter != EventSorter::counting) return 0;
-  if (sort == EventSort::material) return n_materials + 1;
+inline int event_sort_keys(int n_slots, EventOrder order, int n_materials, int n_groups) {
+  if (n_slots == 0 || !order.sorted() || order.sorter != EventSorter::counting) return 0;
+  if (order.sort == EventSort::material) return n_materials + 1;
   return (n_materials + 1) * (n_groups > 0 ? n_groups : event_sort_energy_bins(n_slots));
 }
 
@@ -49,12 +50,11 @@ template <class Exec>
 struct EventQueues {
   using Mem = typename Exec::memory_space;
   Kokkos::View<int*, Mem> queue;        // [slots]
-  Kokkos::View<int*, Mem> sorted;       // [slots]: the queue in key order, then every other slot
+  Kokkos::View<int*, Mem> sorted;       // [slots]: the queue in key order (then every other slot)
   Kokkos::View<int*, Mem> keys;         // [slots] counting sorter: small integer keys
   Kokkos::View<std::uint64_t*, Mem> continuous_keys;  // [slots] Kokkos sorter
   Kokkos::View<int*, Mem> key_offsets;  // [keys + 1] counting sorter
-  EventSort sort = EventSort::none;
-  EventSorter sorter = EventSorter::counting;
+  EventOrder order;
   int n_materials = 0;                  // keys: (material + 1) * energy_keys + bin, void material first
   bool by_group = false;                // multigroup: the energy key is the group
   int energy_keys = 1;                  // energy bands (or groups) per material
@@ -70,8 +70,8 @@ struct EventQueues {
 };
 
 template <class Exec>
-EventQueues<Exec> allocate_event_queues(const Exec& exec, int n_slots, EventSort sort, EventSorter sorter,
-                                        int n_materials, int n_groups) {
+EventQueues<Exec> allocate_event_queues(const Exec& exec, int n_slots, EventOrder order, int n_materials,
+                                        int n_groups) {
   using Mem = typename Exec::memory_space;
   EventQueues<Exec> q;
   const auto label = [](const char* what) { return std::string("keff::event::") + what; };
@@ -79,18 +79,17 @@ EventQueues<Exec> allocate_event_queues(const Exec& exec, int n_slots, EventSort
     return Kokkos::View<int*, Mem>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label(what)), n);
   };
   const auto n = static_cast<std::size_t>(n_slots);
-  const bool sorted = sort != EventSort::none;
-  const bool counting = sorted && sorter == EventSorter::counting;
-  q.sort = sort;
-  q.sorter = sorter;
+  const bool sorted = order.sorted();
+  const bool counting = sorted && order.sorter == EventSorter::counting;
+  q.order = order;
   q.n_materials = n_materials;
   q.by_group = n_groups > 0;
-  if (sort == EventSort::material_energy) {
+  if (order.sort == EventSort::material_energy) {
     q.energy_keys = q.by_group ? n_groups : event_sort_energy_bins(n_slots);
     q.energy_key_log_min = std::log(constants::energy_min_ev);
     q.energy_key_scale = q.energy_keys / (std::log(constants::energy_max_ev) - q.energy_key_log_min);
   }
-  const int n_keys = event_sort_keys(n_slots, sort, sorter, n_materials, n_groups);
+  const int n_keys = event_sort_keys(n_slots, order, n_materials, n_groups);
   q.queue = alloc("queue", n);
   q.sorted = alloc("sorted_queue", sorted ? n : 0);
   q.keys = alloc("sort_keys", counting ? n : 0);
@@ -128,7 +127,7 @@ int build_queue(const Exec& exec, const ParticleSlots<Exec>& slots, const EventQ
 template <class Exec>
 KOKKOS_INLINE_FUNCTION int event_sort_key(const EventQueues<Exec>& q, const ParticleSlots<Exec>& slots, int s) {
   const int m = slots.material(s) + 1;
-  if (q.sort == EventSort::material) return m;
+  if (q.order.sort == EventSort::material) return m;
   if (q.by_group) return m * q.energy_keys + slots.state.group(s);
   int bin = static_cast<int>((Kokkos::log(slots.state.energy(s)) - q.energy_key_log_min) * q.energy_key_scale);
   bin = bin < 0 ? 0 : (bin >= q.energy_keys ? q.energy_keys - 1 : bin);
@@ -142,7 +141,7 @@ template <class Exec>
 KOKKOS_INLINE_FUNCTION std::uint64_t event_continuous_key(const EventQueues<Exec>& q, const ParticleSlots<Exec>& slots,
                                                           int s) {
   const auto m = static_cast<std::uint64_t>(slots.material(s) + 1);
-  if (q.sort == EventSort::material) return m;
+  if (q.order.sort == EventSort::material) return m;
   if (q.by_group) return m << 32 | static_cast<std::uint32_t>(slots.state.group(s));
   return m << 32 | Kokkos::bit_cast<std::uint32_t>(static_cast<float>(slots.state.energy(s)));
 }
@@ -153,7 +152,7 @@ void compute_sort_keys(const Exec& exec, const ParticleSlots<Exec>& slots, const
   const auto queue = q.queue, keys = q.keys;
   const auto continuous_keys = q.continuous_keys;
   const EventQueues<Exec> qq = q;
-  if (q.sorter == EventSorter::counting) {
+  if (q.order.sorter == EventSorter::counting) {
     Kokkos::parallel_for(
         "keff::event::sort_keys", Kokkos::RangePolicy<Exec>(exec, 0, n), KOKKOS_LAMBDA(int i) {
           keys(i) = event_sort_key(qq, slots, queue(i));
@@ -201,7 +200,7 @@ template <class Exec>
 void sort_queue(const Exec& exec, const ParticleSlots<Exec>& slots, const EventQueues<Exec>& q, int n) {
   Kokkos::Profiling::ScopedRegion region("keff::event::sort");
   compute_sort_keys(exec, slots, q, n);
-  if (q.sorter == EventSorter::counting) {
+  if (q.order.sorter == EventSorter::counting) {
     counting_sort_queue(exec, q, n);
   } else {
     kokkos_sort_queue(exec, q, n);

@@ -5,7 +5,8 @@
 //   -> advance -> cross | collide
 //
 // Sorted, the particles themselves move into key order (kernels/transport/slot_permute.hpp) between
-// two sets of slots, so the kernels of the round read neighbouring slots.
+// two sets of slots, so the kernels of the round read neighbouring slots (or, EventReorder::index, the
+// lookup reads them through the sorted queue).
 //
 // Each event is its own kernel over a queue built by a parallel scan, calling the same step functions
 // as history-based transport, so a history takes the same steps with the same random numbers in either
@@ -34,7 +35,7 @@ struct EventTransport {
   Kokkos::View<const Site*, Mem> source;  // site i starts history ctx.control.coords.local.first + i,
   Kokkos::View<const std::int64_t*, Mem> source_index;  // or history source_index(i) if not empty
   ParticleSlots<Exec> slots;
-  ParticleSlots<Exec> spare;  // sorted: the empty set of slots the sort moves particles into
+  ParticleSlots<Exec> spare;  // particles reordered: the empty set of slots the sort moves them into
   EventQueues<Exec> queues;
 };
 
@@ -128,12 +129,13 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
     }
     const int lookups = build_queue(exec, slots, q, SlotEvent::lookup, SlotEvent::lookup_then_collide);
     if (lookups > 0) {
-      if (q.sort != EventSort::none) {
-        sort_queue(exec, slots, q, lookups);
+      if (q.order.sorted()) sort_queue(exec, slots, q, lookups);
+      if (q.order.moves_particles()) {
         order_other_slots(exec, slots, q, lookups);
         permute_slots(exec, slots, spare, q, lookups, t.ctx.physics);
       }
-      launch_event(exec, "keff::event::lookup", LookupEvent<Exec, Physics>{{t.ctx, slots, q.queue}}, lookups);
+      const auto queue = q.order.sorted() && !q.order.moves_particles() ? q.sorted : q.queue;
+      launch_event(exec, "keff::event::lookup", LookupEvent<Exec, Physics>{{t.ctx, slots, queue}}, lookups);
     }
     const int flights = build_queue(exec, slots, q, SlotEvent::advance);
     launch_event(exec, "keff::event::advance", AdvanceEvent<Exec, Physics>{{t.ctx, slots, q.queue}, domains}, flights);

@@ -1,7 +1,7 @@
 #pragma once
 // The mutable State that transport writes, in one place with one owner (src/driver/transporter): the
 // fission bank, the batch's tally sums and CMFD scores, the lost record, the history mode's per-thread
-// scratch and the event mode's slots (two sets when sorted) and queues. allocate_transport_state()
+// scratch and the event mode's slots (two sets when a sort moves particles) and queues. allocate_transport_state()
 // makes all of it once per run; only the bank grows, between batches, when a batch overflows it.
 // Kernels get Views of it, never allocate. The source a batch transports and the ordered bank belong to
 // the source cycle (src/driver/source_cycle.hpp).
@@ -31,8 +31,7 @@ struct TransportStateSizes {
   int max_nuclides = 1;            // longest material: the micro-XS scratch row
   // Event-based transport (0 slots: history-based, no slots allocated)
   int event_slots = 0;
-  EventSort event_sort = EventSort::none;
-  EventSorter event_sorter = EventSorter::counting;
+  EventOrder event_order;
   int n_materials = 0;
   int n_groups = 0;                // multigroup: sort keys by group
 };
@@ -47,7 +46,7 @@ struct TransportState {
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
   ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
-  ParticleSlots<Exec> spare_slots;        // sorted event-based: the slots a sort moves particles into
+  ParticleSlots<Exec> spare_slots;        // particles reordered by a sort: the slots it moves them into
   EventQueues<Exec> queues;
 
   std::int64_t bank_capacity() const { return static_cast<std::int64_t>(bank.sites.extent(0)); }
@@ -67,19 +66,21 @@ inline double transport_state_bytes(const TransportStateSizes& n, double concurr
                        (n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed) : 0.0);
   const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
   const double sort_offsets =
-      (event_sort_keys(n.event_slots, n.event_sort, n.event_sorter, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
+      (event_sort_keys(n.event_slots, n.event_order, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
   return static_cast<double>(n.bank_capacity) * sizeof(Site) + tally + scratch + sort_offsets +
          static_cast<double>(n.event_slots) * bytes_per_slot;
 }
 
-// Bytes one event slot takes: its particle and micro-XS row and its queue entry; sorted, also a spare
-// slot (which shares the ended counters), a sorted-queue entry and a sort key.
+// Bytes one event slot takes: its particle and micro-XS row and its queue entry; sorted, also a
+// sorted-queue entry and a sort key, and a spare slot (which shares the ended counters) where the sort
+// moves the particles.
 template <class Exec>
-std::size_t event_slot_bytes(const Exec& exec, int max_nuclides, EventSort sort, EventSorter sorter) {
+std::size_t event_slot_bytes(const Exec& exec, int max_nuclides, EventOrder order) {
   const std::size_t one = allocate_particle_slots(exec, 1, max_nuclides).bytes();
-  if (sort == EventSort::none) return one + sizeof(int);
-  const std::size_t key = sorter == EventSorter::counting ? sizeof(int) : sizeof(std::uint64_t);
-  return 2 * one - sizeof(BatchCounters) + 2 * sizeof(int) + key;
+  if (!order.sorted()) return one + sizeof(int);
+  const std::size_t key = order.sorter == EventSorter::counting ? sizeof(int) : sizeof(std::uint64_t);
+  const std::size_t spare = order.moves_particles() ? one - sizeof(BatchCounters) : 0;
+  return one + spare + 2 * sizeof(int) + key;
 }
 
 namespace detail {
@@ -100,7 +101,7 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
                         Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::state::bank_count")))};
   const LostRecord<Mem> lost = allocate_lost_record(exec);
   const ParticleSlots<Exec> slots = allocate_particle_slots(exec, n.event_slots, n.max_nuclides);
-  const bool sorted = n.event_slots > 0 && n.event_sort != EventSort::none;
+  const bool spare = n.event_slots > 0 && n.event_order.moves_particles();
   return TransportState<Exec>{
       bank,
       state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
@@ -108,8 +109,8 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
       lost,
       Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
       slots,
-      sorted ? allocate_particle_slots(exec, n.event_slots, n.max_nuclides, slots.ended) : ParticleSlots<Exec>{},
-      allocate_event_queues(exec, n.event_slots, n.event_sort, n.event_sorter, n.n_materials, n.n_groups)};
+      spare ? allocate_particle_slots(exec, n.event_slots, n.max_nuclides, slots.ended) : ParticleSlots<Exec>{},
+      allocate_event_queues(exec, n.event_slots, n.event_order, n.n_materials, n.n_groups)};
 }
 
 // Replaces the bank with room for `capacity` sites (between batches only).

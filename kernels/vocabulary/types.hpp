@@ -46,6 +46,22 @@ enum class EventSorter : int { counting = 0, kokkos = 1 };
 inline constexpr EnumName<EventSorter> event_sorter_names[] = {{EventSorter::counting, "counting"},
                                                               {EventSorter::kokkos, "kokkos"}};
 constexpr std::span<const EnumName<EventSorter>> enum_names(EventSorter) { return event_sorter_names; }
+// What the sort puts in order: the particles themselves, moved into a spare set of slots so that the
+// round's kernels read neighbouring slots, or an index to them, which the lookup reads through.
+enum class EventReorder : int { particles = 0, index = 1 };
+inline constexpr EnumName<EventReorder> event_reorder_names[] = {{EventReorder::particles, "particles"},
+                                                                {EventReorder::index, "index"}};
+constexpr std::span<const EnumName<EventReorder>> enum_names(EventReorder) { return event_reorder_names; }
+
+// The event lookup queue's order, whole.
+struct EventOrder {
+  EventSort sort = EventSort::none;
+  EventSorter sorter = EventSorter::counting;
+  EventReorder reorder = EventReorder::particles;
+
+  constexpr bool sorted() const { return sort != EventSort::none; }
+  constexpr bool moves_particles() const { return sorted() && reorder == EventReorder::particles; }
+};
 
 // Coefficients per kind (f(r) > 0 is the positive half-space; f is a signed distance):
 //   x_plane: {x0}             f = x - x0            (y_plane, z_plane alike)

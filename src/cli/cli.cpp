@@ -306,11 +306,13 @@ void print_summary(std::ostream& os, const RunResults& r) {
        << " source sites transported before the exchange finished\n";
   }
   if (const auto& t = r.transport; t.mode == "event" && t.rounds > 0) {
+    std::string how;  // sorted: the sorter and what it reordered
+    if (!t.sorter.empty()) how.append(" (").append(t.sorter).append(" sort, ").append(t.reorder).append(" reordered)");
     std::snprintf(line, sizeof line,
-                  "\n Event-based transport: %lld slots, lookups sorted by %s%s%s, %lld rounds; per round %.4g lookups,"
+                  "\n Event-based transport: %lld slots, lookups sorted by %s%s, %lld rounds; per round %.4g lookups,"
                   " %.4g flights, %.4g crossings, %.4g collisions\n",
                   static_cast<long long>(t.slots), t.sort == "none" ? "nothing" : t.sort.c_str(),
-                  t.sorter.empty() ? "" : " (particles moved; sorter ", t.sorter.empty() ? "" : (t.sorter + ")").c_str(),
+                  how.c_str(),
                   static_cast<long long>(t.rounds),
                   static_cast<double>(t.lookups) / static_cast<double>(t.rounds),
                   static_cast<double>(t.flights) / static_cast<double>(t.rounds),

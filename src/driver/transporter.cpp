@@ -36,10 +36,14 @@ bool event_based(const model::Problem& p) {
 }
 
 // The lookup-queue order: the input's, or by default sorted on a GPU and unsorted on a CPU.
-EventSort event_sort(const model::Settings& s) {
-  if (s.event_sort) return *s.event_sort;
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible ? EventSort::none
-                                                                               : EventSort::material_energy;
+EventOrder event_order(const model::Settings& s) {
+  EventOrder order{EventSort::none, s.event_sorter, s.event_reorder};
+  if (s.event_sort) {
+    order.sort = *s.event_sort;
+  } else if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) {
+    order.sort = EventSort::material_energy;
+  }
+  return order;
 }
 
 
@@ -52,8 +56,7 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
   n.cmfd_groups = params.cmfd_n_groups;
   n.max_nuclides = params.materials.max_nuclides;
   n.event_slots = static_cast<int>(event_slots);
-  n.event_sort = event_sort(s);
-  n.event_sorter = s.event_sorter;
+  n.event_order = event_order(s);
   n.n_materials = static_cast<int>(params.materials.offsets.extent(0)) - 1;
   n.n_groups = params.mode == model::PhysicsMode::multigroup ? params.multigroup.n_groups : 0;
   return n;
@@ -76,8 +79,7 @@ TransportPlan plan_transport(const DeviceExec& exec, const model::Problem& probl
                              std::int64_t histories) {
   if (!event_based(problem)) return {};
   TransportPlan plan;
-  plan.bytes_per_slot = event_slot_bytes(exec, params.materials.max_nuclides, event_sort(problem.settings),
-                                         problem.settings.event_sorter);
+  plan.bytes_per_slot = event_slot_bytes(exec, params.materials.max_nuclides, event_order(problem.settings));
   std::int64_t slots = problem.settings.event_slots;
   if (slots == 0) {
     const std::size_t budget = device_memory_available(exec) / 4;
@@ -237,8 +239,10 @@ TransportReport Transporter::report() const {
   std::int64_t v[] = {plan_.event_slots, e.rounds, e.lookups, e.flights, e.crossings, e.collisions};
   comm_.sum(v, static_cast<int>(std::size(v)));
   const auto& q = state_.queues;
-  const std::string sorter = q.sort == EventSort::none ? "" : std::string(name_of(q.sorter));
-  return {r.mode, std::string(name_of(q.sort)), sorter, v[0], v[1], v[2], v[3], v[4], v[5]};
+  const bool sorted = q.order.sorted();
+  const std::string sorter = sorted ? std::string(name_of(q.order.sorter)) : "";
+  const std::string reorder = sorted ? std::string(name_of(q.order.reorder)) : "";
+  return {r.mode, std::string(name_of(q.order.sort)), sorter, reorder, v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
 RunSetup Transporter::setup() const {
