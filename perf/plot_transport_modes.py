@@ -24,8 +24,9 @@ def main():
         for sort in in_order(r["sort"] for r in mine if r["mode"] == "event"):
             pts = sorted((float(r["flights_per_round"]), float(r["particles_per_second"]))
                          for r in mine if r["mode"] == "event" and r["sort"] == sort)
-            order, _, sorter = sort.partition(":")
-            label = "unsorted" if order == "none" else f"sorted by {order.replace('_', ', ')} ({sorter or 'counting'})"
+            order, sorter, reorder = (sort.split(":") + ["", ""])[:3]
+            label = "unsorted" if order == "none" else \
+                f"sorted by {order.replace('_', ', ')} ({sorter or 'counting'}, {reorder or 'particles'} reordered)"
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"event-based, lookups {label}")
         ax.set_xscale("log")
         ax.set_xlabel("particles in flight (mean flights per round)")

@@ -5,10 +5,12 @@
 #    batches, median of REPEATS runs.
 # 2. The default benchmark and the HM-large example at every core, history-based and event-based with
 #    SLOTS particles in flight (settings.event.slots), lookups unsorted and sorted by material and
-#    energy with each sorter (SORTS: SORT or SORT:SORTER); the modes interleaved, median of REPEATS runs.
+#    energy (SORTS: SORT[:SORTER[:REORDER]], settings.event.sort, .sorter and .reorder); the modes
+#    interleaved, median of REPEATS runs.
 #    perf/results/transport_modes.{csv,png}: particles/s against particles in flight, history-based
 #    drawn as a line.
-#   REPEATS=3 SLOTS="1000 4000 16000" SORTS="none material_energy material_energy:kokkos" PARTICLES=16000 \
+#   REPEATS=3 SLOTS="1000 4000 16000" PARTICLES=16000 \
+#     SORTS="none material_energy material_energy:kokkos material_energy:counting:index" \
 #     HM_PARTICLES=4000 perf/transport_benchmark.sh build
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -16,7 +18,7 @@ build=${1:-$KEFF_BUILD_DIR}
 keff=$build/bin/keff
 REPEATS=${REPEATS:-3}
 SLOTS=${SLOTS:-"1000 4000 16000"}
-SORTS=${SORTS:-"none material_energy material_energy:kokkos"}
+SORTS=${SORTS:-"none material_energy material_energy:kokkos material_energy:counting:index"}
 PARTICLES=${PARTICLES:-16000}
 HM_PARTICLES=${HM_PARTICLES:-4000}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
@@ -38,10 +40,11 @@ done
 echo
 
 # Event-based inputs: the example with a [settings.event] table appended (TOML allows it anywhere).
-with_event() {  # with_event INPUT SORT[:SORTER] SLOTS -> path
-  local out="$tmp/$(basename "$1" .toml)-$2-$3.toml" sorter=counting
-  [[ $2 == *:* ]] && sorter=${2#*:}
-  { cat "$1"; printf '\n[settings.event]\nsort = "%s"\nsorter = "%s"\nslots = %s\n' "${2%%:*}" "$sorter" "$3"; } > "$out"
+with_event() {  # with_event INPUT SORT[:SORTER[:REORDER]] SLOTS -> path
+  local out="$tmp/$(basename "$1" .toml)-$2-$3.toml" sort sorter reorder
+  IFS=: read -r sort sorter reorder <<< "$2"
+  { cat "$1"; printf '\n[settings.event]\nsort = "%s"\nsorter = "%s"\nreorder = "%s"\nslots = %s\n' \
+      "$sort" "${sorter:-counting}" "${reorder:-particles}" "$3"; } > "$out"
   echo "$out"
 }
 csv=perf/results/transport_modes.csv
