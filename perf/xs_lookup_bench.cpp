@@ -22,7 +22,8 @@
 //       sorted-index:  as sorted, but the samples stay where they are and the lookup reads them
 //                through the sorted index (keff's sorted transport before it moved its particles)
 //     --lookups L (17000000), --energy lethargy|linear (how XSBench's unit energy becomes eV),
-//     --schedule static|dynamic (queue and sorted; static is how keff's event transport launches them),
+//     --schedule static|dynamic (queue and sorted; dynamic, the default, is how keff's event transport
+//       launches its lookups),
 //     --verify 0|1 (1: also run the reference pass that gives XSBench's verification number)
 //   Per mode, one line "result key=value ..." with the lookup kernel's time, lookups/s and
 //   nuclide-lookups/s, keff's checksum (the bit patterns of every lookup's Sigma_t summed: equal across
@@ -68,7 +69,7 @@ struct Options {
   std::string grid = "hash";
   std::string modes = "event";
   std::string energy = "lethargy";
-  std::string schedule = "static";
+  std::string schedule = "dynamic";
   bool verify = true;
 };
 
@@ -361,9 +362,9 @@ void move_samples(const Exec& exec, ParticleSlots<Exec>& slots, ParticleSlots<Ex
   std::swap(slots, spare);
 }
 
-// The lookup event's work over a queue of slots. `dynamic` false launches it as
-// kernels/transport/event_kernel.hpp launches events, a static RangePolicy over the queue: on a CPU that hands
-// each thread one contiguous part of a sorted queue, and so all of one material's lookups.
+// The lookup event's work over a queue of slots. `dynamic` launches it as keff's event transport launches
+// its lookups (kernels/transport/transport_event.hpp); static hands each CPU thread one contiguous part of
+// a sorted queue, and so all of one material's lookups.
 LookupRun lookup_queue(const Exec& exec, const KeffLookup& keff_lookup, const ParticleSlots<Exec>& slots,
                        Kokkos::View<const int*, Mem> queue, int n, bool dynamic) {
   const auto materials = keff_lookup.materials;

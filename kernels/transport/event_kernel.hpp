@@ -16,10 +16,10 @@ struct EventKernel {
   Kokkos::View<const int*, Mem> queue;
 };
 
-// Runs `kernel` over the first n queue entries.
-template <class Exec, class Kernel>
-void launch_event(const Exec& exec, const char* label, const Kernel& kernel, int n) {
-  if (n > 0) Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec>(exec, 0, n), kernel);
+// Runs `kernel` over the first n queue entries, scheduled as `Schedule` says (on a CPU; a GPU ignores it).
+template <class Exec, class Kernel, class Schedule = Kokkos::Static>
+void launch_event(const Exec& exec, const char* label, const Kernel& kernel, int n, Schedule = {}) {
+  if (n > 0) Kokkos::parallel_for(label, Kokkos::RangePolicy<Exec, Kokkos::Schedule<Schedule>>(exec, 0, n), kernel);
 }
 
 }  // namespace keff
