@@ -216,6 +216,7 @@ TEST(Reproducibility, DomainsSortedEqualUndecomposedLattice) {
     p.settings.event_slots = 150;
     p.settings.event_sort = EventSort::material_energy;
     p.settings.event_sorter = sorter;
+    p.settings.event_reorder = EventReorder::particles;
     expect_decomposed_equal(p, std::string("default benchmark sorted by ") + std::string(name_of(sorter)));
   }
 }

@@ -86,6 +86,7 @@ TEST(ToolsAnnotations, EventKernelsAreNamed) {
   problem.settings.transport = TransportMode::event;
   problem.settings.event_slots = 200;
   problem.settings.event_sort = EventSort::material_energy;
+  problem.settings.event_reorder = EventReorder::particles;
   expect_named_kernels_and_phases(problem,
                                   {"keff::event::start", "keff::event::lookup", "keff::event::advance",
                                    "keff::event::cross", "keff::event::collide", "keff::event::build_queue",
@@ -101,6 +102,7 @@ TEST(ToolsAnnotations, EventKernelsWithKokkosSorterAreNamed) {
   problem.settings.event_slots = 200;
   problem.settings.event_sort = EventSort::material_energy;
   problem.settings.event_sorter = EventSorter::kokkos;
+  problem.settings.event_reorder = EventReorder::particles;
   expect_named_kernels_and_phases(problem,
                                   {"keff::event::lookup", "keff::event::sort_continuous_keys",
                                    "keff::event::permute_slots"},

@@ -93,7 +93,7 @@ model::Settings read_settings(const Section& root) {
     out.event_slots = ev->integer("slots", out.event_slots, 0, std::int64_t(1) << 31);
     if (ev->has("sort")) out.event_sort = ev->choice("sort", EventSort::none);
     out.event_sorter = ev->choice("sorter", out.event_sorter);
-    out.event_reorder = ev->choice("reorder", out.event_reorder);
+    if (ev->has("reorder")) out.event_reorder = ev->choice("reorder", EventReorder::particles);
   }
   out.bank_capacity_factor = s.number(
       "bank_capacity_factor", out.bank_capacity_factor,

@@ -159,7 +159,9 @@ struct Settings {
   // CPU (caches already serve scattered lookups and sorting costs more than it saves; perf/RESULTS.md).
   std::optional<EventSort> event_sort;
   EventSorter event_sorter = EventSorter::counting;        // how a sorted queue is sorted
-  EventReorder event_reorder = EventReorder::particles;    // what it reorders
+  // What a sort reorders; unset: the particles on a GPU (neighbouring threads then read neighbouring
+  // slots), an index on a CPU (moving them costs more than it saves there; perf/RESULTS.md).
+  std::optional<EventReorder> event_reorder;
   int hash_bins = 8000;
   double bank_capacity_factor = 3.0;  // fission bank sites per source particle before overflow
   double initial_k = 1.0;

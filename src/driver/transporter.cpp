@@ -35,14 +35,14 @@ bool event_based(const model::Problem& p) {
   return p.settings.transport == TransportMode::event || (p.domains && !p.settings.transport);
 }
 
-// The lookup-queue order: the input's, or by default sorted on a GPU and unsorted on a CPU.
+// The lookup-queue order: the input's, or by default sorted on a GPU, particles moved, and unsorted on
+// a CPU (where a sort the input asks for reorders an index).
 EventOrder event_order(const model::Settings& s) {
-  EventOrder order{EventSort::none, s.event_sorter, s.event_reorder};
-  if (s.event_sort) {
-    order.sort = *s.event_sort;
-  } else if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) {
-    order.sort = EventSort::material_energy;
-  }
+  const bool cpu = Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible;
+  EventOrder order;
+  order.sort = s.event_sort.value_or(cpu ? EventSort::none : EventSort::material_energy);
+  order.sorter = s.event_sorter;
+  order.reorder = s.event_reorder.value_or(cpu ? EventReorder::index : EventReorder::particles);
   return order;
 }
 
