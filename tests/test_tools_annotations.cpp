@@ -81,13 +81,20 @@ TEST(ToolsAnnotations, KernelsAndPhasesAreNamed) {
                                    "keff::entropy::compute", "keff::source::select", "keff::tally::accumulate"});
 }
 
-TEST(ToolsAnnotations, EventKernelsAreNamed) {
+// The default benchmark event-based, its lookups sorted by material and energy with `sorter`, the
+// particles moved.
+model::Problem sorted_event_problem(EventSorter sorter) {
   model::Problem problem = default_problem();
   problem.settings.transport = TransportMode::event;
   problem.settings.event_slots = 200;
   problem.settings.event_sort = EventSort::material_energy;
+  problem.settings.event_sorter = sorter;
   problem.settings.event_reorder = EventReorder::particles;
-  expect_named_kernels_and_phases(problem,
+  return problem;
+}
+
+TEST(ToolsAnnotations, EventKernelsAreNamed) {
+  expect_named_kernels_and_phases(sorted_event_problem(EventSorter::counting),
                                   {"keff::event::start", "keff::event::lookup", "keff::event::advance",
                                    "keff::event::cross", "keff::event::collide", "keff::event::build_queue",
                                    "keff::event::sort_keys", "keff::event::sort_scatter",
@@ -97,13 +104,7 @@ TEST(ToolsAnnotations, EventKernelsAreNamed) {
 }
 
 TEST(ToolsAnnotations, EventKernelsWithKokkosSorterAreNamed) {
-  model::Problem problem = default_problem();
-  problem.settings.transport = TransportMode::event;
-  problem.settings.event_slots = 200;
-  problem.settings.event_sort = EventSort::material_energy;
-  problem.settings.event_sorter = EventSorter::kokkos;
-  problem.settings.event_reorder = EventReorder::particles;
-  expect_named_kernels_and_phases(problem,
+  expect_named_kernels_and_phases(sorted_event_problem(EventSorter::kokkos),
                                   {"keff::event::lookup", "keff::event::sort_continuous_keys",
                                    "keff::event::permute_slots"},
                                   {"keff::event::sort", "keff::event::sort_by_key", "keff::event::permute"});
