@@ -46,7 +46,6 @@ EventOrder event_order(const model::Settings& s) {
   return order;
 }
 
-
 TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& params, std::int64_t histories,
                                 std::int64_t event_slots) {
   TransportStateSizes n;
