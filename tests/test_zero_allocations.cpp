@@ -80,16 +80,6 @@ TEST(ZeroAllocations, CallbackSeesAllocations) {
   EXPECT_EQ(seen[0], "keff::test::probe");
 }
 
-// Kokkos Kernels' GMRES allocates its Krylov basis and work vectors inside every call, and takes no
-// workspace (src/cmfd/README.md): with CMFD these, and only these, are allowed in a batch, outside its
-// transport, where the CMFD solve runs.
-bool gmres_allocation(const std::string& label) {
-  for (const char* name : {"Xiter", "Res", "W_j", "W_j2", "orthoTmp", "GVec", "GLsSoln", "CosVal", "SinVal", "V", "H"}) {
-    if (label == name) return true;
-  }
-  return false;
-}
-
 // The Kokkos sorter's region (kernels/transport/event_queue.hpp).
 constexpr const char* kokkos_sort_region = "keff::event::sort_by_key";
 
@@ -113,7 +103,6 @@ std::size_t expect_no_allocation_in_transport(model::Problem problem) {
     in_sorter += static_cast<std::size_t>(std::erase_if(seen, in_kokkos_sort));
     EXPECT_TRUE(seen.empty()) << seen.size() << " allocations in the transport of batch " << batch << ": " << join(seen);
     auto whole = allocations_during([&] { sim.run_batch(batch); });
-    if (problem.cmfd_on()) std::erase_if(whole, gmres_allocation);
     std::erase_if(whole, in_kokkos_sort);
     EXPECT_TRUE(whole.empty()) << whole.size() << " allocations in batch " << batch << ": " << join(whole);
   }

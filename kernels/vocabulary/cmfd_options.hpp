@@ -25,8 +25,8 @@ struct CmfdOptions {
   double shift = 0;
   // Inner solves, GMRES(restart) to a relative residual of gmres_tolerance, at most
   // (gmres_max_restarts + 1) * gmres_restart iterations, optionally preconditioned with ILU(0). ILU(0)
-  // more than halves the GMRES iterations, but Kokkos Kernels' LUPrec redoes its triangular-solve analysis
-  // on every application: on the problems measured (src/cmfd/README.md) it took longer, hence off.
+  // more than halves the GMRES iterations, but its triangular solves launch a kernel per level: on the
+  // problems measured (src/cmfd/README.md) it saved time on one thread only, hence off.
   double gmres_tolerance = 1e-12;
   int gmres_restart = 50;
   int gmres_max_restarts = 20;

@@ -1,14 +1,13 @@
-// CMFD power iteration with Kokkos Kernels: KokkosSparse GMRES (+ ILU(0) from spiluk) for the inner
-// solves, KokkosSparse spmv and KokkosBlas for the rest. Everything keff owns is allocated in the
-// constructor; Kokkos Kernels' GMRES allocates its Krylov basis inside every call (its interface takes
-// no workspace), and LUPrec redoes its triangular-solve analysis on every application.
+// CMFD power iteration on the device: keff's restarted GMRES (cmfd_gmres.hpp) with ILU(0) from
+// KokkosSparse's spiluk for the inner solves, KokkosSparse spmv and KokkosBlas for the rest. Everything
+// is allocated in the constructor; a solve allocates nothing.
 //
-// GMRES is called one restart cycle at a time (the handle's max_restart 0), from the iterate the last
-// cycle left: the same arithmetic as its own restarts (each cycle starts from b - A x, recomputed), but
-// the solve can ask between cycles whether to stop. One cycle of a large system can take seconds; all
-// of them, minutes.
+// GMRES runs one restart cycle at a time, each from the iterate the last one left, so that the solve
+// can ask between cycles whether to stop. One cycle of a large system can take seconds; all of them,
+// minutes.
 #include "src/cmfd/cmfd_solver.hpp"
 
+#include "src/cmfd/cmfd_gmres.hpp"
 #include "src/cmfd/cmfd_operator.hpp"
 
 #include <KokkosBlas1_nrm2.hpp>
@@ -16,8 +15,6 @@
 #include <KokkosBlas1_sum.hpp>
 #include <KokkosBlas1_update.hpp>
 #include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_LUPrec.hpp>
-#include <KokkosSparse_gmres.hpp>
 #include <KokkosSparse_spiluk.hpp>
 #include <KokkosSparse_spmv.hpp>
 
@@ -34,7 +31,6 @@ namespace detail {
 
 using CmfdKernelHandle =
     KokkosKernels::Experimental::KokkosKernelsHandle<int, int, Real, DeviceExec, DeviceMem, DeviceMem>;
-using CmfdPreconditioner = KokkosSparse::Experimental::LUPrec<CmfdMatrix, CmfdKernelHandle>;
 
 struct CellSource {
   double entropy = 0;   // Shannon entropy (bits) of the cells' source
@@ -78,9 +74,10 @@ struct CmfdSolver::Impl {
   CmfdOptions options;
   CmfdOperator op;  // with the mesh and the group count
   CmfdMatrix shifted;  // M - F / k_s for the Wielandt shift: M's graph, values of its own
-  detail::CmfdKernelHandle handle;
+  detail::CmfdKernelHandle handle;  // ILU(0)'s symbolic and numeric factorisation
   CmfdMatrix ilu_lower, ilu_upper;
-  std::unique_ptr<detail::CmfdPreconditioner> preconditioner;
+  std::unique_ptr<CmfdIlu> preconditioner;
+  CmfdGmres krylov;
   CmfdVector phi, source, next_source, rhs, scratch, cell_source;
   // The warm start: the last converged solve's flux, and the one before, so that a solve the caller
   // abandons after it converged (another rank's signal) can be taken back.
@@ -99,7 +96,7 @@ struct CmfdSolver::Impl {
 };
 
 CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o)
-    : options(o), op(allocate_cmfd_operator(exec, m, g)) {
+    : options(o), op(allocate_cmfd_operator(exec, m, g)), krylov(exec, op.n_rows(), o.gmres_restart) {
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::allocate");
   const int rows = op.n_rows();
   const int nnz = static_cast<int>(op.loss.nnz());
@@ -117,7 +114,6 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
     shifted = CmfdMatrix("keff::cmfd::shifted", rows, rows, nnz, cmfd_view<Values>(exec, "shifted_values", nnz),
                          op.loss.graph.row_map, op.loss.graph.entries);
   }
-  handle.create_gmres_handle(options.gmres_restart, options.gmres_tolerance, 0);  // one cycle per call
   if (options.ilu) {
     // ILU(0) keeps the pattern of M: the graph is structurally symmetric, so L (with its unit diagonal)
     // and U (with the diagonal) each hold half of the off-diagonal entries plus one per row.
@@ -139,7 +135,7 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
                            l_rows, l_cols);
     ilu_upper = CmfdMatrix("keff::cmfd::ilu_upper", rows, rows, half, cmfd_view<Values>(exec, "ilu_upper_values", half),
                            u_rows, u_cols);
-    preconditioner = std::make_unique<detail::CmfdPreconditioner>(ilu_lower, ilu_upper);
+    preconditioner = std::make_unique<CmfdIlu>(exec, ilu_lower, ilu_upper);
   }
 }
 
@@ -199,27 +195,23 @@ void CmfdSolver::Impl::factor(const DeviceExec& exec, const CmfdMatrix& a) {
 // the iterations. Notes a failure in `result`, or that `stop` asked to stop between two cycles.
 int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, const CmfdStop& stop, CmfdResult& result) {
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::gmres");
-  using Flag = detail::CmfdKernelHandle::GMRESHandleType::Flag;
-  auto* gmres_handle = handle.get_gmres_handle();
   int iterations = 0;
+  double relative_residual = 0;
   for (int cycle = 0; cycle <= options.gmres_max_restarts; ++cycle) {
     if (cycle > 0 && stop && stop()) {
       result.interrupted = true;
       return iterations;
     }
-    exec.fence();  // Kokkos Kernels' GMRES runs on the default instance
-    try {
-      CmfdMatrix matrix = a;  // gmres takes a non-const reference; the copy shares a's Views
-      KokkosSparse::Experimental::gmres(&handle, matrix, rhs, phi, preconditioner.get());
-    } catch (const std::exception& e) {
-      result.failure = std::string("GMRES failed: ") + e.what();
+    const CmfdGmres::Cycle c = krylov.cycle(exec, a, preconditioner.get(), rhs, phi, options.gmres_tolerance);
+    iterations += c.iterations;
+    if (!c.failure.empty()) {
+      result.failure = "GMRES failed: " + c.failure;
       return iterations;
     }
-    iterations += gmres_handle->get_num_iters();
-    if (gmres_handle->get_conv_flag_val() == Flag::Conv) return iterations;
+    if (c.converged) return iterations;
+    relative_residual = c.relative_residual;
   }
-  result.failure = "GMRES did not reach its tolerance (relative residual " +
-                   std::to_string(gmres_handle->get_end_rel_res()) + ")";
+  result.failure = "GMRES did not reach its tolerance (relative residual " + std::to_string(relative_residual) + ")";
   return iterations;
 }
 

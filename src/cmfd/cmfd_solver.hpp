@@ -5,19 +5,20 @@
 //   CmfdResult r = cmfd.solve(exec, tallies);        // each batch: operator values, power iteration
 //   cmfd.source();                                   // [g * n_cells + c], sums to 1
 //
-// Power iteration on M phi = (1/k) F phi (optionally Wielandt-shifted), each outer iteration one
-// KokkosSparse GMRES solve (run cycle by cycle, so that a caller's stop is heard within one cycle) (optionally ILU(0)-preconditioned) started from the previous flux, with
-// KokkosBlas sums and norms, all on the device. The tallied flux is the first guess and the balance of
-// the tallies the first k, so with dhat and balanced tallies it converges at once; with warm_start, once
-// a solve has converged, the next starts from its flux instead (tallies summed over batches are never
-// balanced exactly, and the last answer is closer), k still from the balance.
+// Power iteration on M phi = (1/k) F phi (optionally Wielandt-shifted), each outer iteration one GMRES
+// solve (cmfd_gmres.hpp; run cycle by cycle, so that a caller's stop is heard within one cycle;
+// optionally ILU(0)-preconditioned) started from the previous flux, with KokkosBlas sums and norms, all
+// on the device. The tallied flux is the first guess and the balance of the tallies the first k, so with
+// dhat and balanced tallies it converges at once; with warm_start, once a solve has converged, the next
+// starts from its flux instead (tallies summed over batches are never balanced exactly, and the last
+// answer is closer), k still from the balance.
 //
 // Every rank solves the same system the same way, so every rank gets the same bits for the same
-// tallies and thread count. Across OpenMP thread counts the reductions inside Kokkos Kernels add in
-// another order: results agree to the solver tolerances, not bit for bit (README.md).
+// tallies and thread count (or device). Across OpenMP thread counts the reductions add in another
+// order: results agree to the solver tolerances, not bit for bit (README.md).
 //
-// Kokkos Kernels stays out of this header (it costs ~20 s of compile time per translation unit that
-// includes GMRES); callers see only Views.
+// Kokkos Kernels stays out of this header (it costs compile time in every translation unit that
+// includes it); callers see only Views.
 #include "kernels/cmfd_data.hpp"
 #include "kernels/vocabulary/cmfd_options.hpp"
 #include "kernels/device.hpp"
