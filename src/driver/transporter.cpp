@@ -35,8 +35,9 @@ bool event_based(const model::Problem& p) {
   return p.settings.transport == TransportMode::event || (p.domains && !p.settings.transport);
 }
 
-// The lookup-queue order: the input's, or by default sorted on a GPU, particles moved, and unsorted on
-// a CPU (where a sort the input asks for reorders an index).
+// The lookup-queue order: the input's, or by default sorted on a GPU (the counting sorter, particles
+// moved: the fastest of the five orders on an H100 where lookups dominate, perf/RESULTS.md "On a GPU"),
+// and unsorted on a CPU (where a sort the input asks for reorders an index).
 EventOrder event_order(const model::Settings& s) {
   const bool cpu = Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible;
   EventOrder order;
