@@ -16,6 +16,7 @@ namespace {
 
 volatile std::sig_atomic_t signals_seen = 0;
 int this_rank = 0;
+bool armed = false;
 
 // The points KEFF_TEST_POINT names for this rank, each removed once reached.
 std::set<std::string>& pending() {
@@ -33,8 +34,10 @@ std::set<std::string>& pending() {
 
 }  // namespace
 
+void arm_test_points() { armed = true; }
+
 bool test_points_enabled() {
-  static const bool enabled = std::getenv("KEFF_TEST_POINT") != nullptr;
+  static const bool enabled = armed && std::getenv("KEFF_TEST_POINT") != nullptr;
   return enabled;
 }
 

@@ -17,9 +17,16 @@
 //   geometry-check  inside the geometry check (keff check-geometry and the one before a run)
 //   data-generate   while a synthetic library is generated
 // tests/signal_at.sh runs a command and signals it at the points it announces.
+//
+// Armed in test executables only: the variable is read only after arm_test_points(), which `keff`
+// never calls and the test build's `keff_test_points` (the same main, KEFF_ARM_TEST_POINTS) calls
+// first of all. A KEFF_TEST_POINT left in a user's environment therefore cannot hold a production run.
 #include <string>
 
 namespace keff {
+
+// Lets KEFF_TEST_POINT name points; before it (and in `keff`, always) every point is a no-op.
+void arm_test_points();
 
 // Which rank this process is (for the "@<rank>" of a point); 0 until set.
 void set_test_point_rank(int rank);
@@ -27,7 +34,7 @@ void set_test_point_rank(int rank);
 // Holds the process at `point` when KEFF_TEST_POINT names it for this rank (see above).
 void test_point(const std::string& point);
 
-// True when KEFF_TEST_POINT is set: callers that build a point's name skip that work otherwise.
+// True when armed and KEFF_TEST_POINT is set: callers that build a point's name skip that work otherwise.
 bool test_points_enabled();
 
 // Counts a signal, for a test point waiting for one. Async-signal-safe: the signal handler calls it.

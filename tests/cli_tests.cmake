@@ -1,6 +1,12 @@
 # Tests that run the keff executable the way a user does: all labelled `cli`, and `mpi` where keff runs at
 # more than one rank.
 set(_keff $<TARGET_FILE:keff>)
+# keff with its test points armed (io/test_point.hpp): the same main, for the tests that signal a run at
+# a point it announces. `keff` itself ignores KEFF_TEST_POINT.
+add_executable(keff_test_points ${PROJECT_SOURCE_DIR}/src/cli/main.cpp)
+target_link_libraries(keff_test_points PRIVATE keff::cli keff::driver)
+target_compile_definitions(keff_test_points PRIVATE KEFF_ARM_TEST_POINTS=1)
+set(_keff_test_points $<TARGET_FILE:keff_test_points>)
 set(_cmake_dir ${CMAKE_CURRENT_SOURCE_DIR}/cmake)
 set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
 set(_mpiflags "-DMPIFLAGS=${KEFF_MPIEXEC_PREFLAGS}")  # one argument: quoted wherever it is used
@@ -163,13 +169,22 @@ set_tests_properties(cli_file_size_limit PROPERTIES LABELS "cli;bad-input" TIMEO
 # Inside a CMFD solve (a build with CMFD) the batch is left out. Each signal is sent at a point the run
 # announces (tests/signal_at.sh), never after a delay.
 add_test(NAME cli_interrupt
-         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff_test_points} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
                  -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
                  -DCMFD_INPUT=$<$<BOOL:${KEFF_HAVE_CMFD}>:${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml>
                  -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
                  -DOUT=${_out}/interrupt -P ${_cmake_dir}/interrupt.cmake)
 set_tests_properties(cli_interrupt PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 900 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
+# A KEFF_TEST_POINT left in the environment holds no production run: `keff` finishes as if it were unset
+# (it used to wait for a signal for ever at the first point named).
+add_test(NAME cli_stray_test_point
+         COMMAND ${CMAKE_COMMAND} -E env KEFF_TEST_POINT=transport:1,batch:1,write:1,geometry-check
+                 ${_keff} run ${PROJECT_SOURCE_DIR}/examples/la13511_pua_slab.toml --particles 200 --batches 3
+                 --inactive 1 --quiet --statepoint ${CMAKE_CURRENT_BINARY_DIR}/stray_test_point.h5)
+set_tests_properties(cli_stray_test_point PROPERTIES LABELS "cli;bad-input" TIMEOUT 120
+                     FAIL_REGULAR_EXPRESSION "test point" ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
 # Ranks started with different settings (MPMD) fail together before the run's first collective, where
 # they used to wait in different collectives for ever.

@@ -50,6 +50,10 @@ void state_openmp_binding() {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(KEFF_ARM_TEST_POINTS)
+  // keff_test_points, the test build's keff: KEFF_TEST_POINT holds it at the points it names.
+  keff::arm_test_points();
+#endif
   // First of all: a SIGINT during start-up (MPI, Kokkos, reading the input) stops the run after its first
   // batch like any other, instead of killing it before the handler exists.
   keff::install_interrupt_handlers();
