@@ -13,8 +13,10 @@
 
 #include <dlfcn.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -45,6 +47,19 @@ std::string tool_library_problem(const std::string& name) {
 // (OMP_PROC_BIND=spread OMP_PLACES=threads); with OMP_PLACES alone Kokkos' warning stays.
 void state_openmp_binding() {
   if (!std::getenv("OMP_PROC_BIND") && !std::getenv("OMP_PLACES")) ::setenv("OMP_PROC_BIND", "false", 0);
+}
+
+// Results printed to a full disk or a closed pipe (`keff tally show SP --csv > /dev/full`) must not end
+// with status 0: the stream's state is checked once, after everything was printed.
+int checked_standard_output(int status) {
+  errno = 0;
+  std::cout.flush();
+  if (std::cout) return status;
+  const int error = errno;
+  std::cerr << "keff: error: standard output could not be written"
+            << (error != 0 ? std::string(" (") + std::strerror(error) + ")" : std::string())
+            << ": what it shows is incomplete" << std::endl;
+  return status == 0 ? 1 : status;
 }
 
 }  // namespace
@@ -82,9 +97,13 @@ int main(int argc, char** argv) {
   }
   // Help, the version and usage need no Kokkos, and Kokkos answers --help with its own banner.
   if (const auto answer = keff::immediate_answer(args)) {
-    if (rank == 0) std::cout << answer->text << std::flush;
+    int status = answer->status;
+    if (rank == 0) {
+      std::cout << answer->text;
+      status = checked_standard_output(status);
+    }
     MPI_Finalize();
-    return answer->status;
+    return status;
   }
   state_openmp_binding();
   int status = 0;
@@ -96,5 +115,5 @@ int main(int argc, char** argv) {
   // would run after MPI_Finalize and crash there.
   keff::close_hdf5();
   MPI_Finalize();
-  return status;
+  return checked_standard_output(status);
 }

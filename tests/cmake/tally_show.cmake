@@ -1,6 +1,7 @@
 # `keff tally show` (io/README.md, "Statepoint"): a statepoint's tallies printed bin by bin, as a table and
 # as CSV with one row per bin and score, the values those of the JSON summary; an unknown tally name and
-# a file that is not a statepoint refused with status 2 and what is allowed.
+# a file that is not a statepoint refused with status 2 and what is allowed; output that cannot be written
+# (/dev/full) an error.
 #   cmake -DKEFF=... -DINPUT=<inputs/tallies_lattice.toml> -DOUT=dir -P tally_show.cmake
 # The first 6 significant digits of a decimal number (as an integer) and the exponent of the first:
 # CMake has no floating point, and the CSV prints 6 significant digits.
@@ -87,4 +88,14 @@ execute_process(COMMAND ${KEFF} tally show ${OUT}/sp.json RESULT_VARIABLE rc ERR
 if(NOT rc EQUAL 2 OR NOT err MATCHES "sp.json")
   message(FATAL_ERROR "a JSON file as the statepoint (${rc}):\n${err}")
 endif()
-message("tally show: 486 CSV rows, the last (${shown}) equal to the JSON's (${expected}); refusals named")
+# Results that cannot be written (a full device) are an error, not a silent truncation: status 1, said.
+if(EXISTS /dev/full)
+  foreach(command "tally;show;${OUT}/sp.h5;--csv" "--version")
+    execute_process(COMMAND ${KEFF} ${command} OUTPUT_FILE /dev/full RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
+    if(NOT rc EQUAL 1 OR NOT err MATCHES "standard output could not be written")
+      message(FATAL_ERROR "keff ${command} > /dev/full (${rc}):\n${err}")
+    endif()
+  endforeach()
+endif()
+message("tally show: 486 CSV rows, the last (${shown}) equal to the JSON's (${expected}); refusals named; "
+        "a full standard output refused")
