@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
 
 namespace keff {
@@ -115,6 +116,29 @@ void check_not_an_input(const std::string& path, const std::string& what, const 
       throw OutputError(what + " '" + printable(path) + "' is " + in.what +
                         " (allowed: a file that is none of the command's inputs: its input file, restart file and nuclear-data "
                         "library files)");
+    }
+  }
+}
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  const auto ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return false;
+  const auto cb = std::filesystem::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+
+void check_command_outputs(const std::vector<OutputFile>& outputs, const std::vector<InputFile>& inputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const OutputFile& o = outputs[i];
+    check_output_path(o.path, o.what);
+    check_not_an_input(o.path, o.what, inputs);
+    for (std::size_t j = 0; j < i; ++j) {
+      if (same_output_file(o.path, outputs[j].path)) {
+        throw OutputError(o.what + " '" + printable(o.path) + "' is also " + outputs[j].what + " '" +
+                          printable(outputs[j].path) + "' (allowed: a file no other output of the command writes)");
+      }
     }
   }
 }

@@ -41,6 +41,21 @@ struct InputFile {
 // exist yet is none of them.
 void check_not_an_input(const std::string& path, const std::string& what, const std::vector<InputFile>& inputs);
 
+// Whether two output paths name one file: the same existing file, or the same target once symbolic
+// links are followed and the paths made absolute (for files that do not exist yet).
+bool same_output_file(const std::string& a, const std::string& b);
+
+// An output of a command, and what a message calls it ("--json", "the legend of plot 'core'").
+struct OutputFile {
+  std::string path;
+  std::string what;
+};
+
+// Every output of a command, checked before it starts: each can be written (check_output_path), none is
+// one of `inputs` (check_not_an_input), and no two are one file, so that no output replaces an input or
+// another output. Throws OutputError naming the output and what it would replace.
+void check_command_outputs(const std::vector<OutputFile>& outputs, const std::vector<InputFile>& inputs);
+
 namespace detail {
 
 // "<target>.tmp.<host>.<pid>" for a resolved target.

@@ -99,10 +99,28 @@ def build_parser():
     return parser
 
 
+def check_output(path, what, inputs):
+    """An output is a new file or a regular one, and none of the command's inputs (the same file by identity,
+    links followed): a picture never replaces the statepoint it was drawn from."""
+    allowed = "allowed: a new file or a regular file that is none of the command's inputs"
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise KeffResultsError(f"{what} '{path}': it is not a regular file ({allowed})")
+    for label, source in inputs:
+        if source and os.path.exists(target) and os.path.exists(source) and os.path.samefile(target, source):
+            raise KeffResultsError(f"{what} '{path}' is {label} '{source}' ({allowed})")
+
+
+def _inputs(args):
+    return [("the statepoint", args.statepoint), ("the reference", getattr(args, "reference", None))]
+
+
 def main(argv):
     args = build_parser().parse_args(argv)
     warnings.simplefilter("ignore")  # layout and NaN warnings say nothing the picture does not show
     try:
+        if getattr(args, "output", None) is not None:
+            check_output(args.output, "-o", _inputs(args))
         args.run(args)
     except KeffResultsError as e:
         print(f"keff_results {args.command}: {e}", file=sys.stderr)
@@ -293,12 +311,15 @@ def run_all(args):
         os.makedirs(out, exist_ok=True)
     except OSError as e:
         raise KeffResultsError(f"cannot make the directory '{out}': {e.strerror}") from None
-    path = os.path.join(out, "convergence.png")
-    write_convergence(sp, path, args.size)
-    print(path)
-    for tally in sp.tallies.values():
-        path = os.path.join(out, f"tally_{_file_safe(tally.name)}.png")
-        write_tally_picture(sp, tally, path, args.size)
+    pictures = [(os.path.join(out, "convergence.png"), None)]
+    pictures += [(os.path.join(out, f"tally_{_file_safe(t.name)}.png"), t) for t in sp.tallies.values()]
+    for path, _ in pictures:
+        check_output(path, "--out's picture", _inputs(args))
+    for path, tally in pictures:
+        if tally is None:
+            write_convergence(sp, path, args.size)
+        else:
+            write_tally_picture(sp, tally, path, args.size)
         print(path)
 
 

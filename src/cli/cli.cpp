@@ -141,37 +141,55 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
   os << "\n";
 }
 
-// Whether two outputs name one file: the same existing file, or the same target after following links.
-bool same_output(const std::string& a, const std::string& b) {
+// The --plots directory, made when missing, before anything runs: a file, a device or an unwritable
+// place by that name is found now, not after the whole run.
+void prepare_plots_directory(const std::string& dir, const std::vector<std::string>& other_outputs) {
+  const std::string allowed = " (allowed: a directory, made if missing, that no other output of the run names)";
+  for (const auto& o : other_outputs) {
+    if (same_output_file(dir, o)) throw OutputError("--plots '" + printable(dir) + "' is also the file '" + printable(o) + "'" + allowed);
+  }
   std::error_code ec;
-  if (std::filesystem::equivalent(a, b, ec)) return true;
-  const auto ca = std::filesystem::weakly_canonical(a, ec);
-  if (ec) return false;
-  const auto cb = std::filesystem::weakly_canonical(b, ec);
-  return !ec && ca == cb;
+  const auto status = std::filesystem::status(dir, ec);
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_directory(status)) throw OutputError("--plots '" + printable(dir) + "' is not a directory" + allowed);
+    return;
+  }
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw OutputError("--plots '" + printable(dir) + "': cannot make the directory: " + ec.message() + allowed);
 }
 
 // The outputs rank 0 will write, checked before anything runs (io/output_path.hpp): each can be created
 // or replaced as a regular file, none is one of the run's inputs (the input file, the restart file, any
-// file of the nuclear-data library), and the two are not one file. The statepoint may replace the
-// restart file it continues from, which is read whole before anything is written.
+// file of the nuclear-data library), and no two are one file: the statepoint, the JSON summary and the
+// pictures --plots draws (scripts/keff_results `all`: convergence.png and tally_<name>.png, a tally's name
+// being a valid file name). The statepoint may replace the restart file it continues from, which is read
+// whole before anything is written.
 void check_outputs(const RunOptions& o, const model::Problem& p) {
-  const std::string statepoint_what = o.statepoint ? "--statepoint" : "settings.statepoint";
   std::vector<InputFile> inputs;
   if (o.input) inputs.push_back({*o.input, "the input file"});
   if (!p.nuclear_data.library.empty()) {
     for (auto& f : library_input_files(p.nuclear_data.library)) inputs.push_back(std::move(f));
   }
-  if (o.json) {
-    check_output_path(*o.json, "--json");
-    check_not_an_input(*o.json, "--json", inputs);
-    if (o.restart) check_not_an_input(*o.json, "--json", {{*o.restart, "the restart file"}});
+  const std::string statepoint_what = o.statepoint ? "--statepoint" : "settings.statepoint";
+  std::vector<OutputFile> outputs;
+  if (o.json) outputs.push_back({*o.json, "--json"});
+  if (!p.settings.statepoint.empty()) outputs.push_back({p.settings.statepoint, statepoint_what});
+  if (o.plots) {
+    if (p.settings.statepoint.empty()) {
+      throw UsageError("--plots: the pictures are drawn from the statepoint, and this run writes none (allowed: "
+                       "--plots with a statepoint: settings.statepoint or --statepoint FILE)");
+    }
+    std::vector<std::string> files;
+    for (const auto& out : outputs) files.push_back(out.path);
+    prepare_plots_directory(*o.plots, files);
+    const std::string dir = *o.plots + "/";
+    outputs.push_back({dir + "convergence.png", "--plots' convergence picture"});
+    for (const auto& t : p.tallies) outputs.push_back({dir + "tally_" + t.name + ".png", "--plots' picture of tally '" + t.name + "'"});
   }
-  if (!p.settings.statepoint.empty()) {
-    check_output_path(p.settings.statepoint, statepoint_what);
-    check_not_an_input(p.settings.statepoint, statepoint_what, inputs);
-    if (o.json && same_output(*o.json, p.settings.statepoint)) {
-      throw UsageError("--json '" + printable(*o.json) + "' is also the statepoint (allowed: another file)");
+  check_command_outputs(outputs, inputs);
+  if (o.restart) {
+    for (const auto& out : outputs) {
+      if (out.what != statepoint_what) check_not_an_input(out.path, out.what, {{*o.restart, "the restart file"}});
     }
   }
 }
@@ -439,10 +457,6 @@ void write_run_outputs(const RunOptions& opts, const model::Problem& problem, Ru
 int run_command(const std::vector<std::string_view>& args, const Communicator& comm) {
   PreparedRun run = prepare_run(args, comm);
   const RunOptions& opts = run.opts;
-  if (opts.plots && run.problem.settings.statepoint.empty()) {
-    throw UsageError("--plots: the pictures are drawn from the statepoint, and this run writes none (allowed: "
-                     "--plots with a statepoint: settings.statepoint or --statepoint FILE)");
-  }
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
   const std::string geometry_check = check_geometry_before_run(run.problem, comm);
 

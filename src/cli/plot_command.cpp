@@ -187,14 +187,15 @@ std::vector<model::Plot> plan_plots(const PlotRequest& request, const model::Pro
   }
   std::vector<InputFile> inputs;
   if (request.input) inputs.push_back({*request.input, "the input file"});
+  // Every picture and legend is an output of the command: none may replace an input or another one (a
+  // plot's `file` naming another plot's legend).
+  std::vector<OutputFile> outputs;
   for (auto& plot : plots) {
     plot = complete_plot(problem, plot);
-    const std::string picture = "the picture of plot '" + plot.name + "'", legend = "the legend of plot '" + plot.name + "'";
-    check_output_path(plot.file, picture);
-    check_not_an_input(plot.file, picture, inputs);
-    check_output_path(legend_path(plot.file), legend);
-    check_not_an_input(legend_path(plot.file), legend, inputs);
+    outputs.push_back({plot.file, "the picture of plot '" + plot.name + "'"});
+    outputs.push_back({legend_path(plot.file), "the legend of plot '" + plot.name + "'"});
   }
+  check_command_outputs(outputs, inputs);
   return plots;
 }
 

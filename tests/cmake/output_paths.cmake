@@ -1,6 +1,7 @@
 # Output paths are checked before transport starts: a device, a FIFO, a directory, a link to one of
-# them, an empty path, a missing directory, the input file itself are refused with status 2 and a
-# message naming the flag and the reason, no batch is run, and the special file is still what it was.
+# them, an empty path, a missing directory, the input file itself, two outputs naming one file (the
+# pictures of --plots included) are refused with status 2 and a message naming the flag and the reason,
+# no batch is run, and the special file is still what it was.
 # A symbolic link to a regular file is followed: the target is replaced, the link stays a link.
 #   cmake -DKEFF=... -DINPUT=<a small input> -DOUT=dir -P output_paths.cmake
 file(REMOVE_RECURSE "${OUT}")
@@ -51,7 +52,19 @@ refused("${OUT}/link_to_fifo" "it is a link to '.*fifo', which is a FIFO" --json
 refused("${OUT}/adir" "--json '.*/adir': it is a directory" --json "${OUT}/adir")
 refused("" "--json '.*/missing/x.json': its directory '.*/missing' cannot be used" --json "${OUT}/missing/x.json")
 refused("" "--json '.*' is the input file" --json "${INPUT}")
-refused("" "--json '.*same.h5' is also the statepoint" --json "${OUT}/same.h5" --statepoint "${OUT}/same.h5")
+refused("" "--statepoint '.*same.h5' is also --json '.*same.h5'" --json "${OUT}/same.h5" --statepoint "${OUT}/same.h5")
+# The pictures --plots draws are outputs too: none may be the statepoint or the summary, and the
+# directory must be one (made when missing), all found before transport.
+refused("" "--plots' convergence picture '.*/pics/convergence.png' is also --statepoint"
+        --statepoint "${OUT}/pics/convergence.png" --plots "${OUT}/pics")
+refused("" "--plots' convergence picture '.*/pics/convergence.png' is also --json"
+        --statepoint "${OUT}/pics_sp.h5" --json "${OUT}/pics/convergence.png" --plots "${OUT}/pics")
+file(WRITE "${OUT}/plain" "a file")
+refused("${OUT}/plain" "--plots '.*/plain' is not a directory" --statepoint "${OUT}/sp_plain.h5" --plots "${OUT}/plain")
+refused("" "--plots '.*/sp_dir.h5' is also the file '.*/sp_dir.h5'" --statepoint "${OUT}/sp_dir.h5" --plots "${OUT}/sp_dir.h5")
+if(EXISTS "${OUT}/sp_dir.h5")
+  message(FATAL_ERROR "--plots naming the statepoint's path made '${OUT}/sp_dir.h5'")
+endif()
 # An empty path (a quoted "" survives only written out, not through a list).
 execute_process(COMMAND ${run} --json "" RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
 if(NOT rc STREQUAL "2" OR NOT err MATCHES "--json: the path is empty")

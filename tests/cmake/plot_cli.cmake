@@ -1,6 +1,7 @@
 # `keff plot` as a user runs it: the input's [[plot]] tables drawn to their files with legends, one slice
 # from the flags, an overlap reported, a slice outside the model drawn blank with a warning, and bad
-# flags (unknown basis, zero or too many pixels, an unwritable output) refused with the status and the
+# flags (unknown basis, zero or too many pixels, an unwritable output, a picture over another plot's
+# legend) refused with the status and the
 # words of the usage; keff run --plots DIR drawing the result pictures, and refused without a statepoint.
 #   cmake -DKEFF=... -DINPUTS=<tests/inputs> -DOUT=dir -P plot_cli.cmake
 
@@ -69,6 +70,17 @@ if(size LESS 100)
   message(FATAL_ERROR "the input was overwritten")
 endif()
 expect_run(unknown 2 "plot: unknown option '--colour'" ${INPUTS}/plot_2x2.toml --colour cell)
+# One plot's picture naming another's legend: refused before anything is drawn, the legend intact.
+file(READ ${INPUTS}/plot_2x2.toml text)
+string(REPLACE "file = \"side.png\"" "file = \"checkerboard.legend.txt\"" text "${text}")
+file(WRITE ${OUT}/onto_legend.toml "${text}")
+file(WRITE ${OUT}/checkerboard.legend.txt "kept")
+expect_run(onto_legend 1 "the picture of plot 'side' '.*checkerboard.legend.txt' is also the legend of plot 'checkerboard'"
+           ${OUT}/onto_legend.toml)
+file(READ ${OUT}/checkerboard.legend.txt kept)
+if(NOT kept STREQUAL "kept")
+  message(FATAL_ERROR "a plot was drawn over another plot's legend")
+endif()
 
 # keff run --plots DIR: the result pictures drawn from the statepoint at the end (Python with numpy, h5py
 # and matplotlib, which scripts/setup-deps.sh installs); refused before the run without a statepoint.

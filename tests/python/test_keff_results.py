@@ -364,6 +364,27 @@ class Commands(unittest.TestCase):
         for args, message in cases:
             self.assert_refused(args, message)
 
+    def test_outputs_never_replace_inputs(self):
+        """A picture over the statepoint it is drawn from (or over the reference), directly, through a link,
+        or as one of `all`'s pictures, is refused before anything is written: the statepoint stays whole."""
+        sp = self.picture("copy.h5")
+        shutil.copyfile(RUN["statepoint"], sp)
+        link_dir = self.picture("all_onto_statepoint")
+        os.makedirs(link_dir, exist_ok=True)
+        link = os.path.join(link_dir, "convergence.png")
+        if not os.path.lexists(link):
+            os.symlink(sp, link)
+        cases = [
+            (("convergence", sp, "-o", sp), "-o '" + sp + "' is the statepoint"),
+            (("mesh", sp, "pin_power", "-o", sp), "is the statepoint"),
+            (("pins", sp, "pin_power", "--reference", RUN["summary"], "-o", RUN["summary"]), "is the reference"),
+            (("all", sp, "--out", link_dir), "--out's picture '" + link + "' is the statepoint"),
+        ]
+        for args, message in cases:
+            self.assert_refused(args, message)
+        with open(sp, "rb") as a, open(RUN["statepoint"], "rb") as b:
+            self.assertEqual(a.read(), b.read(), "the statepoint was written over")
+
     def test_missing_modules(self):
         """h5py that will not import, under this Python and the system's: status 3 and what to install."""
         stub = self.picture("no_h5py")
