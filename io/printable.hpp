@@ -33,4 +33,12 @@ inline std::string printable(std::string_view text) {
   return out;
 }
 
+// Text read from a file (a statepoint's `input` attribute, names in a file someone may have edited) as it
+// may appear in a message: printable, and cut to `max` bytes with a note of how much was left out, so a
+// forged 5 MB string makes one short line.
+inline std::string printable_cut(std::string_view text, std::size_t max = 200) {
+  if (text.size() <= max) return printable(text);
+  return printable(text.substr(0, max)) + "... (" + std::to_string(text.size() - max) + " more bytes)";
+}
+
 }  // namespace keff

@@ -3,6 +3,7 @@
 #include "io/hdf5_file.hpp"
 #include "io/output/output.hpp"
 #include "io/output_path.hpp"
+#include "io/printable.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -126,11 +127,19 @@ RunResults sample_results() {
   energy.bins = 2;
   energy.energy_bounds = {1e-5, 0.625, 2e7};
   t.filters = {mesh, energy};
+  // The sums as the 3 active batches' values make them (every reader checks that); the means and
+  // deviations awkward doubles.
   for (int i = 0; i < 6 * 2 * 2; ++i) {
     t.mean.push_back(awkward());
     t.std_dev.push_back(awkward());
-    t.sum.push_back(unit(rng));
-    t.sum_sq.push_back(unit(rng));
+    double sum = 0, sum_sq = 0;
+    for (int b = 0; b < 3; ++b) {
+      const double x = unit(rng);
+      sum += x;
+      sum_sq += x * x;
+    }
+    t.sum.push_back(sum);
+    t.sum_sq.push_back(sum_sq);
   }
   r.tallies = {t};
   for (int i = 0; i < 7; ++i) {
@@ -299,7 +308,7 @@ TEST(Output, StatepointReadsBack) {
 
   auto file = H5File::open(path);
   EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
-  EXPECT_EQ(file.attribute_int64("version"), 4);
+  EXPECT_EQ(file.attribute_int64("version"), 5);
   EXPECT_EQ(file.attribute_string("input"), r.input);
   EXPECT_EQ(file.attribute_string("mode"), r.mode);
   EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);
@@ -366,6 +375,8 @@ TEST(Output, StatepointReadsBackForRestart) {
   r.restart.fingerprint = 0xfedcba9876543210ull;  // top bit set: survives the signed attribute
   r.restart.k_prev = 1.0 / 3.0;
   r.tallies[0].sum[0] = 0.1 + 0.2;
+  r.tallies[0].sum_sq[0] = 0.04;
+  r.tallies[0].sum[1] = 1e-150;
   r.tallies[0].sum_sq[1] = 1e-300;
   write_statepoint(dir.file("sp.h5"), r);
   const RunResults back = read_statepoint(dir.file("sp.h5"));
@@ -414,6 +425,11 @@ RunResults fixed_results() {
   r.restart.k_prev = 1.375;
   r.tallies.resize(1);
   r.tallies[0].name = "fixed";
+  r.tallies[0].estimator = "collision";
+  r.tallies[0].scores = {"flux", "fission"};
+  r.tallies[0].units = {"particle-cm per source particle", "reactions per source particle"};
+  r.tallies[0].mean = {0.25, 0.375};
+  r.tallies[0].std_dev = {0.0, 0.0};
   r.tallies[0].sum = {0.5, 0.75};
   r.tallies[0].sum_sq = {0.25, 0.5625};
   for (int b = 1; b <= r.batches; ++b) {
@@ -442,6 +458,7 @@ RunResults fixed_results() {
   r.source_bank = {Site{{0.5, -0.25, 2.0}, {0.0, 0.6, -0.8}, 0, 1, 3, 1, 17},
                    Site{{-1.0, 0.125, 0.0}, {1.0, 0.0, 0.0}, 0, 0, 0, 1, 18}};
   r.cmfd = CmfdReport{};
+  r.cmfd->shape = {2, 2, 1};
   r.cmfd->groups = 2;
   r.cmfd->begin = 2;
   r.cmfd->feedback = true;
@@ -451,13 +468,14 @@ RunResults fixed_results() {
   return r;
 }
 
-// The checksum is a function of the values a restart reads, fixed for a layout version, so a statepoint
+// The checksum is a function of the values a reader reads, fixed for a layout version, so a statepoint
 // written by an earlier keff of the same version still reads: pinned here, so that a change to how it is
-// formed (the order of its values included) shows.
+// formed (the order of its values included) shows. Version 5 (the tallies' descriptions and results and
+// CMFD's settings and warm start joined it).
 TEST(Output, StatepointChecksumIsStable) {
   TempDir dir;
   write_statepoint(dir.file("sp.h5"), fixed_results());
-  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{6850957601551561910});
+  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{-9127144817717990939});
 }
 
 // A record's listed fields as words (reals by their bits), so two records compare field by field.
@@ -535,6 +553,75 @@ TEST(Output, ReadingSomethingElseAsStatepointThrows) {
   }
   EXPECT_THROW(read_statepoint(dir.file("other.h5")), OutputError);
   EXPECT_THROW(read_statepoint(dir.file("missing.h5")), OutputError);
+}
+
+// A statepoint forged and signed again (the checksum is no secret: write_statepoint signs whatever it is
+// given, as a forger can) is still refused by every reader, with one line naming what is wrong: a
+// description that does not match the values (these crashed `keff tally show`: a zero mesh shape,
+// SIGFPE; bins past the names or units, SIGSEGV), results no run makes (a NaN mean, sums of 1e150),
+// CMFD's solves and warm start as no solve leaves them. (Shapes the writer itself cannot write, a bin
+// count or a score list that disagrees with the values, are edited into a file by the Python test.)
+TEST(Output, ForgedStatepointsAreRefused) {
+  TempDir dir;
+  const auto refusal = [&](const std::function<void(RunResults&)>& forge) {
+    RunResults r = sample_results();
+    r.cmfd = CmfdReport{};
+    r.cmfd->shape = {2, 2, 1};
+    r.restart.cmfd = CmfdWindowData{{0}, {}, {}, {1.0, 2.0, 0.5, 0.25}};
+    forge(r);
+    write_statepoint(dir.file("forged.h5"), r);
+    try {
+      read_statepoint_tallies(dir.file("forged.h5"));
+    } catch (const OutputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(read without complaint)");
+  };
+  EXPECT_EQ(refusal([](RunResults&) {}), "(read without complaint)");
+  const std::pair<const char*, std::function<void(RunResults&)>> cases[] = {
+      {"mesh shape 0 x 0 x 0 (allowed: at least 1 bin", [](RunResults& r) { r.tallies[0].filters[0].shape = {0, 0, 0}; }},
+      {"dataset '/tallies/pins/units' holds 1 values (allowed: 2)", [](RunResults& r) { r.tallies[0].units.pop_back(); }},
+      {"dataset '/tallies/pins/filters/1/names' holds 1 values (allowed: 2)", [](RunResults& r) {
+         r.tallies[0].filters[1] = TallyFilterResult{"cell", 2, {1, 1, 1}, {}, {}, {}, {"fuel"}, {}};
+       }},
+      {"score 'heat'", [](RunResults& r) { r.tallies[0].scores[0] = "heat"; }},
+      {"the units of flux are 'furlongs'", [](RunResults& r) { r.tallies[0].units[0] = "furlongs"; }},
+      {"value 3 has mean nan and deviation", [](RunResults& r) { r.tallies[0].mean[3] = std::nan(""); }},
+      {"holds sum 9.9999999999999998e+149 over 3 active batches (allowed: at most", [](RunResults& r) {
+         r.tallies[0].sum[0] = 1e150;
+         r.tallies[0].sum_sq[0] = 1e300;
+       }},
+      {"the CMFD solve after batch 4 converged with k_cmfd = nan", [](RunResults& r) {
+         r.batch[3].cmfd = CmfdResult{};
+         r.batch[3].cmfd->k = std::nan("");
+         r.batch[3].cmfd->converged = true;
+       }},
+      {"and entropy -299 bits", [](RunResults& r) {
+         r.batch[3].cmfd = CmfdResult{};
+         r.batch[3].cmfd->k = 1.1;
+         r.batch[3].cmfd->entropy = -299;
+       }},
+      {"the CMFD warm-start flux is not a flux a solve converges to", [](RunResults& r) {
+         for (double& v : r.restart.cmfd->flux) v = -v;
+       }},
+      {"the CMFD warm-start flux is not a flux a solve converges to", [](RunResults& r) {
+         for (double& v : r.restart.cmfd->flux) v = 0;
+       }},
+  };
+  for (const auto& [expected, forge] : cases) {
+    const std::string what = refusal(forge);
+    EXPECT_NE(what.find(expected), std::string::npos) << "expected '" << expected << "' in: " << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
+// Text from a file as a message shows it: escapes, a forged second line and megabytes become one short line.
+TEST(Output, UntrustedTextIsQuotedAndCut) {
+  EXPECT_EQ(printable_cut("in.toml"), "in.toml");
+  EXPECT_EQ(printable_cut("\x1b[31mred\nkeff: fake line"), "\\x1b[31mred\\nkeff: fake line");
+  const std::string huge(5'000'000, 'x');
+  const std::string cut = printable_cut(huge);
+  EXPECT_EQ(cut, std::string(200, 'x') + "... (4999800 more bytes)");
 }
 
 TEST(Output, StatepointWithEmptyArrays) {

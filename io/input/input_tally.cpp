@@ -177,12 +177,8 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
   t.where = s.loc();
   t.name = s.required_string("name", name_rule);
   if (!valid_name(t.name)) s.fail("name", "invalid name " + in_quotes(t.name), name_rule);
-  // A tally is a group of the statepoint's /tallies beside its list `names`, and "." is HDF5's name for
-  // the group itself: such a name failed the statepoint's write after the whole run.
-  if (t.name == "names" || t.name.find_first_not_of('.') == std::string::npos) {
-    s.fail("name", "the name " + in_quotes(t.name) + " is reserved",
-           std::string(name_rule) + ", not only dots, and not 'names'");
-  }
+  // Such a name used to fail the statepoint's write after the whole run (io/names.hpp says why).
+  if (!valid_tally_name(t.name)) s.fail("name", "the name " + in_quotes(t.name) + " is reserved", tally_name_rule);
   s.set_path("tally[" + t.name + "]");
 
   // Filters, in the order given: the axes of the results.

@@ -4,6 +4,7 @@
 //   <file>:<line>: <table>[<name>].<key>: <what is wrong> (allowed: <what is allowed>)
 #include "io/input/input.hpp"
 #include "io/limits.hpp"
+#include "io/names.hpp"
 #include "io/printable.hpp"
 
 #include <toml++/toml.h>
@@ -291,11 +292,9 @@ inline std::vector<Section> array_of_tables(const Section& root, std::string_vie
   return out;
 }
 
-inline bool valid_name(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
-  });
-}
-inline constexpr std::string_view name_rule = "letters, digits, '_', '-' and '.'";
+using keff::name_rule;
+using keff::tally_name_rule;
+using keff::valid_name;
+using keff::valid_tally_name;
 
 }  // namespace keff::detail

@@ -4,6 +4,7 @@
 #include "io/input/geometry_bounds.hpp"
 #include "io/input/input.hpp"
 #include "io/limits.hpp"
+#include "io/output/results_check.hpp"
 #include "io/printable.hpp"
 #include "kernels/vocabulary/fixed_point_bits.hpp"
 #include "kernels/vocabulary/types.hpp"
@@ -160,24 +161,8 @@ std::string counts_problem(const RunResults& sp, const model::Settings& s) {
   return {};
 }
 
-// A bin's running sums over `n` active batches, as n non-negative batch values x_i make them: sum x_i and
-// sum x_i^2 finite and non-negative with (sum x_i)^2 <= n sum x_i^2 (Cauchy-Schwarz) and sum x_i^2 <=
-// (sum x_i)^2, both to rounding. "" or the problem.
-std::string accumulator_problem(double sum, double sq, int n) {
-  if (!(sum >= 0.0 && std::isfinite(sum)) || !(sq >= 0.0 && std::isfinite(sq))) {
-    return "holds sum " + number(sum) + ", sum of squares " + number(sq) + " (allowed: finite, >= 0)";
-  }
-  const double square = sum * sum, slack = 1e-9;
-  if (!std::isfinite(square) || square > n * sq * (1 + slack) + 1e-300 || sq > square * (1 + slack) + 1e-300) {
-    return "holds sum " + number(sum) + ", sum of squares " + number(sq) + " (allowed: the sums of " + std::to_string(n) +
-           " non-negative batch values: sum^2 <= " + std::to_string(n) + " x sum of squares <= " + std::to_string(n) +
-           " x sum^2)";
-  }
-  return {};
-}
-
 // The tallies' running sums: this problem's tallies in its order, one sum and one sum of squares per
-// value, each pair as the active batches' non-negative values make them.
+// value, each pair as the active batches' values make them (tally_sums_problem).
 std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
   if (sp.tallies.size() != p.tallies.size()) {
     return "it holds " + std::to_string(sp.tallies.size()) + " tallies (allowed: this problem's " +
@@ -185,6 +170,7 @@ std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
   }
   const std::vector<std::int64_t> placed = placement_counts(p);
   const int active = static_cast<int>(std::count_if(sp.batch.begin(), sp.batch.end(), [](const BatchResult& b) { return b.active; }));
+  const double most = max_tally_batch_value(p.settings.particles, p.cmfd_on() && p.cmfd->feedback);
   for (std::size_t t = 0; t < p.tallies.size(); ++t) {
     const TallyResult& r = sp.tallies[t];
     const std::int64_t values = tally_values(p, p.tallies[t], placed);
@@ -193,7 +179,7 @@ std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
              " values (allowed: this problem's '" + printable(p.tallies[t].name) + "' with " + std::to_string(values) + ")";
     }
     for (std::size_t i = 0; i < r.sum.size(); ++i) {
-      if (std::string what = accumulator_problem(r.sum[i], r.sum_sq[i], active); !what.empty()) {
+      if (std::string what = tally_sums_problem(r.sum[i], r.sum_sq[i], active, most); !what.empty()) {
         return "its tally '" + printable(r.name) + "', value " + std::to_string(i) + ", " + what;
       }
     }

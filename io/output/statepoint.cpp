@@ -7,10 +7,15 @@
 #include "io/hdf5_file.hpp"
 #include "io/limits.hpp"
 #include "io/output/output.hpp"
+#include "io/output/results_check.hpp"
 #include "io/output/statepoint_tallies.hpp"
+#include "io/printable.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <span>
@@ -22,10 +27,13 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 4;
+constexpr std::int64_t statepoint_version = 5;
 
-// The checksum of everything a restart reads (metadata, batches, restart accumulators, source bank), over
-// the values as held in RunResults, so the writer and the reader compute it alike (io/checksum.hpp).
+// The checksum of everything a restart or a reader of the results reads (metadata, batches, the tallies'
+// descriptions, means, deviations and sums, source bank, CMFD's settings, solves, window and warm start),
+// over the values as held in RunResults, so the writer and the reader compute it alike (io/checksum.hpp).
+// Since version 5 the tallies' descriptions and results and CMFD's settings and warm start join it: a
+// reader had trusted them unchecked.
 class ContentChecksum {
  public:
   void add(std::string_view text) { add(checksum64(text.data(), text.size())); }
@@ -75,6 +83,33 @@ void add_fields(ContentChecksum& c, const Record& record) {
 
 void add_cmfd(ContentChecksum& c, const RunResults& r);
 
+void add_texts(ContentChecksum& c, const std::vector<std::string>& texts) {
+  c.add(static_cast<std::uint64_t>(texts.size()));
+  for (const auto& t : texts) c.add(t);
+}
+
+// A tally: its name and description, filter by filter, then its means, deviations and sums.
+void add_tally(ContentChecksum& c, const TallyResult& t) {
+  c.add(t.name);
+  c.add(t.estimator);
+  add_texts(c, t.scores);
+  add_texts(c, t.units);
+  c.add(static_cast<std::uint64_t>(t.filters.size()));
+  for (const TallyFilterResult& f : t.filters) {
+    c.add(f.kind);
+    c.add(static_cast<std::uint64_t>(f.bins));
+    for (std::size_t a = 0; a < 3; ++a) {
+      c.add(static_cast<std::uint64_t>(f.shape[a]));
+      c.add_real(f.lower[a]);
+      c.add_real(f.upper[a]);
+    }
+    c.add(std::span<const double>(f.energy_bounds));
+    add_texts(c, f.names);
+    for (const auto& p : f.positions) c.add(std::span<const double>(p));
+  }
+  for (const auto* v : {&t.mean, &t.std_dev, &t.sum, &t.sum_sq}) c.add(std::span<const double>(*v));
+}
+
 std::int64_t content_checksum(const RunResults& r) {
   ContentChecksum c;
   c.add(r.input);
@@ -86,11 +121,7 @@ std::int64_t content_checksum(const RunResults& r) {
   c.add(r.restart.fingerprint);
   c.add_real(r.restart.k_prev);
   for (const auto& b : r.batch) add_batch(c, b);
-  for (const TallyResult& t : r.tallies) {
-    c.add(t.name);
-    c.add(std::span<const double>(t.sum));
-    c.add(std::span<const double>(t.sum_sq));
-  }
+  for (const TallyResult& t : r.tallies) add_tally(c, t);
   for (const Site& s : r.source_bank) add_fields(c, s);
   add_cmfd(c, r);
   return std::bit_cast<std::int64_t>(c.value());
@@ -288,11 +319,19 @@ void add_cmfd(ContentChecksum& c, const RunResults& r) {
   }
   if (const auto& w = r.restart.cmfd) {
     for (const auto* v : {&w->sum, &w->batches, &w->scores}) c.add(checksum64(v->data(), v->size() * sizeof(std::int64_t)));
+    c.add(std::span<const double>(w->flux));
   }
-  if (r.cmfd) {
-    for (const int v : {r.cmfd->groups, r.cmfd->begin, r.cmfd->feedback ? 1 : 0, r.cmfd->window_size}) {
-      c.add(static_cast<std::uint64_t>(v));
+  if (const auto& m = r.cmfd) {
+    for (const int v : {m->groups, m->begin, m->feedback ? 1 : 0, m->window_size}) c.add(static_cast<std::uint64_t>(v));
+    for (std::size_t a = 0; a < 3; ++a) {
+      c.add(static_cast<std::uint64_t>(m->shape[a]));
+      c.add_real(m->lower[a]);
+      c.add_real(m->upper[a]);
     }
+    c.add(std::span<const double>(m->albedo));
+    c.add(std::span<const double>(m->energy_bounds));
+    for (const int g : m->collapse) c.add(static_cast<std::uint64_t>(g));
+    c.add(m->window);
   }
 }
 
@@ -433,19 +472,19 @@ RunResults read_statepoint(const std::string& path) {
   r.restart.k_prev = file.attribute_double("k_prev");
 
   r.batch = read_table<BatchResult>(path, file.open_group("batches"), "batches", limits::max_batches);
-  r.tallies = detail::read_tallies(file.open_group("tallies"), path, false);
+  r.tallies = detail::read_tallies(file.open_group("tallies"), path);
   r.source_bank = read_table<Site>(path, file.open_group("source_bank"), "source_bank", limits::max_statepoint_sites);
   if (file.contains("cmfd")) read_cmfd(file.open_group("cmfd"), path, r);
   if (content_checksum(r) != file.attribute_int64("checksum")) {
-    throw OutputError("statepoint '" + path + "': checksum mismatch: the file was changed or damaged after it was written");
+    throw OutputError("statepoint '" + printable_cut(path) +
+                      "': checksum mismatch: the file was changed or damaged after it was written");
+  }
+  if (std::string what = results_problem(r); !what.empty()) {
+    throw OutputError("statepoint '" + printable_cut(path) + "': " + what);
   }
   return r;
 }
 
-std::vector<TallyResult> read_statepoint_tallies(const std::string& path) {
-  read_statepoint(path);  // the whole file, checked: its checksum, its version
-  const H5File file = H5File::open(path);
-  return detail::read_tallies(file.open_group("tallies"), path, true);
-}
+std::vector<TallyResult> read_statepoint_tallies(const std::string& path) { return read_statepoint(path).tallies; }
 
 }  // namespace keff

@@ -1,10 +1,17 @@
 #include "io/output/statepoint_tallies.hpp"
 
 #include "io/limits.hpp"
+#include "io/names.hpp"
+#include "io/output/results_check.hpp"
 #include "io/output_error.hpp"
+#include "io/printable.hpp"
+#include "kernels/vocabulary/tally_kinds.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 namespace keff::detail {
 
@@ -35,15 +42,31 @@ void write_filter(const H5Group& g, const TallyFilterResult& f) {
   }
 }
 
-// The values of dataset `name` in `g`, after checking that it holds exactly `expected` of them.
-std::vector<double> read_values(const H5Group& g, const std::string& path, const std::string& name, std::size_t expected) {
+// That dataset `name` in `g` holds exactly `expected` values, checked before anything is read.
+void expect_values(const H5Group& g, const std::string& path, const std::string& name, std::size_t expected) {
   std::size_t values = 1;
   for (const auto d : g.shape(name)) values = d != 0 && values > limits::max_tally_values / d ? 0 : values * d;
   if (values != expected) {
-    throw OutputError("statepoint '" + path + "': dataset '" + g.path() + "/" + name + "' holds " + std::to_string(values) +
-                      " values (allowed: " + std::to_string(expected) + ", the tally's bins x scores)");
+    throw OutputError("statepoint '" + printable_cut(path) + "': dataset '" + g.path() + "/" + name + "' holds " +
+                      std::to_string(values) + " values (allowed: " + std::to_string(expected) + ")");
   }
+}
+
+std::vector<double> read_values(const H5Group& g, const std::string& path, const std::string& name, std::size_t expected) {
+  expect_values(g, path, name, expected);
   return g.read_doubles(name);
+}
+
+std::vector<std::int64_t> read_int64s(const H5Group& g, const std::string& path, const std::string& name,
+                                      std::size_t expected) {
+  expect_values(g, path, name, expected);
+  return g.read_int64s(name);
+}
+
+std::vector<std::string> read_strings(const H5Group& g, const std::string& path, const std::string& name,
+                                      std::size_t expected) {
+  expect_values(g, path, name, expected);
+  return g.read_strings(name);
 }
 
 TallyFilterResult read_filter(const H5Group& g, const std::string& path) {
@@ -51,20 +74,20 @@ TallyFilterResult read_filter(const H5Group& g, const std::string& path) {
   f.kind = g.attribute_string("kind");
   f.bins = g.attribute_int64("bins");
   if (f.bins < 1 || f.bins > limits::max_tally_values) {
-    throw OutputError("statepoint '" + path + "': " + g.path() + " has " + std::to_string(f.bins) + " bins");
+    throw OutputError("statepoint '" + printable_cut(path) + "': " + g.path() + " has " + std::to_string(f.bins) + " bins");
   }
   const auto n = static_cast<std::size_t>(f.bins);
   if (f.kind == "mesh") {
-    const auto shape = g.read_int64s("shape");
+    const auto shape = read_int64s(g, path, "shape", 3);
     const auto lower = read_values(g, path, "lower", 3), upper = read_values(g, path, "upper", 3);
-    for (std::size_t a = 0; a < 3 && a < shape.size(); ++a) {
-      f.shape[a] = static_cast<int>(shape[a]);
+    for (std::size_t a = 0; a < 3; ++a) {
+      f.shape[a] = static_cast<int>(std::clamp<std::int64_t>(shape[a], 0, limits::max_tally_values + 1));
       f.lower[a] = lower[a];
       f.upper[a] = upper[a];
     }
   }
   if (g.contains("energy_bounds")) f.energy_bounds = read_values(g, path, "energy_bounds", n + 1);
-  if (g.contains("names")) f.names = g.read_strings("names");
+  if (g.contains("names")) f.names = read_strings(g, path, "names", n);
   if (g.contains("positions")) {
     const auto xyz = read_values(g, path, "positions", 3 * n);
     for (std::size_t i = 0; i < n; ++i) f.positions.push_back({xyz[3 * i], xyz[3 * i + 1], xyz[3 * i + 2]});
@@ -93,33 +116,45 @@ void write_tallies(const H5Group& tallies, const std::vector<TallyResult>& resul
   }
 }
 
-std::vector<TallyResult> read_tallies(const H5Group& tallies, const std::string& path, bool with_results) {
+std::vector<TallyResult> read_tallies(const H5Group& tallies, const std::string& path) {
   std::vector<TallyResult> out;
   const auto names_shape = tallies.shape("names");
   if (names_shape.size() != 1 || names_shape[0] > static_cast<std::size_t>(limits::max_tally_values)) {
-    throw OutputError("statepoint '" + path + "': /tallies/names is not a list of tally names");
+    throw OutputError("statepoint '" + printable_cut(path) + "': /tallies/names is not a list of tally names");
   }
   for (const auto& name : tallies.read_strings("names")) {
-    if (!tallies.contains(name)) throw OutputError("statepoint '" + path + "': tally '" + name + "' is listed but absent");
+    if (!valid_tally_name(name)) {
+      throw OutputError("statepoint '" + printable_cut(path) + "': /tallies/names lists '" + printable_cut(name) +
+                        "' (allowed: " + std::string(tally_name_rule) + ")");
+    }
+    if (!tallies.contains(name)) throw OutputError("statepoint '" + printable_cut(path) + "': tally '" + name + "' is listed but absent");
     const H5Group g = tallies.open_group(name);
     TallyResult t;
     t.name = name;
     const auto sum_shape = g.shape("sum");
     if (sum_shape.size() != 1 || sum_shape[0] > static_cast<std::size_t>(limits::max_tally_values)) {
-      throw OutputError("statepoint '" + path + "': " + g.path() + "/sum is larger than a run writes");
+      throw OutputError("statepoint '" + printable_cut(path) + "': " + g.path() + "/sum is larger than a run writes");
     }
     t.sum = g.read_doubles("sum");
     t.sum_sq = read_values(g, path, "sum_sq", t.sum.size());
-    if (with_results) {
+    {
       t.estimator = g.attribute_string("estimator");
+      const auto scores = g.shape("scores");
+      if (scores.size() != 1 || scores[0] < 1 || scores[0] > tally_score_count) {
+        throw OutputError("statepoint '" + printable_cut(path) + "': " + g.path() + "/scores is not a list of 1 to " +
+                          std::to_string(tally_score_count) + " scores");
+      }
       t.scores = g.read_strings("scores");
-      t.units = g.read_strings("units");
+      t.units = read_strings(g, path, "units", t.scores.size());
       const H5Group filters = g.open_group("filters");
-      for (std::size_t i = 0; filters.contains(std::to_string(i)); ++i) {
+      for (std::size_t i = 0; i <= static_cast<std::size_t>(max_tally_filters) && filters.contains(std::to_string(i)); ++i) {
         t.filters.push_back(read_filter(filters.open_group(std::to_string(i)), path));
       }
       t.mean = read_values(g, path, "mean", t.sum.size());
       t.std_dev = read_values(g, path, "std_dev", t.sum.size());
+      if (std::string what = tally_description_problem(t); !what.empty()) {
+        throw OutputError("statepoint '" + printable_cut(path) + "': tally '" + printable_cut(name) + "': " + what);
+      }
     }
     out.push_back(std::move(t));
   }

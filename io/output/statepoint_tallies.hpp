@@ -12,8 +12,11 @@ namespace keff::detail {
 
 void write_tallies(const H5Group& tallies, const std::vector<TallyResult>& results);
 
-// What a restart needs: each tally's name and running sums (`with_results`: also its description, means
-// and deviations). Every dataset's size is checked before it is read.
-std::vector<TallyResult> read_tallies(const H5Group& tallies, const std::string& path, bool with_results);
+// Each tally: its name, description, means, deviations and running sums. Every dataset's size is checked
+// before it is read, and the description against what a run writes (a known estimator and scores with
+// their units, filters whose bins times the scores are the values, each filter holding what its kind
+// carries, valid names, finite means and non-negative deviations): a forged shape or list is refused with
+// one line, where it used to crash `keff tally show`.
+std::vector<TallyResult> read_tallies(const H5Group& tallies, const std::string& path);
 
 }  // namespace keff::detail

@@ -1,6 +1,9 @@
 """keff's HDF5 statepoint read into numpy arrays, in the spirit of openmc.StatePoint: the run's metadata,
 the per-batch table, k by estimator, the leakage, the timing and the tallies. The layout is io/README.md's
-("Statepoint", version 4; written by io/output/statepoint.cpp and statepoint_tallies.cpp).
+("Statepoint", versions 4 and 5, which differ only in what keff's checksum covers; written by
+io/output/statepoint.cpp and statepoint_tallies.cpp). The checksum is keff's to check; this reader holds
+each tally's description to its values (io/output/results_check.hpp says the same for keff), so an edited
+file is refused with one line, never a traceback or a wrong picture.
 
 Tally means and deviations are the statepoint's own datasets, which keff derived from the raw sums when
 it wrote them: so they are the numbers `keff tally show` prints and the JSON summary holds, bit for bit.
@@ -15,7 +18,7 @@ import numpy as np
 from .errors import SelectionError, StatePointError
 from .tally import Filter, Tally
 
-SUPPORTED_VERSIONS = (4,)
+SUPPORTED_VERSIONS = (4, 5)
 
 # A mean and its standard deviation (NaN where undefined: fewer than two active batches).
 Estimate = namedtuple("Estimate", "mean std")
@@ -42,7 +45,8 @@ class StatePoint:
                 self._read(f)
         except StatePointError:
             raise
-        except (KeyError, ValueError, TypeError, IndexError, OSError) as e:
+        except (KeyError, ValueError, TypeError, IndexError, OSError, AttributeError, ArithmeticError,
+                MemoryError) as e:
             reason = e.args[0] if isinstance(e, KeyError) and e.args else e  # KeyError's str() adds quotes
             raise StatePointError(f"'{self.path}' is damaged or not a keff statepoint: {reason}") from None
 
@@ -203,34 +207,97 @@ def _read_batches(g):
     return columns
 
 
+# Bounds on what a statepoint's description can announce (io/limits.hpp, tally_kinds.hpp): checked before
+# anything is allocated for it.
+MAX_TALLY_VALUES = 1 << 27
+MAX_TALLY_FILTERS = 6
+NAMED_KINDS = ("cell", "material", "universe", "cell_instance")
+FILTER_KINDS = ("mesh", "energy", "group") + NAMED_KINDS
+
+
+def _sized_dataset(g, name, count, what):
+    """Dataset `name` of `g`, after checking it holds `count` values (before they are read)."""
+    if g[name].size != count:
+        raise StatePointError(f"{g.name}/{name} holds {g[name].size} values (allowed: {count}, {what})")
+    return g[name]
+
+
+def _sized(g, name, count, what):
+    return _sized_dataset(g, name, count, what)[()]
+
+
 def _read_filter(g):
-    f = Filter(kind=_value(g.attrs["kind"]), bins=int(g.attrs["bins"]))
-    if f.kind == "mesh":
-        f.shape = tuple(int(n) for n in g["shape"][()])
-        f.lower, f.upper = g["lower"][()], g["upper"][()]
-    if "energy_bounds" in g:
-        f.energy_bounds = g["energy_bounds"][()]
-    if "names" in g:
-        f.names = _strings(g["names"])
-    if "positions" in g:
-        f.positions = g["positions"][()].reshape(-1, 3)
+    kind, bins = _value(g.attrs["kind"]), int(g.attrs["bins"])
+    if kind not in FILTER_KINDS:
+        raise StatePointError(f"{g.name}: filter kind {kind!r} (allowed: {', '.join(FILTER_KINDS)})")
+    if not 1 <= bins <= MAX_TALLY_VALUES:
+        raise StatePointError(f"{g.name}: {bins} bins (allowed: 1 to {MAX_TALLY_VALUES})")
+    f = Filter(kind=kind, bins=bins)
+    if kind == "mesh":
+        f.shape = tuple(int(n) for n in _sized(g, "shape", 3, "bins along x, y and z"))
+        f.lower, f.upper = _sized(g, "lower", 3, "the box's corner"), _sized(g, "upper", 3, "the box's corner")
+        if min(f.shape) < 1 or int(np.prod(f.shape, dtype=object)) != bins:
+            raise StatePointError(f"{g.name}: a mesh of shape {f.shape} with {bins} bins (allowed: at least 1 "
+                                  "bin along each axis, their product the bins)")
+        if not (np.all(np.isfinite(f.lower)) and np.all(np.isfinite(f.upper)) and np.all(f.lower < f.upper)):
+            raise StatePointError(f"{g.name}: the mesh box {list(f.lower)} to {list(f.upper)} (allowed: finite, "
+                                  "lower below upper)")
+    if ("energy_bounds" in g) != (kind == "energy"):
+        raise StatePointError(f"{g.name}: energy bounds on a {kind} filter (allowed: an energy filter's, and it has them)")
+    if kind == "energy":
+        f.energy_bounds = _sized(g, "energy_bounds", bins + 1, "the bins' edges")
+        if not (np.all(np.isfinite(f.energy_bounds)) and np.all(f.energy_bounds >= 0)
+                and np.all(np.diff(f.energy_bounds) > 0)):
+            raise StatePointError(f"{g.name}: energy bounds not finite, non-negative and ascending")
+    if ("names" in g) != (kind in NAMED_KINDS):
+        raise StatePointError(f"{g.name}: names on a {kind} filter (allowed: a cell, material, universe or "
+                              "cell_instance filter's, and it has them)")
+    if kind in NAMED_KINDS:
+        f.names = _strings(_sized_dataset(g, "names", bins, "a name per bin"))
+        if not all(isinstance(n, str) and n.isprintable() and 0 < len(n) <= 256 for n in f.names):
+            raise StatePointError(f"{g.name}: a bin name that is not a printable name")
+    if ("positions" in g) != (kind == "cell_instance"):
+        raise StatePointError(f"{g.name}: positions on a {kind} filter (allowed: a cell_instance filter's, and it has them)")
+    if kind == "cell_instance":
+        f.positions = _sized(g, "positions", 3 * bins, "a position per placement").reshape(-1, 3)
+        if not np.all(np.isfinite(f.positions)):
+            raise StatePointError(f"{g.name}: a placement's position is not finite")
     return f
 
 
 def _read_tally(path, name, g, active_batches):
     filters = []
-    while str(len(filters)) in g["filters"]:
+    while len(filters) <= MAX_TALLY_FILTERS and str(len(filters)) in g["filters"]:
         filters.append(_read_filter(g["filters"][str(len(filters))]))
+    if len(filters) > MAX_TALLY_FILTERS:
+        raise StatePointError(f"statepoint '{path}': tally '{name}' has more than {MAX_TALLY_FILTERS} filters")
     scores = _strings(g["scores"])
+    units = _strings(_sized_dataset(g, "units", len(scores), "a unit per score"))
+    if not 1 <= len(scores) <= 7:
+        raise StatePointError(f"statepoint '{path}': tally '{name}' has {len(scores)} scores (allowed: 1 to 7)")
     shape = tuple(f.bins for f in filters) + (len(scores),)
+    values = int(np.prod(shape, dtype=object))
+    if values > MAX_TALLY_VALUES:
+        raise StatePointError(f"statepoint '{path}': tally '{name}' announces {values} values (allowed: at most "
+                              f"{MAX_TALLY_VALUES})")
     arrays = {}
     for dataset in ("mean", "std_dev", "sum", "sum_sq"):
-        values = g[dataset][()]
-        if values.size != int(np.prod(shape)):
-            raise StatePointError(f"statepoint '{path}': /tallies/{name}/{dataset} holds {values.size} values "
-                                  f"(allowed: {int(np.prod(shape))}, the tally's bins x scores)")
-        arrays[dataset] = values.reshape(shape)
-    return Tally(name=name, estimator=_value(g.attrs["estimator"]), scores=scores, units=_strings(g["units"]),
+        if g[dataset].size != values:
+            raise StatePointError(f"statepoint '{path}': /tallies/{name}/{dataset} holds {g[dataset].size} values "
+                                  f"(allowed: {values}, the tally's bins x scores)")
+        arrays[dataset] = g[dataset][()].reshape(shape)
+    # A mean from the first active batch on, a deviation from the second (NaN before).
+    means, deviations = arrays["mean"], arrays["std_dev"]
+    if (np.any(np.isinf(means)) or (active_batches >= 1 and not np.all(np.isfinite(means)))
+            or np.any(deviations < 0) or np.any(np.isinf(deviations))
+            or (active_batches >= 2 and not np.all(np.isfinite(deviations)))):
+        raise StatePointError(f"statepoint '{path}': tally '{name}' holds a mean or deviation no run of "
+                              f"{active_batches} active batches makes (allowed: a finite mean from one active batch "
+                              "on, a finite non-negative deviation from two)")
+    if not (np.all(np.isfinite(arrays["sum"])) and np.all(arrays["sum"] >= 0) and np.all(np.isfinite(arrays["sum_sq"]))
+            and np.all(arrays["sum_sq"] >= 0)):
+        raise StatePointError(f"statepoint '{path}': tally '{name}' holds sums that are not finite and non-negative")
+    return Tally(name=name, estimator=_value(g.attrs["estimator"]), scores=scores, units=units,
                  filters=filters, active_batches=active_batches, **arrays)
 
 

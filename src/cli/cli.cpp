@@ -203,8 +203,10 @@ void check_restart_file(const std::string& path) {
   }
 }
 
+// The statepoint's own text is quoted and cut (printable_cut): a forged `input` attribute holding
+// escape sequences, a second line or megabytes stays one short line.
 std::string describe(const RunResults& sp) {
-  return "'" + sp.input + "' (fingerprint " + fingerprint_text(sp.restart.fingerprint) + ", " +
+  return "'" + printable_cut(sp.input) + "' (fingerprint " + fingerprint_text(sp.restart.fingerprint) + ", " +
          std::to_string(sp.particles) + " particles, " + std::to_string(sp.inactive) + " inactive, seed " +
          std::to_string(sp.seed) + ")";
 }
@@ -214,11 +216,16 @@ void check_restartable(const std::string& path, const RunResults& sp, const mode
                        std::uint64_t fingerprint) {
   const auto& s = p.settings;
   if (sp.restart.fingerprint != fingerprint) {
-    throw InputError("cannot restart from '" + path + "': it was written by a run of " + describe(sp) +
-                     ", but this run is of '" + p.source_name + "' (fingerprint " + fingerprint_text(fingerprint) +
-                     ", " + std::to_string(s.particles) + " particles, " + std::to_string(s.inactive) +
-                     " inactive, seed " + std::to_string(s.seed) +
-                     "); a restart needs the same input file, particles, inactive batches and seed");
+    const bool same_settings = sp.particles == s.particles && sp.inactive == s.inactive && sp.seed == s.seed;
+    throw InputError("cannot restart from '" + printable_cut(path) + "': it was written by a run of " + describe(sp) +
+                     ", but this run is of '" + printable_cut(p.source_name) + "' (fingerprint " +
+                     fingerprint_text(fingerprint) + ", " + std::to_string(s.particles) + " particles, " +
+                     std::to_string(s.inactive) + " inactive, seed " + std::to_string(s.seed) +
+                     "); a restart needs the same input file, particles, inactive batches and seed" +
+                     (same_settings ? ": these agree, so the input file's text differs from the one that wrote the "
+                                      "statepoint (any edit, batches = too; to run more batches keep the input as it "
+                                      "was and pass --batches N)"
+                                    : ""));
   }
   const auto done = static_cast<int>(sp.batch.size());
   if (done >= s.batches) {

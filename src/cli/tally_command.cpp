@@ -7,10 +7,9 @@
 #include "io/output/output.hpp"
 #include "io/printable.hpp"
 #include "src/cli/run_options.hpp"
+#include "src/cli/tally_table.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -26,66 +25,6 @@ constexpr const char* tally_usage =
     "(mesh indices, energy band in eV, group, cell, material, universe, or a cell's placement and its\n"
     "position), then every score's mean and standard deviation per source particle and its relative\n"
     "error. --csv prints the same as comma-separated values, one row per bin and score.\n";
-
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
-
-// What bin b of filter f is, in words.
-std::string bin_label(const TallyFilterResult& f, std::int64_t b) {
-  const auto i = static_cast<std::size_t>(b);
-  if (f.kind == "mesh") {
-    const std::int64_t nx = f.shape[0], ny = f.shape[1];
-    return "(" + std::to_string(b % nx) + " " + std::to_string((b / nx) % ny) + " " + std::to_string(b / (nx * ny)) + ")";
-  }
-  if (f.kind == "energy") return "[" + number(f.energy_bounds[i]) + ", " + number(f.energy_bounds[i + 1]) + ") eV";
-  if (f.kind == "group") return "group " + std::to_string(b + 1);
-  if (f.kind == "cell_instance" && i < f.positions.size()) {
-    const auto& p = f.positions[i];
-    return f.names[i] + " at (" + number(p[0]) + " " + number(p[1]) + " " + number(p[2]) + ")";
-  }
-  return i < f.names.size() ? f.names[i] : std::to_string(b);
-}
-
-void show(std::ostream& os, const TallyResult& t, bool csv) {
-  const std::size_t scores = t.scores.size();
-  std::int64_t bins = 1;
-  for (const auto& f : t.filters) bins *= f.bins;
-  if (csv) {
-    os << "tally";
-    for (const auto& f : t.filters) os << "," << f.kind;
-    os << ",score,mean,std_dev\n";
-  } else {
-    os << "tally '" << t.name << "' (" << t.estimator << " estimator, " << bins << " bins; per source particle)\n";
-    for (std::size_t k = 0; k < scores; ++k) os << "  " << t.scores[k] << ": " << t.units[k] << "\n";
-  }
-  std::vector<std::int64_t> strides(t.filters.size(), 1);
-  for (std::size_t j = t.filters.size(); j-- > 1;) strides[j - 1] = strides[j] * t.filters[j].bins;
-  for (std::int64_t bin = 0; bin < bins; ++bin) {
-    std::vector<std::string> labels;
-    for (std::size_t j = 0; j < t.filters.size(); ++j) labels.push_back(bin_label(t.filters[j], (bin / strides[j]) % t.filters[j].bins));
-    for (std::size_t k = 0; k < scores; ++k) {
-      const std::size_t v = static_cast<std::size_t>(bin) * scores + k;
-      const double mean = t.mean[v], sd = t.std_dev[v];
-      if (csv) {
-        os << t.name;
-        for (const auto& l : labels) os << ",\"" << l << "\"";
-        os << "," << t.scores[k] << "," << number(mean) << "," << (std::isnan(sd) ? "" : number(sd)) << "\n";
-        continue;
-      }
-      std::string row = "  ";
-      for (const auto& l : labels) row += l + "  ";
-      char values[96];
-      std::snprintf(values, sizeof values, "%-10s %13.6e +/- %-12s", t.scores[k].c_str(), mean,
-                    std::isnan(sd) ? "-" : number(sd).c_str());
-      row += values;
-      if (mean > 0 && !std::isnan(sd)) row += " (" + number(100 * sd / mean) + " %)";
-      os << row << "\n";
-    }
-  }
-}
 
 }  // namespace
 
@@ -127,7 +66,7 @@ int tally_command(const std::vector<std::string_view>& args, const Communicator&
   if (!comm.is_root()) return 0;
   if (tallies.empty()) std::cout << "'" << printable(*path) << "' has no tallies\n";
   for (const auto& t : tallies) {
-    if (!name || t.name == *name) show(std::cout, t, csv);
+    if (!name || t.name == *name) print_tally(std::cout, t, csv);
   }
   return 0;
 }

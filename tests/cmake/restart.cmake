@@ -2,7 +2,7 @@
 # statepoint, then a restart from it up to BATCHES (at NP ranks; the first half at HALF_NP ranks, one by
 # default, so the statepoint also crosses rank counts). EXTRA arguments go to every run at NP ranks
 # (e.g. --domains 2,1,1), and to the first half too when HALF_NP is NP. Then a restart with another
-# seed must be refused, naming both.
+# seed must be refused, naming both, and one from an edited copy of the input with a hint that says so.
 #   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DNP=2 [-DHALF_NP=2] "-DARGS=run;--particles;..;--inactive;.."
 #         [-DEXTRA=--domains;2,1,1] -DBATCHES=10 -DHALF=5 -DOUT=dir -P restart.cmake
 include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
@@ -45,4 +45,21 @@ list(LENGTH lines n)
 if(NOT n EQUAL 1)
   message(FATAL_ERROR "expected one error message, got ${n}:\n${err}")
 endif()
-message("${HALF} + restart + ${BATCHES} at ${NP} rank(s) equals ${BATCHES} straight; another seed refused")
+# An edited input (a line added; batches = would do the same) is another run too, and the refusal says
+# that the input's text is what differs, and how to run more batches.
+list(GET ARGS 1 input)
+set(edited_said "")
+if(input MATCHES "\\.toml$")
+  file(READ "${input}" text)
+  file(WRITE "${OUT}/edited.toml" "${text}\n# edited after the first half\n")
+  set(edited ${ARGS})
+  list(REMOVE_AT edited 1)
+  list(INSERT edited 1 "${OUT}/edited.toml")
+  execute_process(COMMAND ${KEFF} ${edited} --quiet --batches ${BATCHES} --restart "${OUT}/half.h5" --statepoint ""
+                  RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 600)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "the input file's text differs from the one that wrote the statepoint.*pass --batches N")
+    message(FATAL_ERROR "an edited input was not refused with the hint (exit ${rc}):\n${err}")
+  endif()
+  set(edited_said ", an edited input too")
+endif()
+message("${HALF} + restart + ${BATCHES} at ${NP} rank(s) equals ${BATCHES} straight; another seed refused${edited_said}")

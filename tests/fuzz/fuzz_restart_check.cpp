@@ -1,9 +1,11 @@
 // libFuzzer target: any bytes as the content of a statepoint (what read_statepoint returns once its
 // checksum matched) for a small multigroup problem, with CMFD (feedback on, a rolling window: its window
 // sums, kept batches and solves from the bytes too) or without: check_restart_data must accept it or
-// throw InputError; anything else (another exception, a crash, a sanitizer report) is a bug.
+// throw InputError, and results_problem (what every statepoint reader checks) must return; anything else
+// (another exception, a crash, a sanitizer report) is a bug.
 #include "io/input/input.hpp"
 #include "io/output/restart_check.hpp"
+#include "io/output/results_check.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -154,6 +156,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     s.progeny = in.next<int>();
     sp.source_bank.push_back(s);
   }
+  // What every reader holds the results to (the flux of the warm start from the bytes too), then the
+  // restart's own checks.
+  if (sp.restart.cmfd && in.next<std::uint8_t>() % 2) {
+    const int n = in.next<std::uint8_t>() % 6;
+    for (int i = 0; i < n; ++i) sp.restart.cmfd->flux.push_back(in.next<double>());
+  }
+  (void)keff::results_problem(sp);
   try {
     keff::check_restart_data("fuzz.h5", sp, problem);
   } catch (const keff::InputError&) {

@@ -397,6 +397,92 @@ class Commands(unittest.TestCase):
             self.assert_refused(command, MISSING_LINE, status=3, env=env)
 
 
+class ForgedMetadata(unittest.TestCase):
+    """Tally metadata edited into a copy of the statepoint (h5py, the checksum left as it was): `keff tally
+    show` and the Python reader refuse it with one line and a status of 2, never a crash or a traceback.
+    These edits crashed tally show (a zero mesh shape: SIGFPE; a bin count past the names, a short units
+    list, a long scores list: SIGSEGV) and printed NaN with status 0."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        import keff_results
+        from keff_results import cli
+        cls.StatePoint, cls.KeffResultsError, cls.cli = keff_results.StatePoint, keff_results.KeffResultsError, cli
+
+    def forged(self, name, edit):
+        path = os.path.join(OUT, f"forged_{name}.h5")
+        shutil.copyfile(RUN["statepoint"], path)
+        with h5py.File(path, "r+") as f:
+            edit(f)
+        return path
+
+    @staticmethod
+    def replace(f, path, values):
+        del f[path]
+        f[path] = values
+
+    def assert_refused_everywhere(self, path):
+        """keff tally show (table and CSV) and the reader: a one-line refusal, status 2."""
+        for csv in ([], ["--csv"]):
+            result = subprocess.run([KEFF, "tally", "show", path, *csv], capture_output=True, text=True, timeout=60,
+                                    env=dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false"))
+            self.assertEqual(result.returncode, 2, f"tally show {csv}: {result.stderr}")
+            self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+        picture = os.path.join(OUT, "forged.png")
+        result = keff_results("convergence", path, "-o", picture)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+
+    def test_edits(self):
+        t = "tallies/pin_power"
+        edits = {
+            "shape_zero": lambda f: self.replace(f, t + "/filters/0/shape", np.zeros(3, dtype=np.int64)),
+            "bins_huge": lambda f: f[t + "/filters/0"].attrs.modify("bins", 10**6),
+            "units_short": lambda f: self.replace(f, t + "/units", np.array([b"x"])),
+            "scores_long": lambda f: self.replace(f, t + "/scores", np.array([b"flux"] * 5)),
+            "names_short": lambda f: self.replace(f, "tallies/by_material/filters/0/names", np.array([b"fuel"])),
+            "mean_nan": lambda f: f[t + "/mean"].__setitem__((0,) * f[t + "/mean"].ndim, np.nan),
+            "kind_unknown": lambda f: f[t + "/filters/0"].attrs.modify("kind", "heat"),
+        }
+        for name, edit in edits.items():
+            with self.subTest(edit=name):
+                self.assert_refused_everywhere(self.forged(name, edit))
+
+    def test_random_edits(self):
+        """Seeded random edits of the tallies' metadata (a mutation fuzzer over the Python reader and tally
+        show): every one refused with one line, or read and drawn without an exception of another kind."""
+        import random
+        rng = random.Random(20261127)
+        with h5py.File(RUN["statepoint"], "r") as f:
+            targets = []
+            f["tallies"].visititems(lambda n, o: targets.append(("tallies/" + n, list(o.attrs), isinstance(o, h5py.Dataset))))
+        values = [0, -1, 1, 2, 10**6, 2**40, -2**62, 0.0, -1.0, float("nan"), float("inf"), 1e308, "", "x", "mesh",
+                  "energy", "names", np.zeros(0), np.zeros(3, dtype=np.int64), np.array([b"a", b"b"]), np.ones(5)]
+        for i in range(60):
+            path, attrs, is_dataset = rng.choice(targets)
+            value = rng.choice(values)
+            def edit(f, path=path, attrs=attrs, is_dataset=is_dataset, value=value):
+                if attrs and (not is_dataset or rng.random() < 0.5):
+                    f[path].attrs[rng.choice(attrs)] = value
+                elif is_dataset:
+                    self.replace(f, path, value)
+            forged = self.forged(f"random{i}", edit)
+            with self.subTest(edit=i, path=path, value=repr(value)):
+                try:
+                    sp = self.StatePoint(forged)
+                    for tally in sp.tallies.values():
+                        self.cli.write_tally_picture(sp, tally, os.path.join(OUT, "random.png"), (300, 200))
+                except self.KeffResultsError as e:
+                    self.assertNotIn("\n", str(e))
+                if i % 6 == 0:
+                    result = subprocess.run([KEFF, "tally", "show", forged], capture_output=True, text=True, timeout=60,
+                                            env=dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false"))
+                    self.assertIn(result.returncode, (0, 2), result.stderr)
+                    self.assertLessEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+
+
 def main():
     global KEFF, REPO, OUT
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

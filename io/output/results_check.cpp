@@ -1,0 +1,231 @@
+#include "io/output/results_check.hpp"
+
+#include "io/limits.hpp"
+#include "io/names.hpp"
+#include "io/printable.hpp"
+#include "kernels/vocabulary/fixed_point_bits.hpp"
+#include "kernels/vocabulary/tally_kinds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace keff {
+
+namespace {
+
+std::string text(double v) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%.17g", v);
+  return out;
+}
+
+// What filter f may hold beyond its kind and bin count: a mesh its shape (bins per axis multiplying to
+// its bins) and a box with lower < upper on every axis; an energy filter its bins + 1 ascending, finite,
+// non-negative bounds; a cell, material or universe filter a valid name per bin; a cell_instance filter a
+// name and a finite position per placement; a group filter nothing. "" or the problem.
+std::string filter_problem(const TallyFilterResult& f) {
+  const auto kind = enum_from_name<TallyFilterKind>(f.kind);
+  if (!kind) return "filter kind '" + printable_cut(f.kind) + "' (allowed: " + allowed_names<TallyFilterKind>() + ")";
+  if (f.bins < 1 || f.bins > limits::max_tally_values) {
+    return "a " + f.kind + " filter of " + std::to_string(f.bins) + " bins (allowed: 1 to " +
+           std::to_string(limits::max_tally_values) + ")";
+  }
+  const auto n = static_cast<std::size_t>(f.bins);
+  const bool named = *kind == TallyFilterKind::cell || *kind == TallyFilterKind::material ||
+                     *kind == TallyFilterKind::universe || *kind == TallyFilterKind::cell_instance;
+  if (*kind == TallyFilterKind::mesh) {
+    std::int64_t product = 1;
+    for (std::size_t a = 0; a < 3; ++a) {
+      if (f.shape[a] < 1 || f.shape[a] > limits::max_tally_values) {
+        return "mesh shape " + std::to_string(f.shape[0]) + " x " + std::to_string(f.shape[1]) + " x " +
+               std::to_string(f.shape[2]) + " (allowed: at least 1 bin along each axis)";
+      }
+      product *= f.shape[a];
+      if (product > limits::max_tally_values) break;
+      if (!(f.lower[a] < f.upper[a]) || !std::isfinite(f.lower[a]) || !std::isfinite(f.upper[a])) {
+        return "mesh box [" + text(f.lower[a]) + ", " + text(f.upper[a]) + "] along axis " + std::to_string(a) +
+               " (allowed: finite, lower below upper)";
+      }
+    }
+    if (product != f.bins) {
+      return "a mesh of " + std::to_string(product) + " cells with " + std::to_string(f.bins) + " bins (allowed: equal)";
+    }
+  } else if (f.shape != std::array<int, 3>{1, 1, 1}) {
+    return "a " + f.kind + " filter with a mesh shape (allowed: a mesh's only)";
+  }
+  if ((*kind == TallyFilterKind::energy) != !f.energy_bounds.empty()) {
+    return "a " + f.kind + " filter " + (f.energy_bounds.empty() ? "without" : "with") +
+           " energy bounds (allowed: an energy filter's only, bins + 1 of them)";
+  }
+  for (std::size_t i = 0; i < f.energy_bounds.size(); ++i) {
+    const double e = f.energy_bounds[i];
+    if (!std::isfinite(e) || e < 0 || (i > 0 && !(e > f.energy_bounds[i - 1]))) {
+      return "energy bound " + std::to_string(i) + " is " + text(e) + " (allowed: finite, >= 0, ascending)";
+    }
+  }
+  if (f.names.size() != (named ? n : 0)) {
+    return "a " + f.kind + " filter of " + std::to_string(n) + " bins with " + std::to_string(f.names.size()) +
+           " names (allowed: " + (named ? "one per bin" : "none") + ")";
+  }
+  for (const auto& name : f.names) {
+    if (!valid_name(name)) return "the bin name '" + printable_cut(name) + "' (allowed: " + std::string(name_rule) + ")";
+  }
+  if (f.positions.size() != (*kind == TallyFilterKind::cell_instance ? n : 0)) {
+    return "a " + f.kind + " filter of " + std::to_string(n) + " bins with " + std::to_string(f.positions.size()) +
+           " positions (allowed: " + (*kind == TallyFilterKind::cell_instance ? "one per placement" : "none") + ")";
+  }
+  for (const auto& p : f.positions) {
+    if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) return "a placement's position is not finite";
+  }
+  return {};
+}
+
+// A tally's description as a run writes it: a valid name, a known estimator, known scores each with its
+// own units, filters as filter_problem holds them whose bins times the scores are the values, and a
+// finite mean and non-negative deviation (NaN below two active batches) per value. A forged description
+// crashed `keff tally show` (a zero mesh shape, bins past the names); "" or the problem.
+}  // namespace
+
+std::string tally_description_problem(const TallyResult& t) {
+  if (!valid_tally_name(t.name)) {
+    return "the tally name '" + printable_cut(t.name) + "' (allowed: " + std::string(tally_name_rule) + ")";
+  }
+  if (!enum_from_name<TallyEstimator>(t.estimator)) {
+    return "estimator '" + printable_cut(t.estimator) + "' (allowed: " + allowed_names<TallyEstimator>() + ")";
+  }
+  if (t.scores.empty() || t.scores.size() > tally_score_count || t.units.size() != t.scores.size()) {
+    return std::to_string(t.scores.size()) + " scores with " + std::to_string(t.units.size()) +
+           " units (allowed: 1 to " + std::to_string(tally_score_count) + " scores, a unit each)";
+  }
+  for (std::size_t k = 0; k < t.scores.size(); ++k) {
+    const auto score = enum_from_name<TallyScore>(t.scores[k]);
+    if (!score) return "score '" + printable_cut(t.scores[k]) + "' (allowed: " + allowed_names<TallyScore>() + ")";
+    if (t.units[k] != info_of(*score).units) {
+      return "the units of " + t.scores[k] + " are '" + printable_cut(t.units[k]) + "' (allowed: " +
+             std::string(info_of(*score).units) + ")";
+    }
+  }
+  if (t.filters.size() > static_cast<std::size_t>(max_tally_filters)) {
+    return std::to_string(t.filters.size()) + " filters (allowed: at most " + std::to_string(max_tally_filters) + ")";
+  }
+  std::int64_t values = static_cast<std::int64_t>(t.scores.size());
+  for (std::size_t i = 0; i < t.filters.size(); ++i) {
+    if (std::string what = filter_problem(t.filters[i]); !what.empty()) return "filter " + std::to_string(i) + ": " + what;
+    values = t.filters[i].bins > limits::max_tally_values / values ? limits::max_tally_values + 1 : values * t.filters[i].bins;
+  }
+  if (t.sum_sq.size() != t.sum.size() || t.mean.size() != t.sum.size() || t.std_dev.size() != t.sum.size()) {
+    return "sums, sums of squares, means and deviations of " + std::to_string(t.sum.size()) + ", " +
+           std::to_string(t.sum_sq.size()) + ", " + std::to_string(t.mean.size()) + " and " +
+           std::to_string(t.std_dev.size()) + " values (allowed: as many of each)";
+  }
+  if (values != static_cast<std::int64_t>(t.sum.size())) {
+    return "filters and scores making " + std::to_string(values) + " values where it holds " +
+           std::to_string(t.sum.size()) + " (allowed: equal)";
+  }
+  for (std::size_t v = 0; v < t.mean.size(); ++v) {
+    const double sd = t.std_dev[v];
+    if (std::isinf(t.mean[v]) || !(std::isnan(sd) || (sd >= 0 && std::isfinite(sd)))) {
+      return "value " + std::to_string(v) + " has mean " + text(t.mean[v]) + " and deviation " + text(sd) +
+             " (allowed: a finite mean and a finite, non-negative deviation, or none: results_problem says when)";
+    }
+  }
+  return {};
+}
+
+double max_tally_batch_value(std::int64_t particles, bool cmfd_weighted) {
+  const double weight = static_cast<double>(std::max<std::int64_t>(particles, 1)) /
+                        (cmfd_weighted ? limits::max_cmfd_source_weight_ratio : 1.0);
+  return std::ldexp(1.0, 63 - tally_fraction_bits) / weight;
+}
+
+std::string tally_sums_problem(double sum, double sq, int n, double max_batch_value) {
+  if (!(sum >= 0.0 && std::isfinite(sum)) || !(sq >= 0.0 && std::isfinite(sq))) {
+    return "holds sum " + text(sum) + ", sum of squares " + text(sq) + " (allowed: finite, >= 0)";
+  }
+  const double square = sum * sum, slack = 1e-9;
+  if (!std::isfinite(square) || square > n * sq * (1 + slack) + 1e-300 || sq > square * (1 + slack) + 1e-300) {
+    return "holds sum " + text(sum) + ", sum of squares " + text(sq) + " (allowed: the sums of " + std::to_string(n) +
+           " non-negative batch values: sum^2 <= " + std::to_string(n) + " x sum of squares <= " + std::to_string(n) +
+           " x sum^2)";
+  }
+  if (sum > n * max_batch_value) {
+    return "holds sum " + text(sum) + " over " + std::to_string(n) + " active batches (allowed: at most " +
+           text(max_batch_value) + " a batch, what a fixed-point batch score holds per unit of source weight)";
+  }
+  return {};
+}
+
+namespace {
+
+// CMFD's solves and warm start as a solve leaves them: a converged solve's k_cmfd finite and positive and
+// its entropy in [0, log2(coarse cells)]; a failed one's each that or none (NaN); iteration counts; the
+// warm-start flux finite, non-negative to rounding and not all zero. "" or the problem. A k_cmfd of NaN
+// and an entropy of -299 were taken and written into the next run's summary.
+std::string cmfd_results_problem(const RunResults& r) {
+  if (!r.cmfd) return {};
+  const auto& shape = r.cmfd->shape;
+  const double cells = static_cast<double>(shape[0]) * shape[1] * shape[2];
+  const double max_entropy = std::log2(std::max(cells, 1.0)) * (1 + 1e-12) + 1e-12;
+  for (const BatchResult& b : r.batch) {
+    if (!b.cmfd) continue;
+    const CmfdResult& c = *b.cmfd;
+    const std::string solve = "the CMFD solve after batch " + std::to_string(b.batch);
+    if (c.outer_iterations < 0 || c.inner_iterations < 0) {
+      return solve + " counts " + std::to_string(c.outer_iterations) + " outer and " +
+             std::to_string(c.inner_iterations) + " GMRES iterations (allowed: counts, >= 0)";
+    }
+    const bool k_ok = c.k > 0 && std::isfinite(c.k), entropy_ok = c.entropy >= 0 && c.entropy <= max_entropy;
+    if (c.converged ? !(k_ok && entropy_ok)
+                    : !((k_ok || std::isnan(c.k)) && (entropy_ok || std::isnan(c.entropy)))) {
+      return solve + (c.converged ? " converged" : " failed") + " with k_cmfd = " + text(c.k) + " and entropy " +
+             text(c.entropy) + " bits (allowed: a finite k > 0 and an entropy from 0 to log2(" +
+             std::to_string(static_cast<std::int64_t>(cells)) + " coarse cells)" +
+             (c.converged ? "" : "; a failed solve may report none") + ")";
+    }
+  }
+  if (r.restart.cmfd && !r.restart.cmfd->flux.empty()) {
+    const auto& flux = r.restart.cmfd->flux;
+    double largest = 0;
+    for (const double v : flux) largest = std::isfinite(v) ? std::max(largest, std::fabs(v)) : INFINITY;
+    const bool ok = std::isfinite(largest) && largest > 0 &&
+                    std::all_of(flux.begin(), flux.end(), [&](double v) { return v >= -1e-9 * largest; });
+    if (!ok) {
+      return "the CMFD warm-start flux is not a flux a solve converges to (allowed: finite, non-negative, not all "
+             "zero)";
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string results_problem(const RunResults& r) {
+  if (r.particles < 1 || r.particles > limits::max_particles) {
+    return "particles = " + std::to_string(r.particles) + " (allowed: 1 to " + std::to_string(limits::max_particles) + ")";
+  }
+  const int active = static_cast<int>(std::count_if(r.batch.begin(), r.batch.end(), [](const BatchResult& b) { return b.active; }));
+  const double most = max_tally_batch_value(r.particles, r.cmfd && r.cmfd->feedback);
+  for (const TallyResult& t : r.tallies) {
+    if (t.sum_sq.size() != t.sum.size()) {
+      return "tally '" + printable_cut(t.name) + "' holds " + std::to_string(t.sum.size()) + " sums and " +
+             std::to_string(t.sum_sq.size()) + " sums of squares (allowed: as many of each)";
+    }
+    for (std::size_t i = 0; i < t.sum.size(); ++i) {
+      if (std::string what = tally_sums_problem(t.sum[i], t.sum_sq[i], active, most); !what.empty()) {
+        return "tally '" + printable_cut(t.name) + "', value " + std::to_string(i) + ", " + what;
+      }
+    }
+    // A mean from the first active batch on, a deviation from the second (none before: NaN).
+    for (std::size_t i = 0; i < t.mean.size() && i < t.std_dev.size(); ++i) {
+      if ((active >= 1 && !std::isfinite(t.mean[i])) || (active >= 2 && !std::isfinite(t.std_dev[i]))) {
+        return "tally '" + printable_cut(t.name) + "', value " + std::to_string(i) + " has mean " + text(t.mean[i]) +
+               " and deviation " + text(t.std_dev[i]) + " over " + std::to_string(active) +
+               " active batches (allowed: a finite mean from one active batch on, a finite deviation from two)";
+      }
+    }
+  }
+  return cmfd_results_problem(r);
+}
+
+}  // namespace keff
