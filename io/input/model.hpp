@@ -174,6 +174,8 @@ struct Settings {
   // With tally triggers: the run goes on past `batches`, batch by batch, until every trigger holds or
   // this many batches have run (0: stop at `batches`, as without triggers).
   int max_batches = 0;
+  // `--batches` given: the run ends at `batches`, a failing trigger or not (a run split in two, README).
+  bool batches_final = false;
   bool allow_oversubscribed_memory = false;  // run even when the memory estimate exceeds what is available
   // Points of the sampled overlap and gap check before a run (src/driver/geometry_check.hpp); 0 skips it.
   std::int64_t geometry_check_points = 100000;

@@ -124,6 +124,14 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
     throw UsageError("--batches " + std::to_string(s.batches) + " is above settings.max_batches = " +
                      std::to_string(s.max_batches) + " (allowed: at most max_batches, the most a triggered run goes to)");
   }
+  if (o.batches) {
+    s.batches_final = true;
+    if (s.max_batches > 0) {
+      p.notes.push_back("--batches " + std::to_string(s.batches) + " ends the run at batch " + std::to_string(s.batches) +
+                        ", a failing tally trigger or not (without --batches it goes on to settings.max_batches = " +
+                        std::to_string(s.max_batches) + ")");
+    }
+  }
   if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
   if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
   if (o.statepoint) s.statepoint = *o.statepoint;

@@ -206,14 +206,15 @@ void Simulation::restart_from(const RunResults& sp) {
   source_.restore(sp.source_bank);
 }
 
-// The run goes on to settings.batches, and past it while a tally trigger fails, to settings.max_batches.
-// Every rank holds the same sums (integers summed over ranks), so every rank decides alike.
+// The run goes on to settings.batches, and past it while a tally trigger fails, to settings.max_batches
+// (not when --batches set the end). Every rank holds the same sums (integers summed over ranks), so every
+// rank decides alike.
 bool Simulation::go_on(int batch) {
   const auto& s = problem_.settings;
   if (batch < s.batches) return true;
   if (s.max_batches == 0) return false;
   triggers_ = tallies_.triggers(record_.active_batches());
-  return !triggers_.met && batch < s.max_batches;
+  return !triggers_.met && batch < s.max_batches && !s.batches_final;
 }
 
 bool Simulation::statepoint_due(int batch, bool last) const {
@@ -259,9 +260,10 @@ RunResults Simulation::collect_results(bool with_bank) {
   record_.collect(res);
   res.tallies = tallies_.collect(record_.active_batches());
   if (s.max_batches > 0) {
+    const std::string end = s.batches_final ? "--batches " + std::to_string(s.batches)
+                                            : "settings.max_batches = " + std::to_string(s.max_batches);
     res.triggers = triggers_.met ? "every tally trigger held after batch " + std::to_string(record_.batches_done())
-                                 : "settings.max_batches = " + std::to_string(s.max_batches) +
-                                       " reached before every tally trigger held: " + triggers_.worst;
+                                 : end + " reached before every tally trigger held: " + triggers_.worst;
   }
   if (cmfd_) {
     const model::Cmfd& c = *problem_.cmfd;

@@ -1,7 +1,7 @@
 # A tally trigger (io/README.md, "`[[mesh]]` and `[[tally]]`"): the run goes on past settings.batches, batch by batch, until
 # the trigger holds or settings.max_batches; it says which happened; and the same bits at 1 and 2 ranks,
 # where every rank decides on the same sums, end it after the same batch. One trigger the run meets, one
-# it cannot (max_batches reached).
+# it cannot (max_batches reached); --batches ends the run where it says.
 #   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DINPUT=<input with a 'whole' tally> -DOUT=dir -P tally_triggers.cmake
 include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
 file(REMOVE_RECURSE "${OUT}")
@@ -36,3 +36,17 @@ foreach(case met unmet)
   expect_same_results("${json_1}" "${json_2}" "the ${case} trigger at 1 and 2 ranks")
   message("${case}: ${batches} batches at 1 and 2 ranks alike: ${said}")
 endforeach()
+
+# --batches ends the run where it says, a failing trigger or not (a run split in two, README), and the
+# run says so; it used to go on to max_batches.
+execute_process(COMMAND ${KEFF} run ${OUT}/unmet.toml --particles 1500 --inactive 1 --batches 5 --statepoint ""
+                        --json ${OUT}/split.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 600)
+file(READ "${OUT}/split.json" json)
+string(JSON batches LENGTH "${json}" batches)
+string(JSON said GET "${json}" triggers)
+if(NOT rc EQUAL 0 OR NOT batches EQUAL 5 OR NOT said MATCHES "^--batches 5 reached before every tally trigger held"
+   OR NOT out MATCHES "note +--batches 5 ends the run at batch 5, a failing tally trigger or not")
+  message(FATAL_ERROR "--batches 5 with a trigger the run cannot meet (${rc}): ${batches} batches, '${said}'\n${out}${err}")
+endif()
+message("--batches 5: 5 batches, '${said}'")
