@@ -243,6 +243,9 @@ struct RunResults {
   std::string triggers;              // with tally triggers: whether they held, or which did not (one line)
   std::vector<Site> source_bank;  // the source for the batch after the last, in global order
   RestartData restart;
+  // The last statepoint's write failed (its message, agreed on every rank): the run's other outputs are
+  // still written, then the run ends with this error. Never written itself.
+  std::string statepoint_failure;
 };
 
 }  // namespace keff

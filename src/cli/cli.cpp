@@ -453,12 +453,13 @@ void write_run_outputs(const RunOptions& opts, const model::Problem& problem, Ru
   if (opts.json) write_summary_json(*opts.json, results);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   results.timing.push_back({"output (rank 0)", seconds, seconds, seconds});
+  const bool statepoint = !problem.settings.statepoint.empty() && results.statepoint_failure.empty();
   if (log) {
     print_summary(*log, results);
-    if (!problem.settings.statepoint.empty()) *log << " Statepoint: " << problem.settings.statepoint << "\n";
+    if (statepoint) *log << " Statepoint: " << problem.settings.statepoint << "\n";
     if (opts.json) *log << " Summary:    " << *opts.json << "\n";
   }
-  if (opts.plots) draw_result_plots(problem.settings.statepoint, *opts.plots, log);
+  if (opts.plots && statepoint) draw_result_plots(problem.settings.statepoint, *opts.plots, log);
 }
 
 int run_command(const std::vector<std::string_view>& args, const Communicator& comm) {
@@ -476,6 +477,12 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
   if (log) print_problem(*log, run.problem, sim.setup(), comm, geometry_check);
   RunResults results = sim.run();
   if (comm.is_root()) write_run_outputs(opts, run.problem, results, log);
+  if (!results.statepoint_failure.empty()) {  // agreed on every rank; the rest is written
+    throw OutputError(results.statepoint_failure + "; the run finished: " +
+                      (opts.json ? "its results are in the JSON summary '" + printable(*opts.json) + "'"
+                                 : std::string("no other output holds its results (--json FILE writes a summary)")) +
+                      (opts.plots ? ", and --plots drew nothing (the pictures are drawn from the statepoint)" : ""));
+  }
   return 0;
 }
 

@@ -176,17 +176,31 @@ RunResults Simulation::run() {
     if (result.active) timers_.add(whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     record_.print_row(result);
     const bool last = !go_on(b);
-    if (statepoint_due(b, last)) write_statepoint_now();
+    // The last statepoint failing (a full disk) loses no result the other outputs can still hold: the
+    // run finishes and its caller writes them before ending with the failure. An earlier one ends the run.
+    std::string statepoint_failure;
+    if (statepoint_due(b, last)) {
+      try {
+        write_statepoint_now();
+      } catch (const OutputError& e) {
+        if (!last) throw;
+        statepoint_failure = e.what();
+      }
+    }
     if (test_points_enabled()) test_point("batch:" + std::to_string(b));
     if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
       if (!s.statepoint.empty() && !statepoint_due(b, last)) write_statepoint_now();
       source_.finish_exchange();  // no message may be left in flight when MPI finalizes
+      if (!statepoint_failure.empty()) throw OutputError(statepoint_failure);
       throw Interrupted(sig, b, s.batches, s.statepoint);
     }
-    if (last) break;
+    if (last) {
+      finish_exchange();  // the source after the last batch
+      RunResults results = collect_results(false);
+      results.statepoint_failure = statepoint_failure;
+      return results;
+    }
   }
-  finish_exchange();  // the source after the last batch
-  return collect_results(false);
 }
 
 // The statepoint was checked against this problem before (io/output/restart_check.hpp).
