@@ -223,10 +223,15 @@ void draw(const model::Problem& problem, const model::Plot& plot, std::ostream& 
         << "holds; keff check-geometry names the universes\n";
   }
   if (slice.counts.outside == all) {
-    out << "  warning: no pixel of the slice is inside the model, so the picture is blank (white): "
-        << (slice_meets_model(problem, plot) ? "the slice meets the bounding box only where no cell is"
-                                             : "the slice lies outside the geometry's bounding box")
-        << "; move --origin or widen --width\n";
+    out << "  warning: no pixel of the slice is inside the model, so the picture is blank (white): ";
+    if (!slice_meets_model(problem, plot)) {
+      out << "the slice lies outside the geometry's bounding box; move --origin or widen --width\n";
+    } else if (model_within_a_pixel(problem, plot)) {
+      out << "the model is narrower than one pixel, so no pixel's centre falls in it; narrow --width or give "
+             "more --pixels\n";
+    } else {
+      out << "the slice meets the bounding box only where no cell is; move --origin or widen --width\n";
+    }
   }
 }
 

@@ -69,9 +69,10 @@ void draw_result_plots(const std::string& statepoint, const std::string& dir, st
     warn("Python lacks numpy, h5py or matplotlib (it said which above)");
   } else if (status < 0) {
     warn(why + " (set KEFF_PYTHON to a Python 3 with numpy, h5py and matplotlib)");
-  } else {
-    warn(printable(python) + " " + printable(package) + " exited with status " + std::to_string(status) +
-         " (its message is above)");
+  } else {  // it may have drawn some pictures first (it printed each path as it wrote it)
+    std::cerr << "keff: warning: the result plots in '" << printable(dir) << "' are incomplete: " << printable(python)
+              << " " << printable(package) << " exited with status " << status
+              << " (its message is above, after the pictures it wrote)" << std::endl;
   }
 }
 

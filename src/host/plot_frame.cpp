@@ -54,8 +54,9 @@ model::Plot complete_plot(const model::Problem& problem, model::Plot plot) {
   }
   if (!plot.pixels) {
     const double longer = std::max(w, h);
+    // The ratio first: default_plot_pixels x 1e308 would overflow to infinity (and 1 x 1 pixels).
     const auto side = [&](double extent) {
-      return std::clamp<std::int64_t>(std::llround(static_cast<double>(default_plot_pixels) * extent / longer), 1,
+      return std::clamp<std::int64_t>(std::llround(static_cast<double>(default_plot_pixels) * (extent / longer)), 1,
                                       default_plot_pixels);
     };
     plot.pixels = {side(w), side(h)};
@@ -94,6 +95,16 @@ bool slice_meets_model(const model::Problem& problem, const model::Plot& plot) {
     if (o[axis] + half < box.lower[axis] || o[axis] - half > box.upper[axis]) return false;
   }
   return true;
+}
+
+bool model_within_a_pixel(const model::Problem& problem, const model::Plot& plot) {
+  const model::Box box = reference_box(problem);
+  const SliceFrame f = slice_frame(plot);
+  for (int which = 0; which < 2; ++which) {
+    const auto axis = static_cast<std::size_t>(which == 0 ? f.across : f.up);
+    if (box.upper[axis] - box.lower[axis] < f.pixel[which]) return true;
+  }
+  return false;
 }
 
 std::string describe_slice(const model::Plot& plot) {

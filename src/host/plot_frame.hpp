@@ -24,6 +24,10 @@ SliceFrame slice_frame(const model::Plot& plot);
 // has none): a slice that does not is all outside.
 bool slice_meets_model(const model::Problem& problem, const model::Plot& plot);
 
+// Whether the model's box is narrower than one pixel across or up: a picture too coarse to show it,
+// where a wider slice would only be coarser.
+bool model_within_a_pixel(const model::Problem& problem, const model::Plot& plot);
+
 // "xy slice at z = 0 through (21.42, 21.42), 42.84 x 42.84 cm, 1000 x 1000 pixels, by material"
 std::string describe_slice(const model::Plot& plot);
 

@@ -53,6 +53,10 @@ expect_run(no_table 2 "--plot: .*plot_2x2.toml has no \\[\\[plot\\]\\] named 'to
 expect_run(overlap 0 "warning: 2 pixels show overlapping cells" ${INPUTS}/bad/plot_overlap.toml)
 expect_run(outside 0 "no pixel of the slice is inside the model.*outside the geometry's bounding box"
            ${INPUTS}/plot_2x2.toml --origin 50,50,0 -o outside.png)
+# A slice so wide that the model is narrower than a pixel: the default pixels still (no overflow to
+# 1 x 1), and the advice is to narrow, not to widen.
+expect_run(too_coarse 0 "1e\\+308 x 1e\\+308 cm, 1000 x 1000 pixels.*the model is narrower than one pixel.*narrow --width"
+           ${INPUTS}/plot_2x2.toml --width 1e308,1e308 -o coarse.png)
 expect_file(outside.png)
 
 expect_run(basis 2 "--basis: 'ab' is not allowed \\(allowed: xy, xz, yz\\)" ${INPUTS}/plot_2x2.toml --basis ab)
@@ -95,4 +99,15 @@ execute_process(COMMAND ${KEFF} run ${INPUTS}/plot_2x2.toml --statepoint "" --pl
                 RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 60)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--plots: the pictures are drawn from the statepoint, and this run writes none")
   message(FATAL_ERROR "run --plots without a statepoint: status ${rc}\n${err}")
+endif()
+# A picture package that draws one picture and then fails: the plots are incomplete, not absent (it used
+# to say "no result plots" when two of three were written); the run's results stand (status 0).
+file(WRITE ${OUT}/failing_package/__main__.py
+     "import sys\nprint(sys.argv[-1] + '/convergence.png')\nsys.exit('one picture, then a failure')\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -E env KEFF_RESULTS_PACKAGE=${OUT}/failing_package
+                        ${KEFF} run ${INPUTS}/plot_2x2.toml --particles 500 --batches 4 --inactive 1 --quiet
+                        --statepoint ${OUT}/run.h5 --plots ${OUT}/plots
+                RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 0 OR NOT err MATCHES "warning: the result plots in '.*plots' are incomplete: .* exited with status 1")
+  message(FATAL_ERROR "run --plots with a failing picture package: status ${rc}\n${err}")
 endif()
