@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -595,6 +596,12 @@ int cli_main(int argc, char** argv) {
     return 1;
   } catch (const MpiError& e) {     // may be one rank's alone: say so once, from that rank, and end them all
     std::cerr << "keff: MPI error on rank " << comm.rank() << " of " << comm.size() << ": " << e.what() << std::endl;
+    if (comm.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+  } catch (const std::bad_alloc&) {  // past the sizes keff checks before it allocates (src/host/memory_check.hpp)
+    std::cerr << "keff: error (rank " << comm.rank() << "): out of memory: an allocation failed (std::bad_alloc) "
+              << "beyond what keff estimates before a run; give it more memory (ulimit -v, the job's limit) or "
+              << "run a smaller problem" << std::endl;
     if (comm.size() > 1) MPI_Abort(MPI_COMM_WORLD, 1);
     return 1;
   } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <array>
+#include <new>
 #include <cstdint>
 
 namespace keff {
@@ -247,6 +248,9 @@ void Simulation::write_statepoint_now() {
   if (comm_.is_root()) {
     try {
       write_statepoint(problem_.settings.statepoint, res);
+    } catch (const std::bad_alloc&) {  // the whole file is built in memory before it is written
+      failure = "cannot write the statepoint '" + problem_.settings.statepoint +
+                "': out of memory while building it (the file is held in memory whole before it is written)";
     } catch (const std::exception& e) {
       failure = e.what();
     }
