@@ -3,6 +3,7 @@
 // message: control characters are escaped C-style ("\0", "\t", "\x1b"), so a NUL cannot cut the message
 // short when it becomes an exception's what(), and a newline or an escape sequence cannot forge
 // another line or recolour a terminal. Bytes from 0x80 up (UTF-8) are kept.
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,13 @@ inline std::string printable(std::string_view text) {
     }
   }
   return out;
+}
+
+// A double as a message quotes it: every digit it needs to read back to the same bits (%.17g).
+inline std::string exact_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
 }
 
 // Text read from a file (a statepoint's `input` attribute, names in a file someone may have edited) as it

@@ -18,15 +18,9 @@ namespace keff {
 
 namespace {
 
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", v);
-  return text;
-}
-
 std::string vec_text(const Vec3& v) {
   std::string text = "(";
-  text.append(number(v.x)).append(", ").append(number(v.y)).append(", ").append(number(v.z)).append(")");
+  text.append(exact_number(v.x)).append(", ").append(exact_number(v.y)).append(", ").append(exact_number(v.z)).append(")");
   return text;
 }
 
@@ -49,7 +43,7 @@ std::string site_problem(const Site& s, const model::Problem& p, const std::opti
   }
   const double norm = std::sqrt(s.u.x * s.u.x + s.u.y * s.u.y + s.u.z * s.u.z);
   if (!(std::fabs(norm - 1.0) <= 1e-6)) return "direction " + vec_text(s.u) + " is not a unit vector";
-  if (!(s.weight > 0.0 && std::isfinite(s.weight))) return "weight " + number(s.weight) + " is not a finite positive number";
+  if (!(s.weight > 0.0 && std::isfinite(s.weight))) return "weight " + exact_number(s.weight) + " is not a finite positive number";
   // The comb gives every source site weight 1 (kernels/source_select.hpp), so a bank of `particles` sites
   // carries the problem's normalisation exactly; one heavier site would bank that many more fission
   // sites per collision (a bank edited to large weights ran without end).
@@ -58,7 +52,7 @@ std::string site_problem(const Site& s, const model::Problem& p, const std::opti
   if (!weighted && !(std::fabs(s.weight - 1.0) <= limits::site_weight_tolerance)) {
     char tolerance[16];
     std::snprintf(tolerance, sizeof tolerance, "%g", limits::site_weight_tolerance);
-    return "weight " + number(s.weight) + " is not 1 (allowed: 1 within " + tolerance +
+    return "weight " + exact_number(s.weight) + " is not 1 (allowed: 1 within " + tolerance +
            ", the weight the comb gives every source site)";
   }
   if (p.settings.mode == model::PhysicsMode::multigroup) {
@@ -67,8 +61,8 @@ std::string site_problem(const Site& s, const model::Problem& p, const std::opti
              std::to_string(p.groups - 1) + ")";
     }
   } else if (!(s.energy >= constants::energy_min_ev && s.energy <= constants::energy_max_ev)) {
-    return "energy " + number(s.energy) + " eV is outside the continuous-energy range (allowed: " +
-           number(constants::energy_min_ev) + " to " + number(constants::energy_max_ev) + " eV)";
+    return "energy " + exact_number(s.energy) + " eV is outside the continuous-energy range (allowed: " +
+           exact_number(constants::energy_min_ev) + " to " + exact_number(constants::energy_max_ev) + " eV)";
   }
   if (s.parent < 0 || s.progeny < 0) return "history keys (parent, progeny) are negative";
   return {};
@@ -112,17 +106,17 @@ std::string batch_problem(const BatchResult& b, std::size_t i, const model::Sett
       {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
   for (const auto& [name, v] : ks) {
     if (!(v >= 0.0 && v <= bound.max_k)) {
-      return batch + name + " = " + number(v) + " (allowed: a finite k in [0, " + number(bound.max_k) + "]: at most " +
-             number(limits::max_k_per_event) + " per event of settings.max_events = " + std::to_string(s.max_events) + ")";
+      return batch + name + " = " + exact_number(v) + " (allowed: a finite k in [0, " + exact_number(bound.max_k) + "]: at most " +
+             exact_number(limits::max_k_per_event) + " per event of settings.max_events = " + std::to_string(s.max_events) + ")";
     }
   }
   if (b.k != b.k_collision) {
-    return batch + "k = " + number(b.k) + " differs from k_collision = " + number(b.k_collision) +
+    return batch + "k = " + exact_number(b.k) + " differs from k_collision = " + exact_number(b.k_collision) +
            " (allowed: equal; a batch's k is its collision estimate)";
   }
   if (!(b.entropy >= 0.0 && b.entropy <= bound.max_entropy)) {
-    return batch + "entropy = " + number(b.entropy) + " bits (allowed: 0 to log2(" + std::to_string(bound.entropy_bins) +
-           " entropy-mesh bins) = " + number(std::log2(static_cast<double>(bound.entropy_bins))) + ")";
+    return batch + "entropy = " + exact_number(b.entropy) + " bits (allowed: 0 to log2(" + std::to_string(bound.entropy_bins) +
+           " entropy-mesh bins) = " + exact_number(std::log2(static_cast<double>(bound.entropy_bins))) + ")";
   }
   if (b.fission_sites < 1) {
     return batch + "fission_sites = " + std::to_string(b.fission_sites) +
@@ -131,7 +125,7 @@ std::string batch_problem(const BatchResult& b, std::size_t i, const model::Sett
   const double sd = b.k_running.std;
   const bool sd_ok = !b.k_running.has_std() || (sd >= 0.0 && std::isfinite(sd));  // undefined below 2 batches
   if (b.active && (!(b.k_running.mean >= 0.0 && b.k_running.mean <= bound.max_k) || !sd_ok)) {
-    return batch + "the running k " + number(b.k_running.mean) + " +/- " + number(b.k_running.std) +
+    return batch + "the running k " + exact_number(b.k_running.mean) + " +/- " + exact_number(b.k_running.std) +
            " is not a finite non-negative mean with a finite non-negative (or undefined) deviation";
   }
   return {};
@@ -146,8 +140,8 @@ std::string batches_problem(const RunResults& sp, const model::Settings& s) {
   }
   // The next batch's fission sites are normalised by the last batch's collision estimate.
   if (sp.restart.k_prev != sp.batch.back().k_collision) {
-    return "k_prev = " + number(sp.restart.k_prev) + " differs from the last batch's k_collision = " +
-           number(sp.batch.back().k_collision) + " (allowed: equal; it normalises the next batch's fission sites)";
+    return "k_prev = " + exact_number(sp.restart.k_prev) + " differs from the last batch's k_collision = " +
+           exact_number(sp.batch.back().k_collision) + " (allowed: equal; it normalises the next batch's fission sites)";
   }
   return {};
 }
@@ -249,8 +243,8 @@ std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, cons
   if (b.flux > 0) {
     for (std::size_t i = 0; i < n.rates(); ++i) {
       if (static_cast<double>(v[i]) > batches * b.flux) {
-        return "flux value " + std::to_string(i) + " is " + number(v[i] / unit) + " (allowed: at most " +
-               number(batches * b.flux / unit) + ", the track length " + number(batches) +
+        return "flux value " + std::to_string(i) + " is " + exact_number(v[i] / unit) + " (allowed: at most " +
+               exact_number(batches * b.flux / unit) + ", the track length " + exact_number(batches) +
                " batches of histories can make, no flight longer than the geometry's bounding box)";
       }
     }
@@ -258,8 +252,8 @@ std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, cons
   for (std::size_t i = 0; i < n.currents(); ++i) {
     const std::int64_t current = v[2 * n.rates() + 2 * n.transfers() + i];
     if (static_cast<double>(current) > batches * b.crossings) {
-      return "current value " + std::to_string(i) + " is " + number(current / unit) + " (allowed: at most " +
-             number(batches * b.crossings / unit) + ", the face crossings " + number(batches) +
+      return "current value " + std::to_string(i) + " is " + exact_number(current / unit) + " (allowed: at most " +
+             exact_number(batches * b.crossings / unit) + ", the face crossings " + exact_number(batches) +
              " batches of histories can make)";
     }
   }
@@ -268,14 +262,14 @@ std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, cons
       const std::int64_t collisions = v[n.total_at() + g * n.cells + c];
       if (static_cast<double>(collisions) > most) {
         return "the collision weight of group " + std::to_string(g) + ", cell " + std::to_string(c) + " is " +
-               number(collisions / unit) + " (allowed: at most " + number(most / unit) + ", what " + number(batches) +
+               exact_number(collisions / unit) + " (allowed: at most " + exact_number(most / unit) + ", what " + exact_number(batches) +
                " batches of histories can make in settings.max_events collisions each)";
       }
       std::int64_t survived = 0;
       for (std::size_t h = 0; h < n.groups; ++h) survived += v[n.scatter_at() + (g * n.groups + h) * n.cells + c];
       if (survived > collisions) {
         return "group " + std::to_string(g) + ", cell " + std::to_string(c) + ": the collisions survived weigh " +
-               number(survived / unit) + ", more than all its collisions, " + number(collisions / unit);
+               exact_number(survived / unit) + ", more than all its collisions, " + exact_number(collisions / unit);
       }
       const std::size_t at = g * n.cells + c;
       if (v[n.track_absorption_at() + at] > v[n.track_total_at() + at]) {
@@ -361,8 +355,8 @@ std::string source_problem(const RunResults& sp, const model::Problem& p) {
   }
   const double n = static_cast<double>(s.particles), ratio = limits::max_cmfd_source_weight_ratio;
   if (weighted && !(total >= n / ratio && total <= n * ratio)) {
-    return "the source sites weigh " + number(total) + " in all (allowed with CMFD feedback: from particles / " +
-           number(ratio) + " to particles x " + number(ratio) + ", particles = " + std::to_string(s.particles) +
+    return "the source sites weigh " + exact_number(total) + " in all (allowed with CMFD feedback: from particles / " +
+           exact_number(ratio) + " to particles x " + exact_number(ratio) + ", particles = " + std::to_string(s.particles) +
            ": the feedback keeps the bank's total weight, which the comb samples)";
   }
   return {};

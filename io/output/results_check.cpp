@@ -14,12 +14,6 @@ namespace keff {
 
 namespace {
 
-std::string text(double v) {
-  char out[32];
-  std::snprintf(out, sizeof out, "%.17g", v);
-  return out;
-}
-
 // What filter f may hold beyond its kind and bin count: a mesh its shape (bins per axis multiplying to
 // its bins) and a box with lower < upper on every axis; an energy filter its bins + 1 ascending, finite,
 // non-negative bounds; a cell, material or universe filter a valid name per bin; a cell_instance filter a
@@ -44,8 +38,8 @@ std::string filter_problem(const TallyFilterResult& f) {
       product *= f.shape[a];
       if (product > limits::max_tally_values) break;
       if (!(f.lower[a] < f.upper[a]) || !std::isfinite(f.lower[a]) || !std::isfinite(f.upper[a])) {
-        return "mesh box [" + text(f.lower[a]) + ", " + text(f.upper[a]) + "] along axis " + std::to_string(a) +
-               " (allowed: finite, lower below upper)";
+        return "mesh box [" + exact_number(f.lower[a]) + ", " + exact_number(f.upper[a]) + "] along axis " +
+               std::to_string(a) + " (allowed: finite, lower below upper)";
       }
     }
     if (product != f.bins) {
@@ -61,7 +55,7 @@ std::string filter_problem(const TallyFilterResult& f) {
   for (std::size_t i = 0; i < f.energy_bounds.size(); ++i) {
     const double e = f.energy_bounds[i];
     if (!std::isfinite(e) || e < 0 || (i > 0 && !(e > f.energy_bounds[i - 1]))) {
-      return "energy bound " + std::to_string(i) + " is " + text(e) + " (allowed: finite, >= 0, ascending)";
+      return "energy bound " + std::to_string(i) + " is " + exact_number(e) + " (allowed: finite, >= 0, ascending)";
     }
   }
   if (f.names.size() != (named ? n : 0)) {
@@ -126,8 +120,9 @@ std::string tally_description_problem(const TallyResult& t) {
   for (std::size_t v = 0; v < t.mean.size(); ++v) {
     const double sd = t.std_dev[v];
     if (std::isinf(t.mean[v]) || !(std::isnan(sd) || (sd >= 0 && std::isfinite(sd)))) {
-      return "value " + std::to_string(v) + " has mean " + text(t.mean[v]) + " and deviation " + text(sd) +
-             " (allowed: a finite mean and a finite, non-negative deviation, or none: results_problem says when)";
+      return "value " + std::to_string(v) + " has mean " + exact_number(t.mean[v]) + " and deviation " +
+             exact_number(sd) + " (allowed: a finite mean and a finite, non-negative deviation, or none: "
+             "results_problem says when)";
     }
   }
   return {};
@@ -141,17 +136,17 @@ double max_tally_batch_value(std::int64_t particles, bool cmfd_weighted) {
 
 std::string tally_sums_problem(double sum, double sq, int n, double max_batch_value) {
   if (!(sum >= 0.0 && std::isfinite(sum)) || !(sq >= 0.0 && std::isfinite(sq))) {
-    return "holds sum " + text(sum) + ", sum of squares " + text(sq) + " (allowed: finite, >= 0)";
+    return "holds sum " + exact_number(sum) + ", sum of squares " + exact_number(sq) + " (allowed: finite, >= 0)";
   }
   const double square = sum * sum, slack = 1e-9;
   if (!std::isfinite(square) || square > n * sq * (1 + slack) + 1e-300 || sq > square * (1 + slack) + 1e-300) {
-    return "holds sum " + text(sum) + ", sum of squares " + text(sq) + " (allowed: the sums of " + std::to_string(n) +
-           " non-negative batch values: sum^2 <= " + std::to_string(n) + " x sum of squares <= " + std::to_string(n) +
-           " x sum^2)";
+    return "holds sum " + exact_number(sum) + ", sum of squares " + exact_number(sq) + " (allowed: the sums of " +
+           std::to_string(n) + " non-negative batch values: sum^2 <= " + std::to_string(n) + " x sum of squares <= " +
+           std::to_string(n) + " x sum^2)";
   }
   if (sum > n * max_batch_value) {
-    return "holds sum " + text(sum) + " over " + std::to_string(n) + " active batches (allowed: at most " +
-           text(max_batch_value) + " a batch, what a fixed-point batch score holds per unit of source weight)";
+    return "holds sum " + exact_number(sum) + " over " + std::to_string(n) + " active batches (allowed: at most " +
+           exact_number(max_batch_value) + " a batch, what a fixed-point batch score holds per unit of source weight)";
   }
   return {};
 }
@@ -178,8 +173,8 @@ std::string cmfd_results_problem(const RunResults& r) {
     const bool k_ok = c.k > 0 && std::isfinite(c.k), entropy_ok = c.entropy >= 0 && c.entropy <= max_entropy;
     if (c.converged ? !(k_ok && entropy_ok)
                     : !((k_ok || std::isnan(c.k)) && (entropy_ok || std::isnan(c.entropy)))) {
-      return solve + (c.converged ? " converged" : " failed") + " with k_cmfd = " + text(c.k) + " and entropy " +
-             text(c.entropy) + " bits (allowed: a finite k > 0 and an entropy from 0 to log2(" +
+      return solve + (c.converged ? " converged" : " failed") + " with k_cmfd = " + exact_number(c.k) + " and entropy " +
+             exact_number(c.entropy) + " bits (allowed: a finite k > 0 and an entropy from 0 to log2(" +
              std::to_string(static_cast<std::int64_t>(cells)) + " coarse cells)" +
              (c.converged ? "" : "; a failed solve may report none") + ")";
     }
@@ -219,8 +214,8 @@ std::string results_problem(const RunResults& r) {
     // A mean from the first active batch on, a deviation from the second (none before: NaN).
     for (std::size_t i = 0; i < t.mean.size() && i < t.std_dev.size(); ++i) {
       if ((active >= 1 && !std::isfinite(t.mean[i])) || (active >= 2 && !std::isfinite(t.std_dev[i]))) {
-        return "tally '" + printable_cut(t.name) + "', value " + std::to_string(i) + " has mean " + text(t.mean[i]) +
-               " and deviation " + text(t.std_dev[i]) + " over " + std::to_string(active) +
+        return "tally '" + printable_cut(t.name) + "', value " + std::to_string(i) + " has mean " +
+               exact_number(t.mean[i]) + " and deviation " + exact_number(t.std_dev[i]) + " over " + std::to_string(active) +
                " active batches (allowed: a finite mean from one active batch on, a finite deviation from two)";
       }
     }

@@ -6,6 +6,7 @@
 #include "io/input/input.hpp"
 #include "io/output/restart_check.hpp"
 #include "io/output/results_check.hpp"
+#include "tests/fuzz/fuzz_bytes.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -58,32 +59,13 @@ window = "rolling"
 window_size = 2
 )";
 
-// Reads values of any type off the fuzz input, zeros past its end.
-class Bytes {
- public:
-  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  template <class T>
-  T next() {
-    T v{};
-    const std::size_t n = std::min(sizeof(T), size_ - std::min(at_, size_));
-    if (n > 0) std::memcpy(&v, data_ + at_, n);
-    at_ += sizeof(T);
-    return v;
-  }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const keff::model::Problem plain = keff::read_problem_string(problem_text, "restart.toml");
   static const keff::model::Problem accelerated =
       keff::read_problem_string(std::string(problem_text) + cmfd_text, "restart_cmfd.toml");
-  Bytes in(data, size);
+  keff::fuzz::Bytes in(data, size);
   const bool with_cmfd = in.next<std::uint8_t>() % 2;
   const keff::model::Problem& problem = with_cmfd ? accelerated : plain;
   keff::RunResults sp;

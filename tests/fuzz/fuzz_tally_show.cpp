@@ -5,26 +5,19 @@
 // Forged shapes and lists used to crash tally show (SIGFPE, SIGSEGV).
 #include "io/output/results_check.hpp"
 #include "src/cli/tally_table.hpp"
+#include "tests/fuzz/fuzz_bytes.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <sstream>
 #include <string>
 
 namespace {
 
-class Bytes {
+// Text and counts off the fuzz input: mostly what keff writes, sometimes anything.
+class Input : public keff::fuzz::Bytes {
  public:
-  Bytes(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  template <class T>
-  T next() {
-    T v{};
-    const std::size_t n = std::min(sizeof(T), size_ - std::min(at_, size_));
-    if (n > 0) std::memcpy(&v, data_ + at_, n);
-    at_ += sizeof(T);
-    return v;
-  }
+  using Bytes::Bytes;
   // One of `choices` most of the time, else a few raw bytes: names keff writes, and forged ones.
   std::string text(std::initializer_list<const char*> choices) {
     const auto pick = next<std::uint8_t>();
@@ -35,11 +28,6 @@ class Bytes {
   }
   // A small count most of the time, else any.
   std::int64_t count(int small) { return next<std::uint8_t>() % 8 ? next<std::uint8_t>() % small : next<std::int64_t>(); }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
 };
 
 const auto scores = {"flux", "total", "absorption", "scatter", "fission", "nu-fission", "events"};
@@ -51,7 +39,7 @@ const auto names = {"fuel", "water", "pin", "a.b-c_1", "names", "."};
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  Bytes in(data, size);
+  Input in(data, size);
   keff::TallyResult t;
   t.name = in.text(names);
   t.estimator = in.text({"tracklength", "collision", "analog"});
