@@ -2,6 +2,7 @@
 // geometry are, since filters name cells, materials and universes. Each tally is checked whole here: its
 // filters and their bins, its scores and what its estimator can make of them, its trigger, its size.
 #include "io/input/cell_placements.hpp"
+#include "io/input/geometry_bounds.hpp"
 #include "io/input/input_parts.hpp"
 
 #include <algorithm>
@@ -307,6 +308,32 @@ void read_tally_mesh_shorthand(const Section& root, model::Problem& p) {
   p.tallies.push_back(std::move(t));
 }
 
+// Why tally t can never score, or "": a mesh that misses the geometry's bounding box (where it has one),
+// or energy bins all outside the continuous-energy range a neutron lives in. Such a tally used to give
+// zeros without a word, and a trigger on it was reported as held.
+std::string never_scores(const model::Problem& p, const model::Tally& t, const std::optional<model::Box>& bounds) {
+  for (const auto& f : t.filters) {
+    if (f.kind == TallyFilterKind::mesh && bounds) {
+      const model::Box& m = p.meshes[static_cast<std::size_t>(f.mesh)].mesh.box;
+      for (std::size_t a = 0; a < 3; ++a) {
+        if (m.upper[a] <= bounds->lower[a] || m.lower[a] >= bounds->upper[a]) {
+          return "its mesh '" + p.meshes[static_cast<std::size_t>(f.mesh)].name + "' lies outside the geometry's "
+                 "bounding box along " + std::string(1, "xyz"[a]) + " ([" + format_number(m.lower[a]) + ", " +
+                 format_number(m.upper[a]) + "] against [" + format_number(bounds->lower[a]) + ", " +
+                 format_number(bounds->upper[a]) + "] cm)";
+        }
+      }
+    }
+    if (f.kind == TallyFilterKind::energy && !f.energy_bounds.empty() &&
+        (f.energy_bounds.front() >= constants::energy_max_ev || f.energy_bounds.back() <= constants::energy_min_ev)) {
+      return "its energy bins [" + format_number(f.energy_bounds.front()) + ", " + format_number(f.energy_bounds.back()) +
+             "] eV lie outside the neutrons' range [" + format_number(constants::energy_min_ev) + ", " +
+             format_number(constants::energy_max_ev) + "] eV";
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 void read_tallies(const Section& root, model::Problem& p) {
@@ -329,6 +356,12 @@ void read_tallies(const Section& root, model::Problem& p) {
     model::Tally t = read_tally(s, p, n, placements);
     if (!names.insert(t.name).second) s.fail("name", "duplicate tally name " + in_quotes(t.name), "a unique name");
     p.tallies.push_back(std::move(t));
+  }
+  const auto bounds = geometry_bounding_box(p);
+  for (const auto& t : p.tallies) {
+    if (const std::string why = never_scores(p, t, bounds); !why.empty()) {
+      p.warnings.push_back(printable(t.where.str() + ": tally[" + t.name + "]: it can never score: " + why));
+    }
   }
   std::int64_t values = 0;
   for (const auto& t : p.tallies) values += tally_values(p, t, placements);

@@ -263,6 +263,9 @@ struct Problem {
   // What the reader adjusted rather than refused (a published chi that sums to 1 only to its printed
   // digits), each a message "<file>:<line>: <key>: <what was done>": said once before a run.
   std::vector<std::string> notes;
+  // What the input asks for that runs but cannot do what it says (a tally that can never score), each
+  // "<file>:<line>: <key>: <why>": said on standard error before a run.
+  std::vector<std::string> warnings;
 
   // CMFD runs: a [cmfd] table that is enabled (keff run --cmfd / --no-cmfd decide over its key).
   bool cmfd_on() const { return cmfd && cmfd->enabled; }

@@ -467,6 +467,9 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
   PreparedRun run = prepare_run(args, comm);
   const RunOptions& opts = run.opts;
   std::ostream* log = (comm.is_root() && !opts.quiet) ? &std::cout : nullptr;
+  if (comm.is_root()) {
+    for (const auto& w : run.problem.warnings) std::cerr << "keff: warning: " << w << std::endl;
+  }
   const std::string geometry_check = check_geometry_before_run(run.problem, comm);
 
   Run sim(run.problem, comm, log, {opts.exchange, opts.sync_timers, run.fingerprint});

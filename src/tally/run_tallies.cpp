@@ -129,12 +129,15 @@ TriggerStatus RunTallies::triggers(int active) const {
     const std::size_t n_scores = scores.size();
     const auto k = static_cast<std::size_t>(std::find(scores.begin(), scores.end(), trigger->score) - scores.begin());
     double worst = active < 2 ? INFINITY : 0;
+    bool scored = false;  // a tally that scored nothing has no error to meet (it used to count as held)
     const std::size_t first = static_cast<std::size_t>(first_[t]), n = values_of(described_[t]);
     for (std::size_t v = first + k; active >= 2 && v < first + n; v += n_scores) {
       if (!(sum_[v] > 0)) continue;
+      scored = true;
       const MeanStd m = mean_std_of_sums(sum_[v], sum_sq_[v], active);
       worst = std::max(worst, m.std / m.mean);
     }
+    if (active >= 2 && !scored) worst = INFINITY;
     if (worst <= trigger->rel_err) continue;
     status.met = false;
     if (worst / trigger->rel_err > worst_ratio) {
@@ -142,7 +145,7 @@ TriggerStatus RunTallies::triggers(int active) const {
       char text[64];
       std::snprintf(text, sizeof text, "%.3g (> %g)", worst, trigger->rel_err);
       status.worst = "tally '" + problem_.tallies[t].name + "', " + std::string(info_of(trigger->score).name) +
-                     ": max relative error " + text;
+                     (active >= 2 && !scored ? ": no bin scored" : ": max relative error " + std::string(text));
     }
   }
   return status;
