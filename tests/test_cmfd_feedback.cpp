@@ -94,6 +94,24 @@ TEST(CmfdReweight, CellsLeftOutOfTheSolveKeepTheirWeight) {
   EXPECT_NEAR(r.weights[0] + r.weights[1] + r.weights[2] + r.weights[3], 4.0, 1e-14);
 }
 
+// One site alone in cell 1 where CMFD puts half the source: its raw factor, (1/2)/(1/100) = 50, would
+// give it half the next batch's weight. Capped at max_cmfd_weight_factor (10) it gets 10, and cell 0's 99
+// sites share the other 90 in the CMFD's proportion, the total still 100. (At 2000 particles, the
+// uncapped factors of examples/cmfd_slab_2g.toml with min_collisions = 0 gave one site 64 % of a
+// batch's weight, whose k was 3.66.)
+TEST(CmfdReweight, FactorsAreCappedAndTheTotalKept) {
+  ASSERT_EQ(max_cmfd_weight_factor, 10);
+  std::vector<Real> x(99, 0.5);
+  x.push_back(1.5);
+  const auto r = reweight(2, x, {0.5, 0.5});
+  EXPECT_EQ(r.factors[1], 10.0);
+  EXPECT_NEAR(r.factors[0], 90.0 / 99, 1e-12);
+  Real total = 0;
+  for (const Real w : r.weights) total += w;
+  EXPECT_NEAR(total, 100.0, 1e-10);
+  EXPECT_EQ(r.weights.back(), 10.0);
+}
+
 TEST(CmfdReweight, NoSitesAnywhereLeavesEveryFactorOne) {
   const auto r = reweight(2, {-1.0, 5.0}, {0.5, 0.5});
   for (const Real f : r.factors) EXPECT_EQ(f, 1.0);

@@ -55,6 +55,7 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
                                     std::max(problem.settings.batches, problem.settings.max_batches),
                                     problem.settings.allow_oversubscribed_memory)
                               : nullptr) {
+  if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
   exec.fence();
   timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
 }

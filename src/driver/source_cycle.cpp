@@ -8,6 +8,7 @@
 #include "kernels/rng.hpp"
 #include "kernels/site_check.hpp"
 #include "kernels/source_pilot.hpp"
+#include "io/input/geometry_bounds.hpp"
 #include "src/host/memory_check.hpp"
 #include "src/host/statistics.hpp"
 #include "src/params/device_memory.hpp"
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -71,7 +73,8 @@ SourceCycle::SourceCycle(const DeviceExec& exec, const model::Problem& problem, 
 void SourceCycle::check_source_box(const Real lower[3], const Real upper[3]) const {
   const IndexRange mine = EvenSplit(pilot_points, comm_.size()).part(comm_.rank());
   const std::int64_t hits = comm_.sum(count_fissionable_points(exec_, params_.geometry, params_.materials.fissionable,
-                                                               lower, upper, problem_.settings.seed, mine, pilot_points));
+                                                               lower, upper, problem_.settings.seed, mine, pilot_points)
+                                           .fissionable);
   if (hits >= pilot_points_needed) return;
   char share[32];
   std::snprintf(share, sizeof share, "%.2g", static_cast<double>(std::max<std::int64_t>(hits, 1)) / pilot_points);
@@ -80,6 +83,31 @@ void SourceCycle::check_source_box(const Real lower[3], const Real upper[3]) con
                  std::to_string(pilot_points) + " points uniform in it lie in a cell filled with fissionable material; "
                  "allowed: a [settings.source] box in which fissionable material fills at least about 1e-3; fit "
                  "lower_left/upper_right to the fuel)");
+}
+
+void SourceCycle::check_cmfd_covers_fuel(const model::Cmfd& cmfd) const {
+  const std::optional<model::Box> bounds = geometry_bounding_box(problem_);
+  if (!bounds) return;
+  Real lower[3], upper[3], within_lower[3], within_upper[3];
+  for (std::size_t d = 0; d < 3; ++d) {
+    lower[d] = bounds->lower[d];
+    upper[d] = bounds->upper[d];
+    within_lower[d] = cmfd.mesh.box.lower[d];
+    within_upper[d] = cmfd.mesh.box.upper[d];
+  }
+  const IndexRange mine = EvenSplit(pilot_points, comm_.size()).part(comm_.rank());
+  PilotCounts counts = count_fissionable_points(exec_, params_.geometry, params_.materials.fissionable, lower, upper,
+                                                problem_.settings.seed, mine, pilot_points, within_lower, within_upper);
+  counts.fissionable = comm_.sum(counts.fissionable);
+  counts.fissionable_outside = comm_.sum(counts.fissionable_outside);
+  if (counts.fissionable_outside == 0) return;
+  char share[32];
+  std::snprintf(share, sizeof share, "%.2g", static_cast<double>(counts.fissionable_outside) / counts.fissionable);
+  throw RunError("the CMFD mesh ([cmfd] at " + cmfd.where.str() + ") leaves out about " + share +
+                 " of the fissionable material (" + std::to_string(counts.fissionable_outside) + " of the " +
+                 std::to_string(counts.fissionable) + " points in fissionable material, of " +
+                 std::to_string(pilot_points) + " uniform in the geometry's bounding box, lie outside it); CMFD's "
+                 "balance needs every fission inside (allowed: a mesh that covers every fissionable region)");
 }
 
 template <class Physics>

@@ -41,6 +41,10 @@ class SourceCycle {
   // The first batch's source: sites sampled uniformly in [settings.source] where the material is
   // fissionable. Throws RunError when the box holds too little of it. Collective.
   void sample_initial();
+  // Before the first batch: refuses (RunError) a [cmfd] mesh that leaves fissionable material out, by the
+  // pilot sample over the geometry's bounding box; fission sites banked outside it would stop the run at
+  // CMFD's first batch. A geometry without a bounding box is left to that check. Collective.
+  void check_cmfd_covers_fuel(const model::Cmfd& cmfd) const;
   // A restart: this rank's share of a statepoint's source (global order), refused unless every site lies
   // in fissionable material. Collective.
   void restore(const std::vector<Site>& global_source);
