@@ -189,6 +189,24 @@ void check_hash_grid_size(const Section& root, const model::Problem& p) {
   root.table("nuclear_data")->fail("nuclides", what, allowed);
 }
 
+// toml++'s description of a syntax error. Its redefinition errors quote the key in an escaping of their
+// own that garbles a key with escapes in it ("a\x1b" came out as "a\a\u001b"), so the key is named by
+// the line of the file that redefines it instead, made printable and cut.
+std::string syntax_error_description(std::string_view description, std::string_view text, std::size_t line) {
+  constexpr std::string_view redefine = "cannot redefine existing ";
+  const std::size_t at = description.find(redefine);
+  const std::size_t quote = at == std::string_view::npos ? at : description.find(" '", at);
+  if (quote == std::string_view::npos) return std::string(description);
+  std::size_t begin = 0;
+  for (std::size_t n = 1; n < line && begin != std::string_view::npos; ++n) {
+    begin = text.find('\n', begin);
+    if (begin != std::string_view::npos) ++begin;
+  }
+  std::string_view source_line = begin == std::string_view::npos ? std::string_view() : text.substr(begin);
+  source_line = source_line.substr(0, source_line.find('\n'));
+  return std::string(description.substr(0, quote)) + " (the line reads: " + printable_cut(source_line, 120) + ")";
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -204,7 +222,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   } catch (const toml::parse_error& e) {
     const auto& at = e.source().begin;
     throw InputError(printable(source_name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
-                               ": TOML syntax error: " + std::string(e.description())));
+                               ": TOML syntax error: " + syntax_error_description(e.description(), toml_text, at.line)));
   }
   const Section root(src, doc, "");
   root.allow_only({"settings", "nuclear_data", "multigroup", "surface", "cell", "lattice", "material", "geometry",
