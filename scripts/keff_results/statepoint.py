@@ -135,15 +135,16 @@ class StatePoint:
     def _read(self, f):
         self.run = {name: _value(v) for name, v in f.attrs.items()}
         _check_statepoint(self.path, self.run)
+        _check_run(self.run)
         self.version = self.run["version"]
         self.batch_results = _read_batches(f["batches"])
-        self.k_estimators = {name: Estimate(*f["estimators"][name][()]) for name in ESTIMATORS}
-        self.k_correlations = {name: Correlation(*f["estimators"][name + "_correlation"][()]) for name in ESTIMATORS
-                               if name + "_correlation" in f["estimators"]}
+        self.k_estimators = {name: Estimate(*_numbers(f["estimators"], name, 2)) for name in ESTIMATORS}
+        self.k_correlations = {name: Correlation(*_numbers(f["estimators"], name + "_correlation", 3))
+                               for name in ESTIMATORS if name + "_correlation" in f["estimators"]}
         self.k_combined_estimate = _value(f["estimators"].attrs["combined_estimate"])
         self.k_combined_reason = _value(f["estimators"].attrs["combined_reason"])
-        self.leakage = Estimate(*f["leakage"][()])
-        self.timing = {phase: Timing(*d[()]) for phase, d in f["timing"].items()}
+        self.leakage = Estimate(*_numbers(f, "leakage", 2))
+        self.timing = {phase: Timing(*_numbers(f["timing"], phase, 3)) for phase in f["timing"]}
         self.timing_synchronized = bool(f["timing"].attrs["synchronized"])
         self.tallies = {}
         for name in _strings(f["tallies"]["names"]):
@@ -172,31 +173,82 @@ def _check_readable_hdf5(path):
 
 
 def _check_statepoint(path, attrs):
-    if attrs.get("filetype") != "statepoint":
+    if not (isinstance(attrs.get("filetype"), str) and attrs["filetype"] == "statepoint"):
         raise StatePointError(f"'{path}' is not a keff statepoint (an HDF5 file without filetype = \"statepoint\")")
     version = attrs.get("version")
-    if version not in SUPPORTED_VERSIONS:
-        raise StatePointError(f"statepoint '{path}' has layout version {version}; this reader reads "
-                              f"{', '.join(map(str, SUPPORTED_VERSIONS))}")
+    if not (isinstance(version, int) and version in SUPPORTED_VERSIONS):
+        raise StatePointError(f"statepoint '{path}' has layout version {printable_cut(repr(version), 40)}; this "
+                              f"reader reads {', '.join(map(str, SUPPORTED_VERSIONS))}")
+
+
+# The run's attributes the reader uses, and their type: each must be there, as written.
+RUN_ATTRIBUTES = {"particles": int, "batches": int, "batches_done": int, "inactive": int, "seed": int,
+                  "input": str, "mode": str}
+
+
+def _check_run(run):
+    for name, kind in RUN_ATTRIBUTES.items():
+        if name not in run:
+            raise StatePointError(f"the run's attribute '{name}' is missing")
+        if not isinstance(run[name], kind) or isinstance(run[name], bool):
+            raise StatePointError(f"the run's attribute '{name}' is {printable_cut(repr(run[name]), 40)} "
+                                  f"(allowed: {'an integer' if kind is int else 'text'})")
+    if not 0 <= run["inactive"] <= run["batches_done"]:
+        raise StatePointError(f"the run's inactive batches, {run['inactive']}, are not within the "
+                              f"{run['batches_done']} it ran")
+
+
+def printable_cut(text, limit):
+    """Untrusted text for a one-line message: control and non-printable characters escaped, cut to `limit`."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more)"
 
 
 def _value(v):
-    """An HDF5 attribute as a plain Python value: text decoded, numpy scalars unwrapped."""
-    if isinstance(v, bytes):
-        return v.decode("utf-8")
+    """An HDF5 attribute as a plain Python value: text decoded (bytes that are not UTF-8 refused), numpy
+    scalars unwrapped."""
+    try:
+        if isinstance(v, bytes):
+            return v.decode("utf-8")
+        if isinstance(v, str):
+            v.encode("utf-8")  # h5py decodes what is not UTF-8 to lone surrogates
+            return v
+    except UnicodeError:
+        raise StatePointError(f"text that is not UTF-8: {printable_cut(repr(v), 40)}") from None
     if isinstance(v, np.generic):
         return v.item()
     return v
 
 
 def _strings(dataset):
-    return [_value(s) for s in dataset[()]]
+    """A dataset of text, one string per value."""
+    if not isinstance(dataset, h5py.Dataset) or dataset.ndim != 1 or dataset.dtype.kind not in "SO":
+        raise StatePointError(f"{dataset.name} is not a list of text")
+    values = [_value(s) for s in dataset[()]]
+    if not all(isinstance(v, str) for v in values):
+        raise StatePointError(f"{dataset.name} is not a list of text")
+    return values
+
+
+def _numbers(g, name, count):
+    """Dataset `name` of `g`: `count` real numbers (NaN allowed: a value not defined yet)."""
+    d = _sized_dataset(g, name, count, "a fixed layout")
+    if d.dtype.kind not in "fiu":
+        raise StatePointError(f"{d.name} holds {d.dtype} (allowed: numbers)")
+    return [float(v) for v in d[()].reshape(-1)]
 
 
 def _read_batches(g):
     """/batches as columns, keff's first, then any other in name order; `active` as booleans. The running
-    k of an inactive batch is NaN (the JSON summary's null): there is none yet."""
-    names = [n for n in BATCH_COLUMNS if n in g] + sorted(n for n in g if n not in BATCH_COLUMNS)
+    k of an inactive batch is NaN (the JSON summary's null): there is none yet. Every column of keff's
+    is there, one number per batch."""
+    missing = [n for n in BATCH_COLUMNS if n not in g]
+    if missing:
+        raise StatePointError(f"/batches lacks {', '.join(missing)} (allowed: the columns {', '.join(BATCH_COLUMNS)})")
+    names = list(BATCH_COLUMNS) + sorted(n for n in g if n not in BATCH_COLUMNS)
+    for n in names:
+        if not isinstance(g[n], h5py.Dataset) or g[n].ndim != 1 or g[n].dtype.kind not in "fiub":
+            raise StatePointError(f"/batches/{n} is not a column of numbers (allowed: one number per batch)")
     columns = {n: g[n][()] for n in names}
     lengths = {len(c) for c in columns.values()}
     if len(lengths) > 1:
@@ -228,8 +280,8 @@ def _sized(g, name, count, what):
 
 def _read_filter(g):
     kind, bins = _value(g.attrs["kind"]), int(g.attrs["bins"])
-    if kind not in FILTER_KINDS:
-        raise StatePointError(f"{g.name}: filter kind {kind!r} (allowed: {', '.join(FILTER_KINDS)})")
+    if not isinstance(kind, str) or kind not in FILTER_KINDS:
+        raise StatePointError(f"{g.name}: filter kind {printable_cut(repr(kind), 40)} (allowed: {', '.join(FILTER_KINDS)})")
     if not 1 <= bins <= MAX_TALLY_VALUES:
         raise StatePointError(f"{g.name}: {bins} bins (allowed: 1 to {MAX_TALLY_VALUES})")
     f = Filter(kind=kind, bins=bins)

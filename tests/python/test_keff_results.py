@@ -482,6 +482,54 @@ class ForgedMetadata(unittest.TestCase):
                     self.assertIn(result.returncode, (0, 2), result.stderr)
                     self.assertLessEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
 
+    def test_structure_edits(self):
+        """Seeded structural edits anywhere in the file (a mutation fuzzer beside the one above): a group or
+        dataset deleted or replaced by text, a scalar, an empty or 2-D array, extreme numbers; an attribute
+        deleted or set to bytes that are not UTF-8, a negative integer, an array or a control character. The
+        reader and the pictures refuse each with one line or draw it, with no other exception and no warning
+        (these once gave KeyError on a missing /batches column, TypeError on a text estimate or a text
+        `inactive`, a two-line refusal for a forged version and glyph warnings for undecodable text)."""
+        import random
+        import warnings
+        with h5py.File(RUN["statepoint"], "r") as f:
+            targets = [("/", False, list(f.attrs))]
+            f.visititems(lambda n, o: targets.append((n, isinstance(o, h5py.Dataset), list(o.attrs))))
+        edits = []
+        for path, is_dataset, attrs in targets:
+            if path != "/":
+                edits.append((path, "delete", None))
+                kinds = ("text", "scalar", "empty", "matrix", "extremes") if is_dataset else ("dataset",)
+                edits += [(path, kind, None) for kind in kinds]
+            edits += [(path, kind, a) for a in attrs for kind in ("attr_delete", "attr_bytes", "attr_int", "attr_array",
+                                                                 "attr_control")]
+
+        def edit(f, path, kind, attr):
+            if kind in ("delete", "text", "scalar", "empty", "matrix", "extremes", "dataset"):
+                dtype = f[path].dtype if kind == "empty" else None
+                del f[path]
+                if kind != "delete":
+                    f[path] = {"text": np.array([b"zz", b"\xff\xfe"]), "scalar": 3, "empty": np.zeros(0, dtype=dtype),
+                               "matrix": np.ones((2, 2)), "extremes": np.array([np.nan, -1e308, 1e308]),
+                               "dataset": np.ones(3)}[kind]
+            elif kind == "attr_delete":
+                del f[path].attrs[attr]
+            else:
+                f[path].attrs[attr] = {"attr_bytes": b"\xff\xfe", "attr_int": -7, "attr_array": np.array([1.5, 2.5]),
+                                       "attr_control": "\u202e\n"}[kind]
+
+        for i, (path, kind, attr) in enumerate(random.Random(20261127).sample(edits, 150)):
+            forged = self.forged("structure", lambda f: edit(f, path, kind, attr))
+            with self.subTest(path=path, edit=kind, attribute=attr), warnings.catch_warnings():
+                warnings.simplefilter("error")
+                try:
+                    sp = self.StatePoint(forged)
+                    self.cli.write_convergence(sp, os.path.join(OUT, "structure.png"), (300, 200))
+                    for name, tally in sp.tallies.items():
+                        if path.startswith("tallies/" + name):
+                            self.cli.write_tally_picture(sp, tally, os.path.join(OUT, "structure.png"), (300, 200))
+                except self.KeffResultsError as e:
+                    self.assertNotIn("\n", str(e))
+
 
 def main():
     global KEFF, REPO, OUT
