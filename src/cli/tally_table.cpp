@@ -21,9 +21,16 @@ std::string bin_label(const TallyFilterResult& f, std::int64_t b) {
   const auto i = static_cast<std::size_t>(b);
   if (f.kind == "mesh") {
     const std::int64_t nx = f.shape[0], ny = f.shape[1];
-    return "(" + std::to_string(b % nx) + " " + std::to_string((b / nx) % ny) + " " + std::to_string(b / (nx * ny)) + ")";
+    char text[80];  // not "(" + std::string: GCC 12 warns falsely (-Wrestrict) of that
+    std::snprintf(text, sizeof text, "(%lld %lld %lld)", static_cast<long long>(b % nx),
+                  static_cast<long long>((b / nx) % ny), static_cast<long long>(b / (nx * ny)));
+    return text;
   }
-  if (f.kind == "energy") return "[" + number(f.energy_bounds[i]) + ", " + number(f.energy_bounds[i + 1]) + ") eV";
+  if (f.kind == "energy") {
+    std::string text = "[";
+    text += number(f.energy_bounds[i]) + ", " + number(f.energy_bounds[i + 1]) + ") eV";
+    return text;
+  }
   if (f.kind == "group") return "group " + std::to_string(b + 1);
   if (f.kind == "cell_instance" && i < f.positions.size()) {
     const auto& p = f.positions[i];
