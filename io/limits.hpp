@@ -68,6 +68,9 @@ inline constexpr std::int64_t max_gridpoints = std::int64_t{1} << 24;
 inline constexpr std::int64_t max_total_gridpoints = int_max;
 // Multigroup energy groups (sigma_s is groups x groups per material).
 inline constexpr std::int64_t max_groups = 10000;
+// Material temperatures (K): above 0, and below the melting point of anything a reactor holds by far
+// (kT = 8.6 eV at the top, where the free-gas cutoff of 400 kT passes the resonances).
+inline constexpr double max_temperature = 1.0e5;
 // The largest k a batch can report, per event a history may take (settings.max_events), for the checks
 // of a restart: every source neutron has weight 1; a collision scores nu Sigma_f / Sigma_t <= max_nu (10:
 // physical_limits in io/library/nuclear_data.hpp; the multigroup input keeps nu_sigma_f <= 10 sigma_a), an

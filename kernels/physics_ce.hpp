@@ -1,8 +1,10 @@
 #pragma once
 // Continuous-energy physics: material cross sections from nuclide data, and the collision: sample the
-// nuclide, bank fission neutrons, then absorb (analog) or scatter elastically off a target at rest,
-// isotropically in the centre-of-mass frame.
+// nuclide, bank fission neutrons, then absorb (analog) or scatter elastically, isotropically in the
+// centre-of-mass frame, off a target moving with the material's thermal motion (kernels/free_gas.hpp) or,
+// above the free-gas cutoff and with settings.thermal = "none", at rest.
 #include "kernels/fission_bank.hpp"
+#include "kernels/free_gas.hpp"
 #include "kernels/particle.hpp"
 #include "kernels/xs_lookup.hpp"
 
@@ -82,7 +84,12 @@ struct ContinuousEnergyPhysics {
       p.fate = Fate::absorbed;
       return out;
     }
-    scatter_elastic(p, nuclides.awr(n));
+    const Real awr = nuclides.awr(n), kt = materials.kt(mat);
+    if (target_moves(p.energy, awr, kt)) {
+      scatter_off_moving_target(p, awr, sample_target_velocity(p.energy, p.u, awr, kt, p.rng));
+    } else {
+      scatter_elastic(p, awr);
+    }
     return out;
   }
 

@@ -56,6 +56,7 @@ struct MaterialParams {
   Kokkos::View<const int*, Mem> nuclide;
   Kokkos::View<const Real*, Mem> density;
   Kokkos::View<const int*, Mem> fissionable;
+  Kokkos::View<const Real*, Mem> kt;        // [n_materials]: k_B T in eV (0: targets at rest)
   int max_nuclides = 0;                     // longest material: size of the per-thread micro-XS cache
 };
 

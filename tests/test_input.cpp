@@ -506,6 +506,21 @@ TEST(Input, EventSortAndSorter) {
   EXPECT_EQ(p.settings.event_reorder, EventReorder::index);
 }
 
+// settings.temperature is every material's unless it gives its own; free gas unless thermal = "none".
+TEST(Input, TemperaturesAndThermalModel) {
+  const auto defaults = read_problem_string(minimal, "m.toml");
+  EXPECT_EQ(defaults.settings.thermal, model::ThermalModel::free_gas);
+  for (const auto& m : defaults.materials) EXPECT_EQ(m.temperature, 293.6) << m.name;
+  std::string text = minimal;
+  text.replace(text.find("particles = 7"), 13, "particles = 7\ntemperature = 600.0\nthermal = \"none\"");
+  text.replace(text.find("trace_density = 3e-5"), 20, "trace_density = 3e-5\ntemperature = 900");
+  const auto p = read_problem_string(text, "m.toml");
+  EXPECT_EQ(p.settings.thermal, model::ThermalModel::none);
+  ASSERT_EQ(p.materials.size(), 2u);
+  EXPECT_EQ(p.materials[0].temperature, 900.0);
+  EXPECT_EQ(p.materials[1].temperature, 600.0);
+}
+
 TEST(Input, ReadingADirectoryFails) {
   const std::string msg = error_of([] { read_problem_file(inputs); });
   EXPECT_NE(msg.find("it is a directory"), std::string::npos) << msg;

@@ -68,7 +68,8 @@ model::Settings read_settings(const Section& root) {
   const auto st = root.table("settings");
   if (!st) root.fail("settings", "missing required table [settings]", "a [settings] table with at least [settings.source]");
   const Section& s = *st;
-  s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "hash_bins",
+  s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "thermal",
+                "temperature", "hash_bins",
                 "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
                 "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
                 "entropy_mesh", "tally_mesh", "event", "max_batches"});
@@ -84,6 +85,16 @@ model::Settings read_settings(const Section& root) {
   out.seed = static_cast<std::uint64_t>(s.integer("seed", static_cast<std::int64_t>(out.seed), 1, int64_max));
   out.mode = s.choice("mode", out.mode);
   out.energy_grid = s.choice("energy_grid", out.energy_grid);
+  if (out.mode == model::PhysicsMode::multigroup) {
+    for (const char* key : {"thermal", "temperature"}) {
+      if (s.has(key)) {
+        s.fail(key, "a thermal setting in a multigroup problem, whose cross sections hold their temperature",
+               "thermal and temperature only with mode = \"continuous-energy\"");
+      }
+    }
+  }
+  out.thermal = s.choice("thermal", out.thermal);
+  out.temperature = read_temperature(s, out.temperature);
   out.hash_bins = static_cast<int>(s.integer("hash_bins", out.hash_bins, 1, limits::max_hash_bins));
   if (s.has("transport")) {
     out.transport = s.choice("transport", TransportMode::history);
@@ -237,7 +248,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   std::map<int, int> surface_index;
   p.surfaces = read_surfaces(root, surface_index);
   std::map<std::string, int> material_index;
-  p.materials = read_materials(root, p.settings.mode, p.groups, material_index, p.notes);
+  p.materials = read_materials(root, p.settings, p.groups, material_index, p.notes);
   read_geometry(root, surface_index, p);
   p.domains = read_domains(root, p);
   p.cmfd = read_cmfd(root, p);

@@ -78,13 +78,14 @@ namespace {
 // [[material]]
 
 constexpr std::string_view mg_keys_text = "name, sigma_t, sigma_s, nu_sigma_f, sigma_f, chi";
-constexpr std::string_view ce_keys_text = "name, nuclides, trace_nuclides, trace_density";
+constexpr std::string_view ce_keys_text = "name, nuclides, trace_nuclides, trace_density, temperature";
 
-void read_ce_material(const Section& s, model::Material& mat) {
+void read_ce_material(const Section& s, model::Material& mat, double default_temperature) {
   for (auto key : {"sigma_t", "sigma_s", "nu_sigma_f", "sigma_f", "chi"}) {
     if (s.has(key)) s.fail(key, "multigroup data in a continuous-energy problem", ce_keys_text);
   }
-  s.allow_only({"name", "nuclides", "trace_nuclides", "trace_density"});
+  s.allow_only({"name", "nuclides", "trace_nuclides", "trace_density", "temperature"});
+  mat.temperature = read_temperature(s, default_temperature);
   if (const auto nuc = s.table("nuclides")) {
     // In file order, so a material's nuclides keep the order the user wrote.
     std::vector<std::pair<const toml::key*, const toml::node*>> entries;
@@ -211,7 +212,7 @@ void normalise_chi(const Section& s, model::Material& mat, std::vector<std::stri
 }
 
 void read_mg_material(const Section& s, model::Material& mat, int groups, std::vector<std::string>& notes) {
-  for (auto key : {"nuclides", "trace_nuclides", "trace_density"}) {
+  for (auto key : {"nuclides", "trace_nuclides", "trace_density", "temperature"}) {
     if (s.has(key)) s.fail(key, "continuous-energy data in a multigroup problem", mg_keys_text);
   }
   s.allow_only({"name", "sigma_t", "sigma_s", "nu_sigma_f", "sigma_f", "chi"});
@@ -267,8 +268,14 @@ void read_mg_material(const Section& s, model::Material& mat, int groups, std::v
 
 }  // namespace
 
-std::vector<model::Material> read_materials(const Section& root, model::PhysicsMode mode, int groups,
+double read_temperature(const Section& s, double fallback) {
+  return s.number("temperature", fallback, [](double t) { return t > 0 && t <= limits::max_temperature; },
+                  "a temperature in K above 0, at most " + format_number(limits::max_temperature));
+}
+
+std::vector<model::Material> read_materials(const Section& root, const model::Settings& settings, int groups,
                                             std::map<std::string, int>& index_of_name, std::vector<std::string>& notes) {
+  const model::PhysicsMode mode = settings.mode;
   std::vector<model::Material> out;
   for (Section s : array_of_tables(root, "material")) {
     model::Material mat;
@@ -285,7 +292,7 @@ std::vector<model::Material> read_materials(const Section& root, model::PhysicsM
     if (mode == model::PhysicsMode::multigroup) {
       read_mg_material(s, mat, groups, notes);
     } else {
-      read_ce_material(s, mat);
+      read_ce_material(s, mat, settings.temperature);
     }
     index_of_name[mat.name] = static_cast<int>(out.size());
     out.push_back(std::move(mat));

@@ -18,8 +18,10 @@ model::Mesh read_mesh(const Section& s, const model::Box& fallback_box, std::arr
 // io/input/input_data.cpp
 model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode mode);
 int read_groups(const Section& root, model::PhysicsMode mode);
-std::vector<model::Material> read_materials(const Section& root, model::PhysicsMode mode, int groups,
+std::vector<model::Material> read_materials(const Section& root, const model::Settings& settings, int groups,
                                             std::map<std::string, int>& index_of_name, std::vector<std::string>& notes);
+// `temperature` of a [settings] or [[material]] table, in K (0 < T <= limits::max_temperature).
+double read_temperature(const Section& s, double fallback);
 
 // io/input/input_geometry.cpp
 std::vector<model::Surface> read_surfaces(const Section& root, std::map<int, int>& index_of_id);

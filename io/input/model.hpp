@@ -28,6 +28,15 @@ inline constexpr EnumName<PhysicsMode> physics_mode_names[] = {{PhysicsMode::con
                                                               {PhysicsMode::multigroup, "multigroup"}};
 constexpr std::span<const EnumName<PhysicsMode>> enum_names(PhysicsMode) { return physics_mode_names; }
 
+// How a continuous-energy neutron sees the target nucleus of an elastic scatter: moving, with the
+// Maxwellian velocities of the material's temperature (the free-gas model with a constant cross section,
+// below 400 kT and for nuclides lighter than a neutron), or at rest (the physics before temperatures,
+// for comparisons with older numbers).
+enum class ThermalModel { free_gas, none };
+inline constexpr EnumName<ThermalModel> thermal_model_names[] = {{ThermalModel::free_gas, "free_gas"},
+                                                                {ThermalModel::none, "none"}};
+constexpr std::span<const EnumName<ThermalModel>> enum_names(ThermalModel) { return thermal_model_names; }
+
 struct Surface {
   int user_id = 0;  // the id written in the input
   SurfaceKind kind = SurfaceKind::x_plane;
@@ -85,6 +94,7 @@ struct Material {
   SourceLoc where;
   // Continuous energy
   std::vector<NuclideAmount> nuclides;
+  double temperature = 293.6;  // K: the target nuclei's Maxwellian (settings.thermal); settings.temperature by default
   // Multigroup (macroscopic, cm^-1), sized to Problem::groups; sigma_f, nu_sigma_f and chi are zeros
   // where the input leaves them out (a non-fissile material)
   std::vector<double> sigma_t, sigma_f, nu_sigma_f, chi;
@@ -153,6 +163,8 @@ struct Settings {
   std::uint64_t seed = 1;
   PhysicsMode mode = PhysicsMode::continuous_energy;
   EnergyGridKind energy_grid = EnergyGridKind::hash;
+  ThermalModel thermal = ThermalModel::free_gas;  // continuous energy: targets moving or at rest
+  double temperature = 293.6;                     // K: every material's unless it gives its own
   std::optional<TransportMode> transport;  // unset: history-based, or event-based with domains
   std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
   // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a

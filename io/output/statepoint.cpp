@@ -255,6 +255,7 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("input", r.input);
   root.set_attribute("mode", r.mode);
   root.set_attribute("energy_grid", r.energy_grid);
+  root.set_attribute("thermal", r.thermal);
   root.set_attribute("execution_space", r.execution_space);
   root.set_attribute("threads", r.threads);
   root.set_attribute("ranks", r.ranks);

@@ -203,6 +203,7 @@ json summary(const RunResults& r) {
            {{"input", r.input},
             {"mode", r.mode},
             {"energy_grid", r.energy_grid},
+            {"thermal", r.thermal},
             {"execution_space", r.execution_space},
             {"threads", r.threads},
             {"ranks", r.ranks},

@@ -12,6 +12,7 @@ namespace constants {
 inline constexpr Real energy_min_ev = 1.0e-5;  // bottom of every continuous-energy grid
 inline constexpr Real energy_max_ev = 2.0e7;   // top of every continuous-energy grid
 inline constexpr Real pi = 3.14159265358979323846;
+inline constexpr Real boltzmann_ev_per_k = 8.617333262e-5;  // CODATA 2018
 inline constexpr Real infinity = 1.0e300;      // "no surface ahead"
 }  // namespace constants
 

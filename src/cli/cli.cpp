@@ -107,6 +107,18 @@ std::string cmfd_description(const model::Problem& p, const CmfdFootprint& f) {
   return text + size + "\n";
 }
 
+// How elastic scattering sees its targets: "free-gas targets at 293.6 K" (or a range of temperatures),
+// or "targets at rest".
+std::string thermal_text(const model::Problem& p) {
+  if (p.settings.thermal == model::ThermalModel::none || p.materials.empty()) return "targets at rest (thermal = \"none\")";
+  double lo = p.materials.front().temperature, hi = lo;
+  for (const model::Material& m : p.materials) lo = std::min(lo, m.temperature), hi = std::max(hi, m.temperature);
+  char text[80];
+  if (hi > lo) std::snprintf(text, sizeof text, "free-gas targets at %g to %g K", lo, hi);
+  else std::snprintf(text, sizeof text, "free-gas targets at %g K", lo);
+  return text;
+}
+
 void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm,
                    const std::string& geometry_check) {
   const auto& s = p.settings;
@@ -116,7 +128,7 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << (s.mode == model::PhysicsMode::multigroup
              ? "multigroup, " + std::to_string(p.groups) + " groups"
              : "continuous energy, " + std::to_string(run.nuclides) + " nuclides x " + std::to_string(run.gridpoints) +
-                   " points")
+                   " points; " + thermal_text(p))
      << "\n"
      << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "
      << p.lattices.size() << " lattices, " << p.surfaces.size() << " surfaces\n"

@@ -267,6 +267,7 @@ RunResults Simulation::collect_results(bool with_bank) {
   res.input = problem_.source_name;
   res.mode = name_of(s.mode);
   res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.energy_grid);
+  res.thermal = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.thermal);
   res.execution_space = setup.execution_space;
   res.threads = setup.concurrency;
   res.ranks = comm_.size();

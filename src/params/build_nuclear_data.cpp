@@ -286,6 +286,11 @@ MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const mo
   p.nuclide = to_device(exec, "keff::xs::material_nuclide", nuclide);
   p.density = to_device(exec, "keff::xs::material_density", density);
   p.fissionable = to_device(exec, "keff::xs::material_fissionable", fissionable);
+  std::vector<Real> kt;
+  for (const model::Material& mat : materials) {
+    kt.push_back(problem.settings.thermal == model::ThermalModel::none ? 0 : constants::boltzmann_ev_per_k * mat.temperature);
+  }
+  p.kt = to_device(exec, "keff::xs::material_kt", kt);
   p.max_nuclides = max_nuclides;
   return p;
 }
@@ -301,6 +306,7 @@ MaterialParams<DeviceMem> build_multigroup_material_params(const DeviceExec& exe
   p.nuclide = to_device(exec, "keff::xs::material_nuclide", std::vector<int>());
   p.density = to_device(exec, "keff::xs::material_density", std::vector<Real>());
   p.fissionable = to_device(exec, "keff::xs::material_fissionable", fissionable);
+  p.kt = to_device(exec, "keff::xs::material_kt", std::vector<Real>(problem.materials.size(), 0));
   p.max_nuclides = 1;
   return p;
 }
