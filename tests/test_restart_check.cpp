@@ -181,5 +181,46 @@ TEST_F(RestartCheck, SiteOutsideFissionableMaterialIsRefused) {
   }
 }
 
+// A continuous-energy statepoint whose histories ran with other thermal physics (one written before thermal
+// motion has no 'thermal' attribute and reads as "none") is refused before the batches are compared:
+// continuing it would mix targets at rest with moving ones.
+TEST(RestartThermal, OtherThermalPhysicsIsRefused) {
+  const model::Problem p = read_problem_string(R"([settings]
+particles = 10
+inactive = 1
+[settings.source]
+lower_left = [-1.0, -1.0, -1.0]
+upper_right = [1.0, 1.0, 1.0]
+[[surface]]
+id = 1
+type = "sphere"
+coeffs = [0.0, 0.0, 0.0, 1.0]
+boundary = "vacuum"
+[[cell]]
+name = "fuel"
+region = "-1"
+material = "fuel"
+[[material]]
+name = "fuel"
+nuclides = { U235 = 1.0e-3 }
+)",
+                                               "ce.toml");
+  RunResults sp;
+  sp.particles = p.settings.particles;
+  sp.inactive = p.settings.inactive;
+  sp.seed = p.settings.seed;
+  sp.thermal = "none";
+  try {
+    check_restart_data("old.h5", sp, p);
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot restart from 'old.h5': its histories ran with settings.thermal = none "
+                                         "(a statepoint without a 'thermal' attribute was written before thermal "
+                                         "motion, with targets at rest) (allowed: this run's free_gas"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace keff

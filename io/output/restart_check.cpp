@@ -75,6 +75,11 @@ std::string identity_problem(const RunResults& sp, const model::Settings& s) {
            ", seed = " + std::to_string(sp.seed) + " (allowed: this run's " + std::to_string(s.particles) + ", " +
            std::to_string(s.inactive) + ", " + std::to_string(s.seed) + ")";
   }
+  if (s.mode == model::PhysicsMode::continuous_energy && sp.thermal != name_of(s.thermal)) {
+    return "its histories ran with settings.thermal = " + printable_cut(sp.thermal, 40) + " (a statepoint without a "
+           "'thermal' attribute was written before thermal motion, with targets at rest) (allowed: this run's " +
+           std::string(name_of(s.thermal)) + "; continuing would mix the two physics: start a new run)";
+  }
   return {};
 }
 

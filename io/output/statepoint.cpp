@@ -5,6 +5,7 @@
 #include "io/atomic_write.hpp"
 #include "io/checksum.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/input/model.hpp"
 #include "io/limits.hpp"
 #include "io/output/output.hpp"
 #include "io/output/results_check.hpp"
@@ -463,6 +464,8 @@ RunResults read_statepoint(const std::string& path) {
   RunResults r;
   r.input = file.attribute_string("input");
   r.mode = file.attribute_string("mode");
+  // A statepoint from before thermal motion has no attribute: its targets were at rest.
+  r.thermal = file.has_attribute("thermal") ? file.attribute_string("thermal") : std::string(name_of(model::ThermalModel::none));
   r.seed = static_cast<std::uint64_t>(file.attribute_int64("seed"));
   r.particles = file.attribute_int64("particles");
   r.batches = static_cast<int>(file.attribute_int64("batches"));
