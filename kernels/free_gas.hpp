@@ -5,24 +5,17 @@
 // section); the neutron then scatters isotropically in the centre-of-mass frame of the pair. Neutrons
 // gain energy as well as lose it, and settle into the Maxwellian E exp(-E/kT) instead of piling up at
 // the bottom of the grid. Above free_gas_cutoff_kt x kT the target stays at rest (its motion changes
-// nothing there), except for nuclides lighter than a neutron (H1), whose motion always matters.
+// nothing there), except for nuclides lighter than a neutron (H1), whose motion always matters. The
+// lookup multiplies the elastic cross section there by free_gas_factor (kernels/free_gas_rate.hpp), the
+// rate this weighting implies, so that neutrons meet targets as often as the kernel assumes.
 //
 // Velocities are in sqrt(eV): a neutron of energy E moves at sqrt(E), a target of mass ratio A at v
 // carries A v^2. Then the target's Maxwellian is v^2 exp(-A v^2 / kT), and with y = v sqrt(A / kT) the
 // speed follows y^2 exp(-y^2).
+#include "kernels/free_gas_rate.hpp"
 #include "kernels/particle.hpp"
 
 namespace keff {
-
-namespace constants {
-inline constexpr Real free_gas_cutoff_kt = 400;
-}  // namespace constants
-
-// Whether a scatter at `energy` (eV) off a nuclide of mass ratio `awr` in a material at `kt` (eV) sees
-// a moving target. kt = 0 (settings.thermal = "none") never does.
-KOKKOS_INLINE_FUNCTION bool target_moves(Real energy, Real awr, Real kt) {
-  return kt > 0 && (awr < 1 || energy < constants::free_gas_cutoff_kt * kt);
-}
 
 // The target's velocity for a neutron of energy `energy` moving along `u`: from the density
 // |v_n - v_t| M(v_t), sampled from the bound (|v_n| + |v_t|) M(v_t) by rejection. In units of y the

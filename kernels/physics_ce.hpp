@@ -69,7 +69,7 @@ struct ContinuousEnergyPhysics {
     const int first = materials.offsets(mat);
     const int count = materials.offsets(mat + 1) - first;
     const int n = materials.nuclide(first + sample_nuclide(cache, count, xs.total, p.rng.next()));
-    const MicroXs micro = micro_xs(nuclides, n, p.energy, energy_search(nuclides, p.energy));
+    const MicroXs micro = micro_xs(nuclides, n, p.energy, energy_search(nuclides, p.energy), materials.kt(mat));
 
     // Fission neutrons, expected weight * nu sigma_f / sigma_t / k of the sampled nuclide: over the
     // nuclide choice that is weight * nu Sigma_f / Sigma_t / k, the collision estimator.

@@ -10,6 +10,7 @@
 //   const MacroXs macro = macro_xs(nuclides, materials, m, E, cache);
 //   const int k = sample_nuclide(cache, materials.offsets(m + 1) - materials.offsets(m), macro.total, xi);
 //   const int n = materials.nuclide(materials.offsets(m) + k);
+#include "kernels/free_gas_rate.hpp"
 #include "kernels/xs_data.hpp"
 
 namespace keff {
@@ -131,6 +132,21 @@ KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real
   return xs;
 }
 
+// micro_xs in a material at kt (eV): where a free-gas target moves (kernels/free_gas_rate.hpp), the 0 K
+// elastic cross section times free_gas_factor, the collision rate the free-gas scatter assumes; with it
+// the thermal flux is the Maxwellian (detailed balance), without it the Maxwellian times that factor.
+// Absorption stays as tabulated: a 1/v cross section keeps its rate under the target's motion.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search, Real kt) {
+  MicroXs xs = micro_xs(p, n, E, search);
+  const Real awr = p.awr(n);
+  if (target_moves(E, awr, kt)) {
+    xs.elastic *= free_gas_factor(Kokkos::sqrt(awr * E / kt));
+    xs.total = xs.elastic + xs.capture + xs.fission;
+  }
+  return xs;
+}
+
 // Macroscopic cross sections (cm^-1) of `material` at E; material < 0 (void) gives zeros. Writes
 // cache(k) = density_k * sigma_t_k for the k-th nuclide of the material (cache: a 1-D View of at least
 // materials.max_nuclides entries, e.g. a row of a per-thread workspace), for sample_nuclide.
@@ -142,9 +158,10 @@ KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const NuclideParams<Mem>& p, const Mater
   const int begin = materials.offsets(material);
   const int end = materials.offsets(material + 1);
   const int search = energy_search(p, E);
+  const Real kt = materials.kt(material);
   for (int k = begin; k < end; ++k) {
     const Real density = materials.density(k);
-    const MicroXs micro = micro_xs(p, materials.nuclide(k), E, search);
+    const MicroXs micro = micro_xs(p, materials.nuclide(k), E, search, kt);
     const Real total = density * micro.total;
     macro.total += total;
     macro.absorption += density * (micro.capture + micro.fission);

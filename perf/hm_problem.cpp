@@ -121,6 +121,7 @@ HmProblem make_hm_problem(HmSize size, HmEnergyMap map, int gridpoints) {
   Lcg63 density_rng;
   density_rng.state = hm_lookup_seed * hm_lookup_seed;
   const auto mats = materials(size);
+  hm.problem.settings.thermal = model::ThermalModel::none;  // XSBench looks up 0 K tables: no free-gas factor
   hm.problem.materials.resize(mats.size());
   for (std::size_t m = 0; m < mats.size(); ++m) {
     model::Material& out = hm.problem.materials[m];

@@ -131,6 +131,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // Two materials: fuel (the first `fuel` nuclides) and water (H1, O16).
 model::Problem two_materials(const Options& o) {
   model::Problem p;
+  p.settings.thermal = model::ThermalModel::none;  // XSBench looks up 0 K tables: no free-gas factor
   p.materials.resize(2);
   auto& fuel = p.materials[0];
   fuel.name = "fuel";

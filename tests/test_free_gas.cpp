@@ -7,7 +7,14 @@
 // (1/v at low energy, 1 far above kT). The energies after many collisions must follow it, whatever the
 // start: checked by chi^2 over 20 equiprobable bins, one independent chain per sample, for a target as
 // light as a neutron (H1) and one of carbon's mass, at two temperatures, from starts far below and above.
-// (Transport weighs collisions by the library's 0 K sigma_0, not by sigma_eff: src/README.md, "Thermal motion".)
+// sigma_eff is the lookup's (free_gas_factor, kernels/free_gas_rate.hpp): these chains sample none of it,
+// so a wrong factor fails here too.
+//
+// In transport: a reflected moderator of constant sigma and mass ratio 1 with a 1/v fissile absorber at a
+// thousandth of its scattering has the Maxwellian flux E exp(-E/kT) from 0.05 to 5 kT (chi^2 over 12
+// bins, at 293.6 and 900 K). It needs the lookup's free-gas factor: with the 0 K sigma the chi^2 was
+// 52440. (A carbon moderator hardens by a few percent under that much absorption, which such a test would
+// have to model; the kernel test above covers A = 12.)
 //
 // One collision's mean: the mean outgoing energy for a neutron at E, from the same kernel integrated by
 // quadrature over the target's speed and direction (centre-of-mass isotropy leaves
@@ -15,13 +22,19 @@
 // |v_n - v_t| M(v_t)).
 #include <gtest/gtest.h>
 
-#include "kernels/free_gas.hpp"
+#include "io/input/input.hpp"
+#include "io/library/hdf5_library.hpp"
 #include "kernels/device.hpp"
+#include "kernels/free_gas.hpp"
+#include "run_problem.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace keff {
@@ -44,11 +57,6 @@ std::vector<Real> chain_ends(Real awr, Real kt, int chains, int collisions, Real
       });
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ends);
   return std::vector<Real>(host.data(), host.data() + chains);
-}
-
-// sigma_eff / sigma_0 of the free gas at y^2 = A E / kT.
-double free_gas_factor(double y) {
-  return (1 + 1 / (2 * y * y)) * std::erf(y) + std::exp(-y * y) / (std::sqrt(constants::pi) * y);
 }
 
 // The stationary distribution in x = E / kT: its CDF tabulated (trapezoids) and its mean.
@@ -179,6 +187,117 @@ TEST(FreeGas, MeanOutgoingEnergyMatchesTheKernel) {
         EXPECT_GT(expected, energy);
       }
     }
+  }
+}
+
+// ---- In transport: the thermal flux of an infinite moderator is the Maxwellian ----------------------
+
+// A moderator of constant elastic cross section and mass ratio `awr` (no capture), and a 1/v fissile
+// absorber ("Fuel", 1/v capture and fission): written as an HDF5 library.
+std::string write_moderator_library(double awr) {
+  NuclideLibrary lib;
+  std::vector<double> energy;
+  for (int i = 0; i <= 400; ++i) energy.push_back(1e-5 * std::pow(2e12, i / 400.0));
+  NuclideData moderator;
+  moderator.name = "Moderator";
+  moderator.id = 1;
+  moderator.awr = awr;
+  moderator.energy = energy;
+  moderator.elastic.assign(energy.size(), 10.0);
+  moderator.capture.assign(energy.size(), 0.0);
+  moderator.fission.assign(energy.size(), 0.0);
+  NuclideData fuel;
+  fuel.name = "Fuel";
+  fuel.id = 2;
+  fuel.awr = 233.0;
+  fuel.fissile = true;
+  fuel.nu0 = 2.43;
+  fuel.energy = energy;
+  fuel.elastic.assign(energy.size(), 10.0);
+  for (const double e : energy) {
+    const double one_over_v = std::sqrt(0.0253 / e);
+    fuel.capture.push_back(100.0 * one_over_v);
+    fuel.fission.push_back(580.0 * one_over_v);
+  }
+  lib.nuclides = {moderator, fuel};
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("keff_free_gas_" + std::to_string(::getpid()) + "_" + std::to_string(awr) + ".h5");
+  write_hdf5_library(path.string(), lib);
+  return path.string();
+}
+
+// A reflected box of moderator with fuel at a thousandth of its macroscopic scattering (at 0.0253 eV),
+// at `temperature`, with a track-length flux tally in `bounds`.
+model::Problem moderator_problem(const std::string& library, double temperature, const std::vector<double>& bounds) {
+  std::string energy;
+  for (const double b : bounds) energy += (energy.empty() ? "" : ", ") + std::to_string(b);
+  std::string text = R"([settings]
+particles = 1500
+batches = 8
+inactive = 2
+statepoint = ""
+temperature = )" + std::to_string(temperature) + R"(
+[settings.source]
+lower_left = [-10.0, -10.0, -10.0]
+upper_right = [10.0, 10.0, 10.0]
+[nuclear_data]
+library = ")" + library + R"("
+[[surface]]
+id = 1
+type = "sphere"
+coeffs = [0.0, 0.0, 0.0, 1000.0]
+boundary = "reflective"
+[[cell]]
+name = "medium"
+region = "-1"
+material = "mix"
+[[material]]
+name = "mix"
+nuclides = { Moderator = 0.05, Fuel = 7.35e-7 }
+[[tally]]
+name = "spectrum"
+filters = ["energy"]
+energy = [)" + energy + R"(]
+scores = ["flux"]
+)";
+  return read_problem_string(text, "moderator.toml");
+}
+
+// chi^2 of the flux per bin against the Maxwellian E exp(-E/kT) integrated over each bin, both normalised
+// over the bins, with each bin's own standard deviation.
+double chi2_against_maxwellian_flux(const TallyResult& t, const std::vector<double>& bounds, double kt) {
+  const auto cdf = [&](double e) {
+    const double x = e / kt;
+    return 1 - (1 + x) * std::exp(-x);
+  };
+  double flux_total = 0, shape_total = cdf(bounds.back()) - cdf(bounds.front());
+  for (const double f : t.mean) flux_total += f;
+  double chi2 = 0;
+  for (std::size_t b = 0; b + 1 < bounds.size(); ++b) {
+    const double expected = (cdf(bounds[b + 1]) - cdf(bounds[b])) / shape_total;
+    const double got = t.mean[b] / flux_total, sd = t.std_dev[b] / flux_total;
+    chi2 += (got - expected) * (got - expected) / (sd * sd);
+  }
+  return chi2;
+}
+
+// 99.9 % quantile of chi^2 with 11 degrees of freedom (12 bins; their normalisation costs about one, so
+// this errs on the lenient side by a degree).
+constexpr double chi2_11_999 = 31.26;
+
+TEST(FreeGas, InfiniteModeratorFluxIsMaxwellian) {
+  for (const Case c : {Case{"A = 1, 293.6 K", 0.99917, 293.6}, Case{"A = 1, 900 K", 0.99917, 900.0}}) {
+    SCOPED_TRACE(c.what);
+    const double kt = constants::boltzmann_ev_per_k * c.temperature;
+    std::vector<double> bounds;  // 12 bins from 0.05 kT to 5 kT, where the Maxwellian holds 96 % of the flux
+    for (int i = 0; i <= 12; ++i) bounds.push_back(kt * 0.05 * std::pow(100.0, i / 12.0));
+    const std::string library = write_moderator_library(c.awr);
+    const RunResults r = test::run_quietly(moderator_problem(library, c.temperature, bounds));
+    std::filesystem::remove(library);
+    ASSERT_EQ(r.tallies.size(), 1u);
+    const double chi2 = chi2_against_maxwellian_flux(r.tallies.front(), bounds, kt);
+    std::cout << "[ info     ] " << c.what << ": chi^2 " << chi2 << " over 12 bins against E exp(-E/kT)\n";
+    EXPECT_LT(chi2, chi2_11_999);
   }
 }
 
