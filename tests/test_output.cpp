@@ -2,6 +2,7 @@
 // through the HDF5 wrapper unchanged, and a failed write throws OutputError and leaves no file behind.
 #include "io/hdf5_file.hpp"
 #include "io/output/output.hpp"
+#include "io/output/results_check.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 
@@ -558,7 +559,7 @@ TEST(Output, ReadingSomethingElseAsStatepointThrows) {
 // A statepoint forged and signed again (the checksum is no secret: write_statepoint signs whatever it is
 // given, as a forger can) is still refused by every reader, with one line naming what is wrong: a
 // description that does not match the values (these crashed `keff tally show`: a zero mesh shape,
-// SIGFPE; bins past the names or units, SIGSEGV), results no run makes (a NaN mean, sums of 1e150),
+// SIGFPE; bins past the names, units or energy bounds, SIGSEGV), results no run makes (a NaN mean, sums of 1e150),
 // CMFD's solves and warm start as no solve leaves them. (Shapes the writer itself cannot write, a bin
 // count or a score list that disagrees with the values, are edited into a file by the Python test.)
 TEST(Output, ForgedStatepointsAreRefused) {
@@ -583,6 +584,9 @@ TEST(Output, ForgedStatepointsAreRefused) {
       {"dataset '/tallies/pins/units' holds 1 values (allowed: 2)", [](RunResults& r) { r.tallies[0].units.pop_back(); }},
       {"dataset '/tallies/pins/filters/1/names' holds 1 values (allowed: 2)", [](RunResults& r) {
          r.tallies[0].filters[1] = TallyFilterResult{"cell", 2, {1, 1, 1}, {}, {}, {}, {"fuel"}, {}};
+       }},
+      {"dataset '/tallies/pins/filters/1/energy_bounds' holds 2 values (allowed: 3)", [](RunResults& r) {
+         r.tallies[0].filters[1] = TallyFilterResult{"energy", 2, {1, 1, 1}, {}, {}, {0.0, 1.0}, {}, {}};
        }},
       {"score 'heat'", [](RunResults& r) { r.tallies[0].scores[0] = "heat"; }},
       {"the units of flux are 'furlongs'", [](RunResults& r) { r.tallies[0].units[0] = "furlongs"; }},
@@ -613,6 +617,18 @@ TEST(Output, ForgedStatepointsAreRefused) {
     EXPECT_NE(what.find(expected), std::string::npos) << "expected '" << expected << "' in: " << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
+}
+
+// The description check on its own, as `keff tally show` applies it to whatever a reader hands it: an
+// energy filter's bounds are its bins + 1 edges (fewer made tally show read past them).
+TEST(Output, TallyDescriptionHoldsEnergyBoundsToBins) {
+  TallyResult t = sample_results().tallies[0];
+  t.filters[1] = TallyFilterResult{"energy", 2, {1, 1, 1}, {}, {}, {0.0, 1.0, 2.0}, {}, {}};
+  EXPECT_EQ(tally_description_problem(t), "");
+  t.filters[1].energy_bounds.pop_back();
+  EXPECT_NE(tally_description_problem(t).find("an energy filter of 2 bins with 2 bounds (allowed: bins + 1)"),
+            std::string::npos)
+      << tally_description_problem(t);
 }
 
 // Text from a file as a message shows it: escapes, a forged second line and megabytes become one short line.

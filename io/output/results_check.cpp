@@ -52,6 +52,10 @@ std::string filter_problem(const TallyFilterResult& f) {
     return "a " + f.kind + " filter " + (f.energy_bounds.empty() ? "without" : "with") +
            " energy bounds (allowed: an energy filter's only, bins + 1 of them)";
   }
+  if (!f.energy_bounds.empty() && f.energy_bounds.size() != n + 1) {
+    return "an energy filter of " + std::to_string(n) + " bins with " + std::to_string(f.energy_bounds.size()) +
+           " bounds (allowed: bins + 1)";
+  }
   for (std::size_t i = 0; i < f.energy_bounds.size(); ++i) {
     const double e = f.energy_bounds[i];
     if (!std::isfinite(e) || e < 0 || (i > 0 && !(e > f.energy_bounds[i - 1]))) {
