@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Configures and builds keff into ${KEFF_BUILD_DIR:-build}. A Kokkos found through Kokkos_ROOT or
 # CMAKE_PREFIX_PATH is used as it is; so is a Kokkos Kernels found through KokkosKernels_ROOT,
-# CMAKE_PREFIX_PATH, or the prefix scripts/setup-deps.sh builds it into. KEFF_ENABLE_CMFD (AUTO, ON,
-# OFF; see cmake/KeffCmfd.cmake) goes to CMake when set. Extra arguments go to the first CMake configure.
+# CMAKE_PREFIX_PATH, or the prefix scripts/setup-deps.sh builds it into; NCrystal through NCrystal_DIR or
+# the first ncrystal-config (scripts/ncrystal-pin.sh). KEFF_ENABLE_CMFD and KEFF_ENABLE_NCRYSTAL (AUTO, ON,
+# OFF; see cmake/KeffCmfd.cmake, cmake/KeffNCrystal.cmake) go to CMake when set. Extra arguments go to the first CMake configure.
 #
 # These settings also reach an existing build directory: it is configured again, with just the
 # settings whose value differs from its cache (e.g. after setup-deps.sh built Kokkos Kernels, or with
@@ -10,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/kokkos-kernels-pin.sh
+source scripts/ncrystal-pin.sh
 build_dir=${KEFF_BUILD_DIR:-build}
 
 settings=()
@@ -20,6 +22,12 @@ if [ -z "$kk_root" ] && keff_has_cmake_package KokkosKernels "$keff_kk_prefix"; 
 fi
 [ -z "$kk_root" ] || settings+=("KokkosKernels_ROOT=$kk_root")
 [ -z "${KEFF_ENABLE_CMFD:-}" ] || settings+=("KEFF_ENABLE_CMFD=$KEFF_ENABLE_CMFD")
+nc_dir=${NCrystal_DIR:-}
+if [ -z "$nc_dir" ] && [ "${KEFF_ENABLE_NCRYSTAL:-AUTO}" != OFF ] && nc_config=$(keff_ncrystal_config); then
+  nc_dir=$("$nc_config" --show cmakedir)
+fi
+[ -z "$nc_dir" ] || settings+=("NCrystal_DIR=$nc_dir")
+[ -z "${KEFF_ENABLE_NCRYSTAL:-}" ] || settings+=("KEFF_ENABLE_NCRYSTAL=$KEFF_ENABLE_NCRYSTAL")
 
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${settings[@]/#/-D}" "$@"

@@ -9,6 +9,8 @@
 # nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see README).
 # Kokkos Kernels (CMFD): found as installed, or built from a pinned commit outside the repository
 # (scripts/setup-kokkos-kernels.sh says from where; without a source keff builds without CMFD).
+# NCrystal (thermal scattering): found as installed, or PyPI's release in a virtual environment outside the
+# repository (scripts/setup-ncrystal.sh; without PyPI keff builds without it).
 set -euo pipefail
 scripts_dir=$(cd "$(dirname "$0")" && pwd)
 source "$scripts_dir/kokkos-kernels-pin.sh"
@@ -26,7 +28,8 @@ debian_pkgs=(g++ cmake ninja-build make pkg-config openmpi-bin libopenmpi-dev li
              git                         # fetches Kokkos Kernels' pinned commit where there is internet
              libpng-dev                  # keff plot writes PNG
              python3-numpy python3-h5py python3-matplotlib  # the result plots and their tests (scripts/keff_results)
-             clang libclang-rt-14-dev)   # clang's libFuzzer: the fuzz tests (tests/fuzz)
+             clang libclang-rt-14-dev    # clang's libFuzzer: the fuzz tests (tests/fuzz)
+             python3-venv)               # NCrystal's virtual environment (scripts/setup-ncrystal.sh)
 missing=()
 for p in "${debian_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -68,4 +71,5 @@ for cfgdir in /usr/lib/*/cmake/Kokkos /usr/lib/cmake/Kokkos; do
   done
 done
 "$scripts_dir/setup-kokkos-kernels.sh"
+"$scripts_dir/setup-ncrystal.sh"
 log "dependencies ready"
