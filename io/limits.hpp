@@ -71,6 +71,10 @@ inline constexpr std::int64_t max_groups = 10000;
 // Material temperatures (K): above 0, and below the melting point of anything a reactor holds by far
 // (kT = 8.6 eV at the top, where the free-gas cutoff of 400 kT passes the resonances).
 inline constexpr double max_temperature = 1.0e5;
+// NCrystal tables (settings.thermal_table_*): energies x samples outcomes of 16 bytes per material.
+inline constexpr int max_thermal_table_energies = 100000;
+inline constexpr int max_thermal_table_samples = 10000;
+inline constexpr std::int64_t max_thermal_table_outcomes = 10000000;
 // The largest k a batch can report, per event a history may take (settings.max_events), for the checks
 // of a restart: every source neutron has weight 1; a collision scores nu Sigma_f / Sigma_t <= max_nu (10:
 // physical_limits in io/library/nuclear_data.hpp; the multigroup input keeps nu_sigma_f <= 10 sigma_a), an

@@ -1,11 +1,13 @@
 #pragma once
 // Continuous-energy physics: material cross sections from nuclide data, and the collision: sample the
-// nuclide, bank fission neutrons, then absorb (analog) or scatter elastically, isotropically in the
+// nuclide, bank fission neutrons, then absorb (analog) or scatter: in an NCrystal material below its
+// cutoff as its bound atoms do (kernels/thermal_table.hpp), else elastically, isotropically in the
 // centre-of-mass frame, off a target moving with the material's thermal motion (kernels/free_gas.hpp) or,
 // above the free-gas cutoff and with settings.thermal = "none", at rest.
 #include "kernels/fission_bank.hpp"
 #include "kernels/free_gas.hpp"
 #include "kernels/particle.hpp"
+#include "kernels/thermal_table.hpp"
 #include "kernels/xs_lookup.hpp"
 
 namespace keff {
@@ -69,7 +71,7 @@ struct ContinuousEnergyPhysics {
     const int first = materials.offsets(mat);
     const int count = materials.offsets(mat + 1) - first;
     const int n = materials.nuclide(first + sample_nuclide(cache, count, xs.total, p.rng.next()));
-    const MicroXs micro = micro_xs(nuclides, n, p.energy, energy_search(nuclides, p.energy), materials.kt(mat));
+    const MicroXs micro = micro_xs(nuclides, materials, mat, n, p.energy, energy_search(nuclides, p.energy));
 
     // Fission neutrons, expected weight * nu sigma_f / sigma_t / k of the sampled nuclide: over the
     // nuclide choice that is weight * nu Sigma_f / Sigma_t / k, the collision estimator.
@@ -85,7 +87,9 @@ struct ContinuousEnergyPhysics {
       return out;
     }
     const Real awr = nuclides.awr(n), kt = materials.kt(mat);
-    if (target_moves(p.energy, awr, kt)) {
+    if (const int t = materials.thermal.table_of(mat, p.energy); t >= 0) {
+      scatter_thermal(p, materials.thermal, t);
+    } else if (target_moves(p.energy, awr, kt)) {
       scatter_off_moving_target(p, awr, sample_target_velocity(p.energy, p.u, awr, kt, p.rng));
     } else {
       scatter_elastic(p, awr);

@@ -49,6 +49,26 @@ struct NuclideParams {
   KOKKOS_INLINE_FUNCTION int n_nuclides() const { return static_cast<int>(grid_offsets.extent(0)) - 1; }
 };
 
+// Bound-atom scattering of NCrystal materials below `cutoff` (kernels/thermal_table.hpp), tabulated on the
+// host before transport (io/thermal/ncrystal.hpp), one table per such material, all on one grid of
+// incident energies log-spaced from energy(0) to energy(last) = cutoff. At each, `samples` equally
+// likely outcomes: the energy change E' - E_i and the lab cosine.
+template <class Mem>
+struct ThermalTables {
+  Kokkos::View<const int*, Mem> table;                                // [n_materials]: its table, or -1
+  Kokkos::View<const Real*, Mem> energy;                              // [energies] eV
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> xs;            // [table][energy]: barns per atom
+  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> energy_shift; // [table][energy][sample] eV
+  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> mu;           // [table][energy][sample]
+  Real cutoff = 0;        // eV; 0: no table anywhere
+  Real log_min = 0;       // log(energy(0))
+  Real inv_log_step = 0;  // (energies - 1) / log(cutoff / energy(0))
+
+  KOKKOS_INLINE_FUNCTION int table_of(int material, Real E) const {
+    return E < cutoff ? table(material) : -1;
+  }
+};
+
 // Materials as lists of (nuclide, atom density in atoms/barn-cm).
 template <class Mem>
 struct MaterialParams {
@@ -57,6 +77,7 @@ struct MaterialParams {
   Kokkos::View<const Real*, Mem> density;
   Kokkos::View<const int*, Mem> fissionable;
   Kokkos::View<const Real*, Mem> kt;        // [n_materials]: k_B T in eV (0: targets at rest)
+  ThermalTables<Mem> thermal;               // NCrystal materials' scattering below its cutoff
   int max_nuclides = 0;                     // longest material: size of the per-thread micro-XS cache
 };
 

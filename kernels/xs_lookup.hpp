@@ -11,6 +11,7 @@
 //   const int k = sample_nuclide(cache, materials.offsets(m + 1) - materials.offsets(m), macro.total, xi);
 //   const int n = materials.nuclide(materials.offsets(m) + k);
 #include "kernels/free_gas_rate.hpp"
+#include "kernels/thermal_table.hpp"
 #include "kernels/xs_data.hpp"
 
 namespace keff {
@@ -147,6 +148,21 @@ KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real
   return xs;
 }
 
+// micro_xs of nuclide n in `material` at E: below the NCrystal cutoff of an NCrystal material, the
+// elastic scattering of each of its nuclides is the material's bound-atom scattering per atom
+// (kernels/thermal_table.hpp), so that the material scatters N sigma_NCrystal(E); elsewhere the free-gas
+// lookup at the material's kT.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, const MaterialParams<Mem>& materials,
+                                        int material, int n, Real E, int search) {
+  const int t = materials.thermal.table_of(material, E);
+  if (t < 0) return micro_xs(p, n, E, search, materials.kt(material));
+  MicroXs xs = micro_xs(p, n, E, search);
+  xs.elastic = thermal_xs(materials.thermal, t, E);
+  xs.total = xs.elastic + xs.capture + xs.fission;
+  return xs;
+}
+
 // Macroscopic cross sections (cm^-1) of `material` at E; material < 0 (void) gives zeros. Writes
 // cache(k) = density_k * sigma_t_k for the k-th nuclide of the material (cache: a 1-D View of at least
 // materials.max_nuclides entries, e.g. a row of a per-thread workspace), for sample_nuclide.
@@ -158,10 +174,9 @@ KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const NuclideParams<Mem>& p, const Mater
   const int begin = materials.offsets(material);
   const int end = materials.offsets(material + 1);
   const int search = energy_search(p, E);
-  const Real kt = materials.kt(material);
   for (int k = begin; k < end; ++k) {
     const Real density = materials.density(k);
-    const MicroXs micro = micro_xs(p, materials.nuclide(k), E, search, kt);
+    const MicroXs micro = micro_xs(p, materials, material, materials.nuclide(k), E, search);
     const Real total = density * micro.total;
     macro.total += total;
     macro.absorption += density * (micro.capture + micro.fission);

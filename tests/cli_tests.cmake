@@ -79,6 +79,28 @@ add_test(NAME determinism_ranks_blocking_exchange
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
                  "-DARGS=run;--particles;2000;--batches;6;--inactive;2;--exchange;blocking;--sync-timers"
                  "-DVARIANTS=1:;4:" -DOUT=${_out}/ranks_blocking -P ${_cmake_dir}/compare_variants.cmake)
+
+# NCrystal's water (examples/water_pin_ncrystal.toml, tables built on every rank from the run's seed): the
+# same bits at 1, 2 and 4 ranks, in event mode and with 2 domains, at 1 and 2 threads, and after a restart.
+if(KEFF_HAVE_NCRYSTAL)
+  set(_ncrystal_args "run;${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml;--particles;1500")
+  add_test(NAME determinism_ncrystal
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                   "-DARGS=${_ncrystal_args};--batches;5;--inactive;2"
+                   "-DVARIANTS=1:--mode,history;2:--mode,event;4:--mode,history;2:--domains,2,1,1"
+                   -DOUT=${_out}/determinism_ncrystal -P ${_cmake_dir}/compare_variants.cmake)
+  add_test(NAME determinism_threads_ncrystal
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=${_ncrystal_args};--batches;5;--inactive;2"
+                   -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_threads_ncrystal -P ${_cmake_dir}/compare_runs.cmake)
+  add_test(NAME restart_ncrystal_np2
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=2
+                   "-DARGS=${_ncrystal_args};--inactive;2" -DBATCHES=6 -DHALF=3
+                   -DOUT=${_out}/restart_ncrystal_np2 -P ${_cmake_dir}/restart.cmake)
+  set_tests_properties(determinism_ncrystal restart_ncrystal_np2 PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
+                       ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+  set_tests_properties(determinism_threads_ncrystal PROPERTIES LABELS "cli;determinism" TIMEOUT 600)
+endif()
+
 # CMFD with feedback: the same bits at 1, 2 and 4 ranks, in history and event modes and with domain
 # decomposition (one build, one thread per rank; src/cmfd/README.md says what holds across thread
 # counts); and a restart continues the CMFD window bit for bit, at 1 and 2 ranks.
@@ -314,8 +336,16 @@ foreach(_file IN LISTS _bad_inputs)
     set(_expect "CMFD|cmfd")
     set(_exit 2)
   endif()
+  if(_name MATCHES "^ncrystal_" AND NOT KEFF_HAVE_NCRYSTAL AND NOT _name MATCHES "^ncrystal_(in_multigroup|with_targets_at_rest)$")
+    set(_expect "built without NCrystal")  # NCrystal is never asked: the key is refused
+    set(_exit 2)
+  endif()
   keff_expect_failure(bad_input_${_name} "${_expect}" ${_exit} run ${_file})
 endforeach()
+if(NOT KEFF_HAVE_NCRYSTAL)
+  keff_expect_failure(cli_ncrystal_unavailable "water_pin_ncrystal.toml:[0-9]+: material\\[water\\]\\.ncrystal: this keff was built without NCrystal: run scripts/setup-ncrystal.sh" 2
+                      run ${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml)
+endif()
 if(NOT KEFF_HAVE_CMFD)
   keff_expect_failure(cli_cmfd_unavailable "built without Kokkos Kernels.*-DKokkosKernels_ROOT=.*\\(asked for by \\[cmfd\\] at .*cmfd_slab_2g.toml:[0-9]+\\)" 2
                       run ${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml)

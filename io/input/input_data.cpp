@@ -1,7 +1,10 @@
 // [nuclear_data], [multigroup] and [[material]]: where cross sections come from and what each material holds.
 #include "io/input/input_parts.hpp"
 #include "io/library/nuclear_data.hpp"
+#include "io/printable.hpp"
+#include "io/thermal/ncrystal.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 namespace keff::detail {
@@ -78,14 +81,48 @@ namespace {
 // [[material]]
 
 constexpr std::string_view mg_keys_text = "name, sigma_t, sigma_s, nu_sigma_f, sigma_f, chi";
-constexpr std::string_view ce_keys_text = "name, nuclides, trace_nuclides, trace_density, temperature";
+constexpr std::string_view ce_keys_text = "name, nuclides, trace_nuclides, trace_density, temperature, ncrystal";
 
-void read_ce_material(const Section& s, model::Material& mat, double default_temperature) {
+// `ncrystal`: opened with NCrystal now, so that a file it cannot find or a parameter it rejects is
+// reported here, at the key, in NCrystal's words. One temperature: the cfg's `temp` or the material's.
+void read_ncrystal(const Section& s, model::Material& mat, const model::Settings& settings) {
+  constexpr std::string_view allowed =
+      "an NCrystal cfg string: a file of NCrystal's data library and its parameters, e.g. "
+      "\"C_sg194_pyrolytic_graphite.ncmat;temp=296K\"";
+  mat.ncrystal = s.required_string("ncrystal", allowed);
+  if (settings.thermal == model::ThermalModel::none) {
+    s.fail("ncrystal", "an NCrystal material with settings.thermal = \"none\" (targets at rest)",
+           "ncrystal with settings.thermal = \"free_gas\" (the default)");
+  }
+  try {
+    const double cfg_temperature = ncrystal_temperature(mat.ncrystal);
+    if (cfg_temperature > 0) {
+      if (s.has("temperature") && std::abs(cfg_temperature - mat.temperature) > 1e-9 * cfg_temperature) {
+        s.fail("temperature", "temperature = " + format_number(mat.temperature) + " K, but the ncrystal cfg sets temp = " +
+                                  format_number(cfg_temperature) + " K",
+               "one temperature: leave out one of them, or make them equal");
+      }
+      if (!(cfg_temperature <= limits::max_temperature)) {
+        s.fail("ncrystal", "the cfg's temp = " + format_number(cfg_temperature) + " K",
+               "a temperature in K above 0, at most " + format_number(limits::max_temperature));
+      }
+      mat.temperature = cfg_temperature;
+    }
+    const NCrystalMaterial opened = open_ncrystal(mat.ncrystal, mat.temperature);
+    mat.ncrystal_cfg = opened.cfg;
+    mat.ncrystal_elements = opened.elements;
+  } catch (const ThermalError& e) {
+    s.fail("ncrystal", printable_cut(e.what()), allowed);
+  }
+}
+
+void read_ce_material(const Section& s, model::Material& mat, const model::Settings& settings) {
   for (auto key : {"sigma_t", "sigma_s", "nu_sigma_f", "sigma_f", "chi"}) {
     if (s.has(key)) s.fail(key, "multigroup data in a continuous-energy problem", ce_keys_text);
   }
-  s.allow_only({"name", "nuclides", "trace_nuclides", "trace_density", "temperature"});
-  mat.temperature = read_temperature(s, default_temperature);
+  s.allow_only({"name", "nuclides", "trace_nuclides", "trace_density", "temperature", "ncrystal"});
+  mat.temperature = read_temperature(s, settings.temperature);
+  if (s.has("ncrystal")) read_ncrystal(s, mat, settings);
   if (const auto nuc = s.table("nuclides")) {
     // In file order, so a material's nuclides keep the order the user wrote.
     std::vector<std::pair<const toml::key*, const toml::node*>> entries;
@@ -212,7 +249,7 @@ void normalise_chi(const Section& s, model::Material& mat, std::vector<std::stri
 }
 
 void read_mg_material(const Section& s, model::Material& mat, int groups, std::vector<std::string>& notes) {
-  for (auto key : {"nuclides", "trace_nuclides", "trace_density", "temperature"}) {
+  for (auto key : {"nuclides", "trace_nuclides", "trace_density", "temperature", "ncrystal"}) {
     if (s.has(key)) s.fail(key, "continuous-energy data in a multigroup problem", mg_keys_text);
   }
   s.allow_only({"name", "sigma_t", "sigma_s", "nu_sigma_f", "sigma_f", "chi"});
@@ -292,7 +329,7 @@ std::vector<model::Material> read_materials(const Section& root, const model::Se
     if (mode == model::PhysicsMode::multigroup) {
       read_mg_material(s, mat, groups, notes);
     } else {
-      read_ce_material(s, mat, settings.temperature);
+      read_ce_material(s, mat, settings);
     }
     index_of_name[mat.name] = static_cast<int>(out.size());
     out.push_back(std::move(mat));

@@ -3,6 +3,7 @@
 // io/ fills it (TOML or the embedded default); src/ turns it into device Params. Each entity keeps where
 // it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
 #include "io/library/load_strategy.hpp"
+#include "io/thermal/ncrystal.hpp"
 #include "kernels/vocabulary/cmfd_options.hpp"
 #include "kernels/vocabulary/plot.hpp"
 #include "kernels/vocabulary/tally_kinds.hpp"
@@ -95,6 +96,11 @@ struct Material {
   // Continuous energy
   std::vector<NuclideAmount> nuclides;
   double temperature = 293.6;  // K: the target nuclei's Maxwellian (settings.thermal); settings.temperature by default
+  // Bound-atom scattering below NCrystal's cutoff from NCrystal (io/thermal/ncrystal.hpp): the cfg string
+  // as written, as NCrystal reads it (with the temperature), and the composition it describes.
+  std::string ncrystal;
+  std::string ncrystal_cfg;
+  std::vector<ThermalElement> ncrystal_elements;
   // Multigroup (macroscopic, cm^-1), sized to Problem::groups; sigma_f, nu_sigma_f and chi are zeros
   // where the input leaves them out (a non-fissile material)
   std::vector<double> sigma_t, sigma_f, nu_sigma_f, chi;
@@ -165,6 +171,8 @@ struct Settings {
   EnergyGridKind energy_grid = EnergyGridKind::hash;
   ThermalModel thermal = ThermalModel::free_gas;  // continuous energy: targets moving or at rest
   double temperature = 293.6;                     // K: every material's unless it gives its own
+  int thermal_table_energies = 4000;              // NCrystal tables: incident energies up to the cutoff
+  int thermal_table_samples = 1024;               // NCrystal tables: outcomes per incident energy
   std::optional<TransportMode> transport;  // unset: history-based, or event-based with domains
   std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
   // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a

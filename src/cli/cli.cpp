@@ -9,6 +9,7 @@
 #include "io/output/restart_check.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
+#include "io/thermal/ncrystal.hpp"
 #include "mpi/bulk_transfer.hpp"
 #include "mpi/communicator.hpp"
 #include "src/cli/data_command.hpp"
@@ -119,6 +120,22 @@ std::string thermal_text(const model::Problem& p) {
   return text;
 }
 
+// The NCrystal materials and their tables: "  thermal tables  2 NCrystal materials (water: ...), 500
+// energies x 128 outcomes below 5 eV: 1.95 MiB, built in 0.21 s\n", or "" without any.
+std::string thermal_tables_text(const model::Problem& p, const RunSetup& run) {
+  if (run.thermal_tables == 0) return "";
+  std::string names;
+  for (const model::Material& m : p.materials) {
+    if (!m.ncrystal.empty()) names += (names.empty() ? "" : ", ") + m.name + ": \"" + m.ncrystal + "\"";
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, ", %d energies x %d outcomes below %g eV: %s, built in %.2f s",
+                p.settings.thermal_table_energies, p.settings.thermal_table_samples, ThermalTableSpec{}.cutoff_ev,
+                format_bytes(static_cast<std::size_t>(run.thermal_table_bytes)).c_str(), run.thermal_table_seconds);
+  return "  thermal tables  " + std::to_string(run.thermal_tables) + " NCrystal " + ncrystal_version() +
+         " material(s) (" + names + ")" + text + "\n";
+}
+
 void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& run, const Communicator& comm,
                    const std::string& geometry_check) {
   const auto& s = p.settings;
@@ -130,6 +147,7 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
              : "continuous energy, " + std::to_string(run.nuclides) + " nuclides x " + std::to_string(run.gridpoints) +
                    " points; " + thermal_text(p))
      << "\n"
+     << thermal_tables_text(p, run)
      << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "
      << p.lattices.size() << " lattices, " << p.surfaces.size() << " surfaces\n"
      << "  geometry check  " << geometry_check << "\n"
@@ -564,7 +582,10 @@ std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_vi
   if (args.empty()) return ImmediateAnswer{usage_text, 2};
   const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
   if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{usage_text, 0};
-  if (args[0] == "--version") return ImmediateAnswer{"keff 0.1.0 (" + backend_description() + ")\n", 0};
+  if (args[0] == "--version") {
+    const std::string thermal = ncrystal_built() ? "NCrystal " + ncrystal_version() : std::string("without NCrystal");
+    return ImmediateAnswer{"keff 0.1.0 (" + backend_description() + ", " + thermal + ")\n", 0};
+  }
   const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
   if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
   if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};

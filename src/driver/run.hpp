@@ -33,6 +33,9 @@ struct RunSetup {
   std::string execution_space;     // Kokkos' name of the device execution space
   int concurrency = 1;             // its threads (CPU) or resident threads (GPU)
   int nuclides = 0, gridpoints = 0;
+  int thermal_tables = 0;              // NCrystal materials, tabulated before transport
+  double thermal_table_bytes = 0;      // their tables on the device
+  double thermal_table_seconds = 0;    // and the host time they took
   std::int64_t local_histories = 0;  // this rank's histories per batch
   std::size_t state_bytes = 0;     // TransportState on this rank, scratch included
   std::size_t scratch_bytes = 0;   // of which per-thread micro-XS scratch

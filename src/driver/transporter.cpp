@@ -251,6 +251,9 @@ RunSetup Transporter::setup() const {
   r.concurrency = exec_.concurrency();
   r.nuclides = params_.n_nuclides;
   r.gridpoints = params_.gridpoints;
+  r.thermal_tables = params_.thermal_tables;
+  r.thermal_table_bytes = params_.thermal_table_bytes;
+  r.thermal_table_seconds = params_.thermal_table_seconds;
   r.local_histories = split_.part(comm_.rank()).count;
   r.state_bytes = state_.bytes();
   r.scratch_bytes = state_.workspace.bytes();

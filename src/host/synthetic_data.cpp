@@ -172,6 +172,21 @@ constexpr NamedNuclide named[named_count] = {
     {"Pu241", 94241, 238.978, 10.0, 362.0, 0.1, FissionKind::thermal, 1010.0, 1.6, 2.93, 0.13, 0.980, 2.400},
 };
 
+// Light moderator nuclides for NCrystal materials (graphite, heavy water, beryllium), added to a library
+// only when a material names them (SyntheticDataSpec::moderators), so that the libraries and answers of
+// problems without them stay as they were. Thermal values: the free-atom scattering cross section (the
+// bound one of the NIST table of neutron scattering lengths times (A / (A + 1))^2) and the 2200 m/s
+// absorption, 1/v; no resonances.
+constexpr int moderator_count = 4;
+constexpr NamedNuclide moderators[moderator_count] = {
+    {"C12", 6012, 11.8969, 4.74, 0.00353, 0.0, FissionKind::none, 0, 0, 0, 0, 0.988, 2.249},
+    {"C13", 6013, 12.8916, 4.20, 0.00137, 0.0, FissionKind::none, 0, 0, 0, 0, 0.988, 2.249},
+    {"H2", 1002, 1.9968, 3.39, 0.000519, 0.0, FissionKind::none, 0, 0, 0, 0, 0.988, 2.249},
+    {"Be9", 4009, 8.9348, 6.15, 0.0076, 0.0, FissionKind::none, 0, 0, 0, 0, 0.988, 2.249},
+};
+// Their streams: far from any library's own indices, so a moderator's data does not depend on the size.
+constexpr int moderator_stream = 1 << 20;
+
 // Resolved resonances of a heavy nuclide or fission product, positions log-uniform in [1 eV, 100 keV].
 void add_resolved_resonances(SplitMix64& rng, Profile& p, int count, double cap_lo, double cap_hi) {
   for (int r = 0; r < count; ++r) {
@@ -202,9 +217,10 @@ void add_scattering_resonances(SplitMix64& rng, Profile& p, int count, double e_
 Profile make_profile(std::uint64_t seed, int index) {
   SplitMix64 rng = nuclide_stream(seed, index);
   Profile p;
-  p.name = synthetic_nuclide_name(index);
-  if (index < named_count) {
-    const NamedNuclide& n = named[index];
+  const bool moderator = index >= moderator_stream;
+  p.name = moderator ? moderators[index - moderator_stream].name : synthetic_nuclide_name(index);
+  if (index < named_count || moderator) {
+    const NamedNuclide& n = moderator ? moderators[index - moderator_stream] : named[index];
     p.id = n.id;
     p.awr = n.awr;
     p.potential = n.potential;
@@ -332,6 +348,13 @@ std::string synthetic_nuclide_name(int index) {
 
 int synthetic_named_count() { return named_count; }
 
+int synthetic_moderator_index(const std::string& name) {
+  for (int j = 0; j < moderator_count; ++j) {
+    if (name == moderators[j].name) return j;
+  }
+  return -1;
+}
+
 NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
   if (spec.nuclides < 1 || spec.nuclides > limits::max_nuclides) {
     throw std::invalid_argument("synthetic nuclear data: nuclides = " + std::to_string(spec.nuclides) +
@@ -354,6 +377,13 @@ NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
     if (i == 0 && test_points_enabled()) test_point("data-generate");
     throw_if_interrupted("while generating synthetic nuclear data, after " + std::to_string(i + 1) + " of " +
                          std::to_string(spec.nuclides) + " nuclides");
+  }
+  for (const std::string& name : spec.moderators) {
+    const int j = synthetic_moderator_index(name);
+    if (j < 0) throw std::invalid_argument("synthetic nuclear data: no moderator nuclide '" + name + "'");
+    if (library.find(name) >= 0) continue;
+    const int stream = moderator_stream + j;
+    library.nuclides.push_back(evaluate(make_profile(spec.seed, stream), make_grid(spec.seed, stream, spec.gridpoints), spec.flat));
   }
   return library;
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace keff {
 
@@ -13,12 +14,17 @@ struct SyntheticDataSpec {
   int gridpoints = 11303;
   std::uint64_t seed = 20251;
   bool flat = false;  // energy-independent cross sections and nu: for infinite-medium verification
+  // Light moderator nuclides (C12, C13, H2, Be9) appended after the `nuclides` above, each once: those the
+  // materials name. Their data does not depend on `nuclides`.
+  std::vector<std::string> moderators;
 };
 
 // Nuclide i's name: the first few are named after the nuclides they imitate (H1, O16, B10, Zr90, Fe56,
 // U235, U238, Pu239, Pu240, Pu241); the rest are fission-product-like "FP001", "FP002", ...
 std::string synthetic_nuclide_name(int index);
 int synthetic_named_count();
+// Which moderator nuclide `name` is (0 to 3: C12, C13, H2, Be9), or -1.
+int synthetic_moderator_index(const std::string& name);
 
 // Throws std::invalid_argument for sizes past the limits, and Interrupted when this process receives
 // SIGINT or SIGTERM (asked after each nuclide; a collective caller agrees on it over its ranks).

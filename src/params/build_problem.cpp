@@ -3,11 +3,14 @@
 #include "io/input/input.hpp"
 #include "io/library/library_loader.hpp"
 #include "src/host/interrupt.hpp"
+
+#include <algorithm>
 #include "src/host/memory_check.hpp"
 #include "src/host/synthetic_data.hpp"
 #include "src/params/build_geometry.hpp"
 #include "src/params/build_nuclear_data.hpp"
 #include "src/params/build_tallies.hpp"
+#include "src/params/build_thermal_tables.hpp"
 #include "src/params/device_memory.hpp"
 #include "src/params/to_device.hpp"
 
@@ -26,12 +29,21 @@ RegularMesh make_mesh(const model::Mesh& mesh) {
 
 namespace {
 
-NuclideLibrary synthetic_library(const model::NuclearDataSpec& nd) {
+NuclideLibrary synthetic_library(const model::Problem& problem) {
+  const auto& nd = problem.nuclear_data;
   SyntheticDataSpec spec;
   spec.nuclides = nd.nuclides;
   spec.gridpoints = nd.gridpoints;
   spec.seed = nd.seed;
   spec.flat = nd.flat;
+  for (const model::Material& mat : problem.materials) {
+    for (const model::NuclideAmount& a : mat.nuclides) {
+      if (synthetic_moderator_index(a.name) >= 0 &&
+          std::find(spec.moderators.begin(), spec.moderators.end(), a.name) == spec.moderators.end()) {
+        spec.moderators.push_back(a.name);
+      }
+    }
+  }
   return generate_synthetic_library(spec);
 }
 
@@ -67,7 +79,7 @@ NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicat
     // all of them stop together.
     NuclideLibrary library;
     try {
-      library = synthetic_library(nd);
+      library = synthetic_library(problem);
     } catch (const Interrupted&) {
     }
     stop_if_interrupted(comm, "while generating synthetic nuclear data");
@@ -116,6 +128,11 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
     p.materials = build_material_params(exec, problem, library);
+    ThermalTablesBuilt thermal = build_thermal_tables(exec, problem, library);
+    p.materials.thermal = thermal.tables;
+    p.thermal_tables = thermal.count;
+    p.thermal_table_bytes = thermal.bytes;
+    p.thermal_table_seconds = thermal.seconds;
   }
   if (problem.cmfd_on()) build_cmfd(exec, *problem.cmfd, p);
   exec.fence();

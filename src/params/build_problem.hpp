@@ -29,6 +29,9 @@ struct ProblemParams {
   int cmfd_n_groups = 0;
   int n_nuclides = 0;   // in the nuclear data library
   int gridpoints = 0;   // per nuclide
+  int thermal_tables = 0;            // NCrystal materials (materials.thermal)
+  double thermal_table_bytes = 0;    // their tables' device memory
+  double thermal_table_seconds = 0;  // and host time to build them
 };
 
 // Calls f with the problem's physics, continuous-energy or multigroup (a template parameter of every

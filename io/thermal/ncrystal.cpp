@@ -1,0 +1,154 @@
+// NCrystal-backed thermal scattering (ncrystal.hpp); compiled only where NCrystal was found.
+#include "io/thermal/ncrystal.hpp"
+
+#include "NCrystal/NCrystal.hh"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <mutex>
+
+namespace keff {
+
+namespace {
+
+// NCrystal's notes go to stderr, never into keff's results on stdout.
+void route_messages() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    NCrystal::setMessageHandler([](const char* msg, NCrystal::MsgType type) {
+      std::cerr << (type == NCrystal::MsgType::Warning ? "keff: NCrystal warning: " : "keff: NCrystal: ") << msg
+                << (type == NCrystal::MsgType::RawOutput ? "" : "\n");
+    });
+  });
+}
+
+// SplitMix64 as NCrystal's random source, so that a table depends on its seed only: uniform in (0, 1].
+class TableRng final : public NCrystal::RNG {
+ public:
+  explicit TableRng(std::uint64_t seed) : state_(seed) {}
+  bool coinflip() override { return (next() >> 63) != 0; }
+  std::uint64_t generate64RndmBits() override { return next(); }
+  std::uint32_t generate32RndmBits() override { return static_cast<std::uint32_t>(next() >> 32); }
+
+ protected:
+  double actualGenerate() override { return (static_cast<double>(next() >> 11) + 1.0) * 0x1.0p-53; }
+
+ private:
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  std::uint64_t state_;
+};
+
+template <class F>
+auto calling_ncrystal(F&& f) -> decltype(f()) {
+  route_messages();
+  try {
+    return f();
+  } catch (const NCrystal::Error::Exception& e) {
+    throw ThermalError(std::string("NCrystal: ") + e.what());
+  }
+}
+
+}  // namespace
+
+bool ncrystal_built() { return true; }
+
+std::string element_symbol(int z) {
+  const std::string& name = z > 0 ? NCrystal::AtomData::elementZToName(static_cast<unsigned>(z)) : std::string();
+  return name.empty() ? "Z=" + std::to_string(z) : name;
+}
+std::string ncrystal_version() { return NCRYSTAL_VERSION_STR; }
+
+double ncrystal_temperature(const std::string& cfg) {
+  return calling_ncrystal([&] {
+    const double t = NCrystal::MatCfg(cfg).get_temp().dbl();  // -1 where the cfg leaves it to the file
+    return t > 0 ? t : 0.0;
+  });
+}
+
+NCrystalMaterial open_ncrystal(const std::string& cfg, double temperature_k) {
+  return calling_ncrystal([&] {
+    NCrystal::MatCfg matcfg(cfg);
+    if (!(matcfg.get_temp().dbl() > 0)) matcfg.set_temp(temperature_k);
+    const auto info = NCrystal::FactImpl::createInfo(matcfg);
+    NCrystalMaterial m;
+    m.cfg = matcfg.toStrCfg();
+    m.temperature_k = info->hasTemperature() ? info->getTemperature().dbl() : temperature_k;
+    for (const auto& entry : info->getComposition()) {
+      const NCrystal::AtomData& atom = entry.atom.data();
+      if (!atom.isElement()) throw ThermalError("NCrystal: material '" + cfg + "' holds a mixture that is no element");
+      m.elements.push_back({static_cast<int>(atom.Z()), atom.elementName(), entry.fraction});
+    }
+    // One entry per element: NCrystal may list an element once per crystal site.
+    std::sort(m.elements.begin(), m.elements.end(), [](const auto& a, const auto& b) { return a.z < b.z; });
+    std::vector<ThermalElement> merged;
+    for (const auto& e : m.elements) {
+      if (!merged.empty() && merged.back().z == e.z) {
+        merged.back().fraction += e.fraction;
+      } else {
+        merged.push_back(e);
+      }
+    }
+    m.elements = std::move(merged);
+    return m;
+  });
+}
+
+ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed) {
+  return calling_ncrystal([&] {
+    const auto scatter = NCrystal::FactImpl::createScatter(NCrystal::MatCfg(material.cfg));
+    NCrystal::CachePtr cache;
+    ThermalTable t;
+    t.samples = spec.samples;
+    const auto n = static_cast<std::size_t>(spec.energies), k = static_cast<std::size_t>(spec.samples);
+    t.energy.resize(n);
+    t.xs.resize(n);
+    t.energy_shift.resize(n * k);
+    t.mu.resize(n * k);
+    const double span = std::log(spec.cutoff_ev / spec.min_ev);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double e = i + 1 == n ? spec.cutoff_ev : spec.min_ev * std::exp(span * static_cast<double>(i) / static_cast<double>(n - 1));
+      t.energy[i] = e;
+      t.xs[i] = scatter->crossSectionIsotropic(cache, NCrystal::NeutronEnergy(e)).dbl();
+      TableRng rng(seed ^ (0xD1B54A32D192ED03ULL * (i + 1)));
+      for (std::size_t j = 0; j < k; ++j) {
+        const auto out = scatter->sampleScatterIsotropic(cache, rng, NCrystal::NeutronEnergy(e));
+        t.energy_shift[i * k + j] = out.ekin.dbl() - e;
+        t.mu[i * k + j] = std::clamp(out.mu.dbl(), -1.0, 1.0);
+      }
+    }
+    return t;
+  });
+}
+
+std::vector<double> ncrystal_cross_sections(const NCrystalMaterial& material, const std::vector<double>& energies) {
+  return calling_ncrystal([&] {
+    const auto scatter = NCrystal::FactImpl::createScatter(NCrystal::MatCfg(material.cfg));
+    NCrystal::CachePtr cache;
+    std::vector<double> xs;
+    for (const double e : energies) xs.push_back(scatter->crossSectionIsotropic(cache, NCrystal::NeutronEnergy(e)).dbl());
+    return xs;
+  });
+}
+
+std::vector<std::pair<double, double>> ncrystal_scatters(const NCrystalMaterial& material, double energy, int n,
+                                                         std::uint64_t seed) {
+  return calling_ncrystal([&] {
+    const auto scatter = NCrystal::FactImpl::createScatter(NCrystal::MatCfg(material.cfg));
+    NCrystal::CachePtr cache;
+    TableRng rng(seed);
+    std::vector<std::pair<double, double>> out;
+    for (int i = 0; i < n; ++i) {
+      const auto o = scatter->sampleScatterIsotropic(cache, rng, NCrystal::NeutronEnergy(energy));
+      out.emplace_back(o.ekin.dbl(), o.mu.dbl());
+    }
+    return out;
+  });
+}
+
+}  // namespace keff

@@ -1,0 +1,83 @@
+#pragma once
+// NCrystal, the thermal-neutron scattering library, as keff uses it: a material described by an NCrystal
+// cfg string ("C_sg194_pyrolytic_graphite.ncmat;temp=296K"), read on the host, and its scattering
+// tabulated before transport for the kernels (kernels/thermal_table.hpp). Host only; no NCrystal header
+// leaks out of ncrystal.cpp, and a build without NCrystal (cmake/KeffNCrystal.cmake) gets the same
+// functions from ncrystal_absent.cpp, which refuse with the install line.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace keff {
+
+// NCrystal refused a cfg string (its own message), or this keff was built without NCrystal.
+class ThermalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Whether this keff was built with NCrystal, and which one ("" without).
+bool ncrystal_built();
+std::string ncrystal_version();
+
+// The chemical symbol of element z ("H", "C"), or "Z=<z>" where there is none (or no NCrystal to ask).
+std::string element_symbol(int z);
+
+// What a build without NCrystal says when an input asks for it.
+inline constexpr const char* ncrystal_install_hint =
+    "this keff was built without NCrystal: run scripts/setup-ncrystal.sh (or pip install ncrystal), then "
+    "scripts/build.sh (or cmake -DKEFF_ENABLE_NCRYSTAL=ON -DNCrystal_DIR=$(ncrystal-config --show cmakedir))";
+
+// One element of an NCrystal material: its atomic number and atom fraction.
+struct ThermalElement {
+  int z = 0;
+  std::string symbol;
+  double fraction = 0;
+};
+
+// An NCrystal material as keff runs it.
+struct NCrystalMaterial {
+  std::string cfg;                      // what NCrystal reads: the user's string, with keff's temperature
+  double temperature_k = 0;             // the material's temperature (NCrystal's, if the cfg sets one)
+  std::vector<ThermalElement> elements;  // the composition, atom fractions summing to 1
+};
+
+// Opens `cfg` at `temperature_k`: the cfg's own `temp` wins where it sets one (the caller compares), else
+// the material's temperature is given to NCrystal. Throws ThermalError with NCrystal's message for a
+// file it cannot find, a parameter it rejects, or a temperature outside the data's range.
+NCrystalMaterial open_ncrystal(const std::string& cfg, double temperature_k);
+
+// The temperature `cfg` sets (`temp=`, in K), or 0 where it leaves it to the file. Throws ThermalError.
+double ncrystal_temperature(const std::string& cfg);
+
+// The tables' shape: `energies` incident energies, log-spaced over [min_ev, cutoff_ev], and at each
+// `samples` outgoing (energy, cosine) pairs drawn from NCrystal.
+struct ThermalTableSpec {
+  int energies = 4000;
+  int samples = 1024;
+  double min_ev = 1.0e-5;
+  double cutoff_ev = 5.0;  // NCrystal's scattering below it, the nuclides' elastic data above
+};
+
+// A material's scattering tabulated: per incident energy E_i the cross section (barns per atom) and
+// `samples` equally likely outcomes, stored as the energy change E' - E_i and the lab cosine.
+struct ThermalTable {
+  std::vector<double> energy;        // [energies], ascending
+  std::vector<double> xs;            // [energies]
+  std::vector<double> energy_shift;  // [energies][samples]: E' - E_i (0 for an elastic scatter)
+  std::vector<double> mu;            // [energies][samples]
+  int samples = 0;
+};
+
+// Deterministic in (material, spec, seed): every rank builds the same table. Throws ThermalError.
+ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed);
+
+// NCrystal itself, for checks of the tables: its scattering cross section (barns per atom) at each of
+// `energies`, and `n` scatters at `energy` (E', mu) from a stream seeded with `seed`.
+std::vector<double> ncrystal_cross_sections(const NCrystalMaterial& material, const std::vector<double>& energies);
+std::vector<std::pair<double, double>> ncrystal_scatters(const NCrystalMaterial& material, double energy, int n,
+                                                         std::uint64_t seed);
+
+}  // namespace keff

@@ -1,0 +1,53 @@
+#pragma once
+// Bound-atom scattering from tables (ThermalTables, kernels/xs_data.hpp): what NCrystal says of a
+// material's scattering below its cutoff, sampled on the host before transport, read here on any device.
+// The cross section is interpolated linearly between the grid's energies. A scatter at E picks one of the
+// two grid energies around it (the upper with the interpolation fraction, so that the outcome's
+// distribution is interpolated too), then one of its equally likely outcomes, and moves E by that
+// outcome's energy change. An elastic outcome (no change: Bragg scattering off a crystal's planes) keeps
+// the plane's momentum transfer, 1 - mu proportional to 1 / E, so its cosine is exact for that plane at E.
+#include "kernels/particle.hpp"
+#include "kernels/xs_data.hpp"
+
+namespace keff {
+
+// The grid interval [i, i + 1] around E and the fraction f of the way along it, f in [0, 1].
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int thermal_interval(const ThermalTables<Mem>& th, Real E, Real& f) {
+  const int last = static_cast<int>(th.energy.extent(0)) - 1;
+  const Real x = (Kokkos::log(E) - th.log_min) * th.inv_log_step;
+  int i = x > 0 ? static_cast<int>(x) : 0;
+  if (i > last - 1) i = last - 1;
+  // The log may round across a grid energy: step to the interval that holds E.
+  if (i > 0 && E < th.energy(i)) --i;
+  if (i < last - 1 && E >= th.energy(i + 1)) ++i;
+  f = (E - th.energy(i)) / (th.energy(i + 1) - th.energy(i));
+  f = f < Real(0) ? Real(0) : (f > Real(1) ? Real(1) : f);
+  return i;
+}
+
+// Table t's scattering cross section at E (barns per atom).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real thermal_xs(const ThermalTables<Mem>& th, int t, Real E) {
+  Real f = 0;
+  const int i = thermal_interval(th, E, f);
+  return th.xs(t, i) + f * (th.xs(t, i + 1) - th.xs(t, i));
+}
+
+// A scatter of `p` by table t: its new energy and direction.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION void scatter_thermal(Particle& p, const ThermalTables<Mem>& th, int t) {
+  Real f = 0;
+  const int i = thermal_interval(th, p.energy, f);
+  const int k = p.rng.next() < f ? i + 1 : i;
+  const int samples = static_cast<int>(th.mu.extent(2));
+  int j = static_cast<int>(p.rng.next() * samples);
+  if (j > samples - 1) j = samples - 1;
+  const Real shift = th.energy_shift(t, k, j);
+  Real mu = th.mu(t, k, j);
+  if (shift == 0) mu = Kokkos::fmax(Real(-1), 1 - (1 - mu) * th.energy(k) / p.energy);
+  p.energy = Kokkos::fmin(Kokkos::fmax(p.energy + shift, constants::energy_min_ev), constants::energy_max_ev);
+  p.u = rotate_direction(p.u, mu, p.rng);
+}
+
+}  // namespace keff

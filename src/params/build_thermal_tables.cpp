@@ -1,0 +1,118 @@
+#include "src/params/build_thermal_tables.hpp"
+
+#include "io/input/input.hpp"
+#include "io/thermal/ncrystal.hpp"
+#include "src/params/to_device.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace keff {
+
+namespace {
+
+// Atom fractions differing by more than this (absolute) are a different material; within it, impurities
+// (boron in water) and rounded densities pass.
+constexpr double composition_tolerance = 0.01;
+
+std::string fractions_text(const std::map<int, double>& fractions) {
+  std::string text;
+  for (const auto& [z, f] : fractions) {
+    char value[32];
+    std::snprintf(value, sizeof value, "%.4f", f);
+    text += (text.empty() ? "" : ", ") + element_symbol(z) + " " + value;
+  }
+  return text;
+}
+
+// The material's nuclides by element (Z from each nuclide's ZA id) against NCrystal's composition.
+void check_composition(const model::Material& mat, const NuclideLibrary& library) {
+  std::map<int, double> ours, theirs;
+  double total = 0;
+  for (const auto& a : mat.nuclides) {
+    const int idx = library.find(a.name);
+    if (idx < 0) continue;  // build_material_params names it
+    ours[library.nuclides[static_cast<std::size_t>(idx)].id / 1000] += a.density;
+    total += a.density;
+  }
+  for (auto& [z, f] : ours) f /= total;
+  for (const auto& e : mat.ncrystal_elements) theirs[e.z] += e.fraction;
+  bool same = true;
+  for (const auto* side : {&ours, &theirs}) {
+    for (const auto& [z, f] : *side) {
+      const double a = ours.count(z) ? ours.at(z) : 0.0, b = theirs.count(z) ? theirs.at(z) : 0.0;
+      if (!(std::abs(a - b) <= composition_tolerance)) same = false;
+    }
+  }
+  if (!same) {
+    throw InputError(mat.where.str() + ": material '" + mat.name + "': ncrystal \"" + mat.ncrystal +
+                     "\" is made of " + fractions_text(theirs) + ", but its nuclides are " + fractions_text(ours) +
+                     " (atom fractions by element; allowed: equal within 0.01, so that NCrystal scatters off the "
+                     "atoms that absorb)");
+  }
+}
+
+}  // namespace
+
+ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Problem& problem,
+                                        const NuclideLibrary& library) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto& settings = problem.settings;
+  ThermalTableSpec spec;
+  spec.energies = settings.thermal_table_energies;
+  spec.samples = settings.thermal_table_samples;
+
+  std::vector<int> table_of;
+  std::vector<const model::Material*> thermal;
+  for (const model::Material& mat : problem.materials) {
+    table_of.push_back(mat.ncrystal.empty() ? -1 : static_cast<int>(thermal.size()));
+    if (!mat.ncrystal.empty()) thermal.push_back(&mat);
+  }
+  ThermalTablesBuilt built;
+  built.count = static_cast<int>(thermal.size());
+  built.tables.table = to_device(exec, "keff::xs::thermal_table_of", table_of);
+  if (thermal.empty()) return built;
+
+  const auto n_t = thermal.size(), n_e = static_cast<std::size_t>(spec.energies), n_s = static_cast<std::size_t>(spec.samples);
+  auto energy = host_view<Real*>("keff::xs::thermal_energy", n_e);
+  auto xs = host_view<Real**, Rows>("keff::xs::thermal_xs", n_t, n_e);
+  auto shift = host_view<Real***, Rows>("keff::xs::thermal_energy_shift", n_t, n_e, n_s);
+  auto mu = host_view<Real***, Rows>("keff::xs::thermal_mu", n_t, n_e, n_s);
+  for (std::size_t t = 0; t < n_t; ++t) {
+    const model::Material& mat = *thermal[t];
+    check_composition(mat, library);
+    const NCrystalMaterial nc{mat.ncrystal_cfg, mat.temperature, mat.ncrystal_elements};
+    // One stream per material, from the run's seed: a table's sampling noise is part of the run's.
+    ThermalTable table;
+    try {
+      table = tabulate_ncrystal(nc, spec, settings.seed * 0x9E3779B97F4A7C15ULL + t);
+    } catch (const ThermalError& e) {
+      throw InputError(mat.where.str() + ": material '" + mat.name + "': ncrystal: " + e.what());
+    }
+    for (std::size_t i = 0; i < n_e; ++i) {
+      energy(i) = table.energy[i];
+      xs(t, i) = table.xs[i];
+      for (std::size_t j = 0; j < n_s; ++j) {
+        shift(t, i, j) = table.energy_shift[i * n_s + j];
+        mu(t, i, j) = table.mu[i * n_s + j];
+      }
+    }
+  }
+  built.tables.energy = to_device(exec, energy);
+  built.tables.xs = to_device(exec, xs);
+  built.tables.energy_shift = to_device(exec, shift);
+  built.tables.mu = to_device(exec, mu);
+  exec.fence("keff::params::thermal_tables");
+  built.tables.cutoff = spec.cutoff_ev;
+  built.tables.log_min = std::log(spec.min_ev);
+  built.tables.inv_log_step = static_cast<double>(n_e - 1) / std::log(spec.cutoff_ev / spec.min_ev);
+  built.bytes = static_cast<double>(sizeof(Real)) * (static_cast<double>(n_e) * (1 + n_t) + 2.0 * n_t * n_e * n_s);
+  built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return built;
+}
+
+}  // namespace keff

@@ -1,0 +1,24 @@
+#pragma once
+// NCrystal materials' bound-atom scattering as device tables (ThermalTables, kernels/xs_data.hpp):
+// each `[[material]] ncrystal` checked against its nuclides, tabulated on the host (io/thermal/), copied.
+#include "io/input/model.hpp"
+#include "io/library/nuclear_data.hpp"
+#include "kernels/device.hpp"
+#include "kernels/xs_data.hpp"
+
+namespace keff {
+
+struct ThermalTablesBuilt {
+  ThermalTables<DeviceMem> tables;
+  int count = 0;        // NCrystal materials
+  double bytes = 0;     // device memory of their tables
+  double seconds = 0;   // host time to build them
+};
+
+// Throws InputError, naming the material, where its nuclides, by element, are not the composition its
+// NCrystal cfg describes (both lists shown) or where NCrystal fails. Deterministic in the problem: every
+// rank builds the same tables.
+ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Problem& problem,
+                                        const NuclideLibrary& library);
+
+}  // namespace keff
