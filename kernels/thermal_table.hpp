@@ -6,6 +6,8 @@
 // distribution is interpolated too), then one of its equally likely outcomes, and moves E by that
 // outcome's energy change. An elastic outcome (no change: Bragg scattering off a crystal's planes) keeps
 // the plane's momentum transfer, 1 - mu proportional to 1 / E, so its cosine is exact for that plane at E.
+// With settings.thermal_tables = false (host backends) NCrystal answers instead, through the host calls
+// io/thermal provides (ThermalHostCalls), with the particle's own random numbers.
 #include "kernels/particle.hpp"
 #include "kernels/xs_data.hpp"
 
@@ -26,9 +28,16 @@ KOKKOS_INLINE_FUNCTION int thermal_interval(const ThermalTables<Mem>& th, Real E
   return i;
 }
 
+// The particle's stream as NCrystal's random numbers (ThermalHostCalls::draw).
+inline double draw_from_particle(void* rng) { return static_cast<Lcg63*>(rng)->next(); }
+
 // Table t's scattering cross section at E (barns per atom).
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real thermal_xs(const ThermalTables<Mem>& th, int t, Real E) {
+  if (th.direct.self) {
+    KOKKOS_IF_ON_HOST((return th.direct.xs(th.direct.self, t, E);))
+    KOKKOS_IF_ON_DEVICE((Kokkos::abort("keff: NCrystal is called on the host only (settings.thermal_tables)");))
+  }
   Real f = 0;
   const int i = thermal_interval(th, E, f);
   return th.xs(t, i) + f * (th.xs(t, i + 1) - th.xs(t, i));
@@ -37,6 +46,13 @@ KOKKOS_INLINE_FUNCTION Real thermal_xs(const ThermalTables<Mem>& th, int t, Real
 // A scatter of `p` by table t: its new energy and direction.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION void scatter_thermal(Particle& p, const ThermalTables<Mem>& th, int t) {
+  if (th.direct.self) {
+    KOKKOS_IF_ON_HOST((double e_out = 0, mu_out = 1;
+                       th.direct.scatter(th.direct.self, t, p.energy, &draw_from_particle, &p.rng, &e_out, &mu_out);
+                       p.energy = Kokkos::fmin(Kokkos::fmax(e_out, constants::energy_min_ev), constants::energy_max_ev);
+                       p.u = rotate_direction(p.u, mu_out, p.rng); return;))
+    KOKKOS_IF_ON_DEVICE((Kokkos::abort("keff: NCrystal is called on the host only (settings.thermal_tables)");))
+  }
   Real f = 0;
   const int i = thermal_interval(th, p.energy, f);
   const int k = p.rng.next() < f ? i + 1 : i;

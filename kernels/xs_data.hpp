@@ -49,10 +49,22 @@ struct NuclideParams {
   KOKKOS_INLINE_FUNCTION int n_nuclides() const { return static_cast<int>(grid_offsets.extent(0)) - 1; }
 };
 
+// NCrystal asked directly, on the host (settings.thermal_tables = false): calls into io/thermal, which
+// kernels reach only through these pointers and only on the host (kernels/thermal_table.hpp). `self` is
+// the host object that holds NCrystal's processes and one cache per (thread, material); `draw` gives
+// NCrystal the particle's own uniform numbers in [0, 1).
+struct ThermalHostCalls {
+  const void* self = nullptr;  // null: the tables are used
+  double (*xs)(const void* self, int table, double energy) = nullptr;
+  void (*scatter)(const void* self, int table, double energy, double (*draw)(void* rng), void* rng, double* energy_out,
+                  double* mu_out) = nullptr;
+};
+
 // Bound-atom scattering of NCrystal materials below `cutoff` (kernels/thermal_table.hpp), tabulated on the
 // host before transport (io/thermal/ncrystal.hpp), one table per such material, all on one grid of
 // incident energies log-spaced from energy(0) to energy(last) = cutoff. At each, `samples` equally
-// likely outcomes: the energy change E' - E_i and the lab cosine.
+// likely outcomes: the energy change E' - E_i and the lab cosine. With `direct` set there are no tables:
+// NCrystal answers each lookup and scatter itself (host backends only).
 template <class Mem>
 struct ThermalTables {
   Kokkos::View<const int*, Mem> table;                                // [n_materials]: its table, or -1
@@ -60,6 +72,7 @@ struct ThermalTables {
   Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> xs;            // [table][energy]: barns per atom
   Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> energy_shift; // [table][energy][sample] eV
   Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> mu;           // [table][energy][sample]
+  ThermalHostCalls direct;
   Real cutoff = 0;        // eV; 0: no table anywhere
   Real log_min = 0;       // log(energy(0))
   Real inv_log_step = 0;  // (energies - 1) / log(cutoff / energy(0))

@@ -153,14 +153,19 @@ KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real
 // (kernels/thermal_table.hpp), so that the material scatters N sigma_NCrystal(E); elsewhere the free-gas
 // lookup at the material's kT.
 template <class Mem>
+KOKKOS_INLINE_FUNCTION MicroXs bound_micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search, Real bound) {
+  MicroXs xs = micro_xs(p, n, E, search);
+  xs.elastic = bound;
+  xs.total = xs.elastic + xs.capture + xs.fission;
+  return xs;
+}
+
+template <class Mem>
 KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, const MaterialParams<Mem>& materials,
                                         int material, int n, Real E, int search) {
   const int t = materials.thermal.table_of(material, E);
   if (t < 0) return micro_xs(p, n, E, search, materials.kt(material));
-  MicroXs xs = micro_xs(p, n, E, search);
-  xs.elastic = thermal_xs(materials.thermal, t, E);
-  xs.total = xs.elastic + xs.capture + xs.fission;
-  return xs;
+  return bound_micro_xs(p, n, E, search, thermal_xs(materials.thermal, t, E));
 }
 
 // Macroscopic cross sections (cm^-1) of `material` at E; material < 0 (void) gives zeros. Writes
@@ -174,9 +179,14 @@ KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const NuclideParams<Mem>& p, const Mater
   const int begin = materials.offsets(material);
   const int end = materials.offsets(material + 1);
   const int search = energy_search(p, E);
+  const Real kt = materials.kt(material);
+  // The material's bound-atom scattering, asked once for all its nuclides.
+  const int t = materials.thermal.table_of(material, E);
+  const Real bound = t < 0 ? Real(0) : thermal_xs(materials.thermal, t, E);
   for (int k = begin; k < end; ++k) {
     const Real density = materials.density(k);
-    const MicroXs micro = micro_xs(p, materials, material, materials.nuclide(k), E, search);
+    const int n = materials.nuclide(k);
+    const MicroXs micro = t < 0 ? micro_xs(p, n, E, search, kt) : bound_micro_xs(p, n, E, search, bound);
     const Real total = density * micro.total;
     macro.total += total;
     macro.absorption += density * (micro.capture + micro.fission);

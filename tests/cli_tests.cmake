@@ -81,24 +81,38 @@ add_test(NAME determinism_ranks_blocking_exchange
                  "-DVARIANTS=1:;4:" -DOUT=${_out}/ranks_blocking -P ${_cmake_dir}/compare_variants.cmake)
 
 # NCrystal's water (examples/water_pin_ncrystal.toml, tables built on every rank from the run's seed): the
-# same bits at 1, 2 and 4 ranks, in event mode and with 2 domains, at 1 and 2 threads, and after a restart.
+# same bits at 1, 2 and 4 ranks, in event mode and with 2 domains, at 1 and 2 threads, and after a restart;
+# and the same with NCrystal asked in transport (thermal_tables = false: the particle's own random numbers,
+# one NCrystal cache per thread).
 if(KEFF_HAVE_NCRYSTAL)
-  set(_ncrystal_args "run;${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml;--particles;1500")
-  add_test(NAME determinism_ncrystal
-           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
-                   "-DARGS=${_ncrystal_args};--batches;5;--inactive;2"
-                   "-DVARIANTS=1:--mode,history;2:--mode,event;4:--mode,history;2:--domains,2,1,1"
-                   -DOUT=${_out}/determinism_ncrystal -P ${_cmake_dir}/compare_variants.cmake)
-  add_test(NAME determinism_threads_ncrystal
-           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=${_ncrystal_args};--batches;5;--inactive;2"
-                   -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_threads_ncrystal -P ${_cmake_dir}/compare_runs.cmake)
-  add_test(NAME restart_ncrystal_np2
-           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=2
-                   "-DARGS=${_ncrystal_args};--inactive;2" -DBATCHES=6 -DHALF=3
-                   -DOUT=${_out}/restart_ncrystal_np2 -P ${_cmake_dir}/restart.cmake)
-  set_tests_properties(determinism_ncrystal restart_ncrystal_np2 PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
-                       ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
-  set_tests_properties(determinism_threads_ncrystal PROPERTIES LABELS "cli;determinism" TIMEOUT 600)
+  file(READ ${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml _water_pin)
+  string(REPLACE "temperature = 293.6" "temperature = 293.6\nthermal_tables = false" _water_pin_direct "${_water_pin}")
+  file(WRITE ${_out}/water_pin_ncrystal_direct.toml "${_water_pin_direct}")
+  # <suffix>|<input>|<particles>|<restart ranks>; direct NCrystal is slower: fewer particles.
+  foreach(_case "|${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml|1500|2"
+                "_direct|${_out}/water_pin_ncrystal_direct.toml|600|1")
+    string(REPLACE "|" ";" _case "${_case}")
+    list(GET _case 0 _suffix)
+    list(GET _case 1 _input)
+    list(GET _case 2 _particles)
+    list(GET _case 3 _np)
+    add_test(NAME determinism_ncrystal${_suffix}
+             COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                     "-DARGS=run;${_input};--particles;${_particles};--batches;4;--inactive;2"
+                     "-DVARIANTS=1:--mode,history;2:--mode,event;4:--mode,history;2:--domains,2,1,1"
+                     -DOUT=${_out}/determinism_ncrystal${_suffix} -P ${_cmake_dir}/compare_variants.cmake)
+    add_test(NAME determinism_threads_ncrystal${_suffix}
+             COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=run;${_input};--particles;${_particles};--batches;4;--inactive;2"
+                     -DTHREADS_A=1 -DTHREADS_B=2 -DOUT=${_out}/det_threads_ncrystal${_suffix} -P ${_cmake_dir}/compare_runs.cmake)
+    add_test(NAME restart_ncrystal${_suffix}_np${_np}
+             COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=${_np}
+                     "-DARGS=run;${_input};--particles;${_particles};--inactive;1" -DBATCHES=4 -DHALF=2
+                     -DOUT=${_out}/restart_ncrystal${_suffix}_np${_np} -P ${_cmake_dir}/restart.cmake)
+    set_tests_properties(determinism_ncrystal${_suffix} restart_ncrystal${_suffix}_np${_np} PROPERTIES
+                         LABELS "cli;determinism;mpi" TIMEOUT 600
+                         ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+    set_tests_properties(determinism_threads_ncrystal${_suffix} PROPERTIES LABELS "cli;determinism" TIMEOUT 600)
+  endforeach()
 endif()
 
 # CMFD with feedback: the same bits at 1, 2 and 4 ranks, in history and event modes and with domain

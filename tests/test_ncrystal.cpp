@@ -7,10 +7,14 @@
 //   grid energy counting as the one sample of NCrystal's they are (1024 by default: the test detects a
 //   difference of 0.062 between the distribution functions; a sign or a frame wrong is 0.2 to 1);
 // - detailed balance: after many scatters without absorption, energies follow the collision density
-//   sigma_s(E) E exp(-E/kT) of the material's temperature, whatever the start (chi^2 over 12 bins).
+//   sigma_s(E) E exp(-E/kT) of the material's temperature, whatever the start (chi^2 over 12 bins);
+// - in transport, the tables against NCrystal asked directly (settings.thermal_tables = false, host
+//   backends): k within 3 combined sigma and the thermal flux spectra chi^2-consistent, on the water pin
+//   lattice (examples/water_pin_ncrystal.toml).
 #include <gtest/gtest.h>
 
 #include "io/thermal/ncrystal.hpp"
+#include "run_problem.hpp"
 #include "kernels/device.hpp"
 #include "kernels/thermal_table.hpp"
 
@@ -223,6 +227,40 @@ TEST(NCrystalTables, ManyScattersReachTheMaxwellian) {
               << in_bins << " of " << n << " chains in them\n";
     EXPECT_LT(chi2, chi2_11_999);
   }
+}
+
+TEST(NCrystalTransport, DirectAgreesWithTables) {
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) GTEST_SKIP() << "direct NCrystal is host-only";
+  model::Problem problem = test::sized(test::example("water_pin_ncrystal.toml"), 4000, 30, 10);
+  model::Tally spectrum;
+  spectrum.name = "thermal_spectrum";
+  model::TallyFilter energy;
+  energy.kind = TallyFilterKind::energy;
+  for (int b = 0; b <= 12; ++b) energy.energy_bounds.push_back(1e-3 * std::pow(1000.0, b / 12.0));  // 1 meV to 1 eV
+  spectrum.filters.push_back(energy);
+  spectrum.scores = {TallyScore::flux};
+  problem.tallies.push_back(spectrum);
+  const RunResults tables = test::run_quietly(problem);
+  problem.settings.thermal_tables = false;
+  const RunResults direct = test::run_quietly(problem);
+
+  const auto& a = tables.k_combined;
+  const auto& b = direct.k_combined;
+  const double sigma = std::sqrt(a.std * a.std + b.std * b.std);
+  std::cout << "[ info     ] k: tables " << a.mean << " +/- " << a.std << ", direct " << b.mean << " +/- " << b.std
+            << " (" << (b.mean - a.mean) / sigma << " combined sigma)\n";
+  EXPECT_LT(std::abs(b.mean - a.mean), 3 * sigma);
+
+  const TallyResult& ta = tables.tallies.back();
+  const TallyResult& tb = direct.tallies.back();
+  ASSERT_EQ(ta.mean.size(), 12u);
+  double chi2 = 0;
+  for (std::size_t i = 0; i < ta.mean.size(); ++i) {
+    const double d = ta.mean[i] - tb.mean[i];
+    chi2 += d * d / (ta.std_dev[i] * ta.std_dev[i] + tb.std_dev[i] * tb.std_dev[i]);
+  }
+  std::cout << "[ info     ] thermal flux spectra, 12 bins from 1 meV to 1 eV: chi^2 " << chi2 << "\n";
+  EXPECT_LT(chi2, 32.91);  // chi^2 with 12 degrees of freedom at 99.9 %
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ model::Settings read_settings(const Section& root) {
   if (!st) root.fail("settings", "missing required table [settings]", "a [settings] table with at least [settings.source]");
   const Section& s = *st;
   s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "thermal",
-                "temperature", "thermal_table_energies", "thermal_table_samples", "hash_bins",
+                "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples", "hash_bins",
                 "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
                 "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
                 "entropy_mesh", "tally_mesh", "event", "max_batches"});
@@ -86,7 +86,7 @@ model::Settings read_settings(const Section& root) {
   out.mode = s.choice("mode", out.mode);
   out.energy_grid = s.choice("energy_grid", out.energy_grid);
   if (out.mode == model::PhysicsMode::multigroup) {
-    for (const char* key : {"thermal", "temperature", "thermal_table_energies", "thermal_table_samples"}) {
+    for (const char* key : {"thermal", "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples"}) {
       if (s.has(key)) {
         s.fail(key, "a thermal setting in a multigroup problem, whose cross sections hold their temperature",
                "thermal, temperature and thermal_table_* only with mode = \"continuous-energy\"");
@@ -95,6 +95,7 @@ model::Settings read_settings(const Section& root) {
   }
   out.thermal = s.choice("thermal", out.thermal);
   out.temperature = read_temperature(s, out.temperature);
+  out.thermal_tables = s.boolean("thermal_tables").value_or(out.thermal_tables);
   out.thermal_table_energies = static_cast<int>(
       s.integer("thermal_table_energies", out.thermal_table_energies, 2, limits::max_thermal_table_energies));
   out.thermal_table_samples = static_cast<int>(

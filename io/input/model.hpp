@@ -171,6 +171,9 @@ struct Settings {
   EnergyGridKind energy_grid = EnergyGridKind::hash;
   ThermalModel thermal = ThermalModel::free_gas;  // continuous energy: targets moving or at rest
   double temperature = 293.6;                     // K: every material's unless it gives its own
+  // NCrystal materials: tabulated before transport (every backend), or NCrystal asked in transport (host only)
+  bool thermal_tables = true;
+  bool ncrystal_fresh_cache_per_call = false;     // benchmarks only (perf/): not an input key
   int thermal_table_energies = 4000;              // NCrystal tables: incident energies up to the cutoff
   int thermal_table_samples = 1024;               // NCrystal tables: outcomes per incident energy
   std::optional<TransportMode> transport;  // unset: history-based, or event-based with domains

@@ -4,6 +4,7 @@
 #include "NCrystal/NCrystal.hh"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <iostream>
 #include <mutex>
@@ -54,7 +55,94 @@ auto calling_ncrystal(F&& f) -> decltype(f()) {
   }
 }
 
+// The particle's stream as NCrystal's RNG: NCrystal wants (0, 1], the stream gives [0, 1).
+class ParticleRng final : public NCrystal::RNG {
+ public:
+  ParticleRng(double (*draw)(void*), void* rng) : draw_(draw), rng_(rng) {}
+  bool coinflip() override { return draw_(rng_) < 0.5; }
+  std::uint64_t generate64RndmBits() override { return (std::uint64_t{generate32RndmBits()} << 32) | generate32RndmBits(); }
+  std::uint32_t generate32RndmBits() override { return static_cast<std::uint32_t>(draw_(rng_) * 4294967296.0); }
+
+ protected:
+  double actualGenerate() override { return 1.0 - draw_(rng_); }
+
+ private:
+  double (*draw_)(void*);
+  void* rng_;
+};
+
+std::atomic<std::uint64_t> next_direct_id{1};
+
 }  // namespace
+
+struct NCrystalDirect::Impl {
+  std::vector<NCrystal::shared_obj<const NCrystal::ProcImpl::Process>> processes;
+  mutable std::vector<std::vector<NCrystal::CachePtr>> caches;  // [thread row][material]
+  mutable std::atomic<int> rows_taken{0};
+  mutable std::atomic<long long> without_row{0};
+  bool fresh_cache_per_call = false;
+  std::uint64_t id = 0;  // which object a thread's remembered row belongs to
+
+  // This thread's row of caches, or null when every row is taken.
+  std::vector<NCrystal::CachePtr>* row() const {
+    thread_local std::uint64_t owner = 0;
+    thread_local int taken = -1;
+    if (owner != id) {
+      owner = id;
+      taken = rows_taken.fetch_add(1);
+    }
+    return taken < static_cast<int>(caches.size()) ? &caches[static_cast<std::size_t>(taken)] : nullptr;
+  }
+};
+
+NCrystalDirect::NCrystalDirect(const std::vector<NCrystalMaterial>& materials, int threads, bool fresh_cache_per_call)
+    : impl_(std::make_unique<Impl>()) {
+  route_messages();
+  impl_->fresh_cache_per_call = fresh_cache_per_call;
+  impl_->id = next_direct_id.fetch_add(1);
+  calling_ncrystal([&] {
+    for (const auto& m : materials) impl_->processes.push_back(NCrystal::FactImpl::createScatter(NCrystal::MatCfg(m.cfg)));
+    return 0;
+  });
+  impl_->caches.resize(static_cast<std::size_t>(std::max(threads, 1)));
+  for (auto& row : impl_->caches) row.resize(materials.size());
+}
+
+NCrystalDirect::~NCrystalDirect() = default;
+
+long long NCrystalDirect::calls_without_a_row() const { return impl_->without_row.load(); }
+
+// No exception may leave these (they run inside transport kernels): NCrystal's evaluation of a material it
+// has opened does not throw.
+double NCrystalDirect::xs(int table, double energy) const {
+  const auto& process = *impl_->processes[static_cast<std::size_t>(table)];
+  auto* row = impl_->fresh_cache_per_call ? nullptr : impl_->row();
+  NCrystal::CachePtr fresh;
+  if (!row && !impl_->fresh_cache_per_call) impl_->without_row.fetch_add(1);
+  return process.crossSectionIsotropic(row ? (*row)[static_cast<std::size_t>(table)] : fresh, NCrystal::NeutronEnergy(energy)).dbl();
+}
+
+void NCrystalDirect::scatter(int table, double energy, double (*draw)(void*), void* rng, double* energy_out,
+                             double* mu_out) const {
+  const auto& process = *impl_->processes[static_cast<std::size_t>(table)];
+  auto* row = impl_->fresh_cache_per_call ? nullptr : impl_->row();
+  NCrystal::CachePtr fresh;
+  if (!row && !impl_->fresh_cache_per_call) impl_->without_row.fetch_add(1);
+  ParticleRng particle(draw, rng);
+  const auto out = process.sampleScatterIsotropic(row ? (*row)[static_cast<std::size_t>(table)] : fresh, particle,
+                                                  NCrystal::NeutronEnergy(energy));
+  *energy_out = out.ekin.dbl();
+  *mu_out = std::clamp(out.mu.dbl(), -1.0, 1.0);
+}
+
+double ncrystal_direct_xs(const void* direct, int table, double energy) {
+  return static_cast<const NCrystalDirect*>(direct)->xs(table, energy);
+}
+
+void ncrystal_direct_scatter(const void* direct, int table, double energy, double (*draw)(void*), void* rng,
+                             double* energy_out, double* mu_out) {
+  static_cast<const NCrystalDirect*>(direct)->scatter(table, energy, draw, rng, energy_out, mu_out);
+}
 
 bool ncrystal_built() { return true; }
 

@@ -5,6 +5,7 @@
 // leaks out of ncrystal.cpp, and a build without NCrystal (cmake/KeffNCrystal.cmake) gets the same
 // functions from ncrystal_absent.cpp, which refuse with the install line.
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -73,6 +74,36 @@ struct ThermalTable {
 
 // Deterministic in (material, spec, seed): every rank builds the same table. Throws ThermalError.
 ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed);
+
+// NCrystal asked directly during transport (settings.thermal_tables = false, host backends): one NCrystal
+// process per material and one NCrystal cache per (thread, material), all made here, before transport;
+// a thread takes its row of caches on its first call. Random numbers come from the caller (the
+// particle's stream), so what NCrystal samples does not depend on the thread that asks. With
+// fresh_cache_per_call every call makes and drops its own cache instead, as NCrystal's uncached
+// interfaces do: for the benchmark of what keeping them saves, not a user option.
+class NCrystalDirect {
+ public:
+  NCrystalDirect(const std::vector<NCrystalMaterial>& materials, int threads, bool fresh_cache_per_call = false);
+  ~NCrystalDirect();
+  NCrystalDirect(const NCrystalDirect&) = delete;
+  NCrystalDirect& operator=(const NCrystalDirect&) = delete;
+
+  // Cross section (barns per atom) of material `table` at `energy`.
+  double xs(int table, double energy) const;
+  // One scatter at `energy`: E' and the lab cosine, with uniform numbers in [0, 1) from draw(rng).
+  void scatter(int table, double energy, double (*draw)(void*), void* rng, double* energy_out, double* mu_out) const;
+  // Threads that found no row of caches left (more threads than `threads`): they used a fresh cache per call.
+  long long calls_without_a_row() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The two calls as plain functions of the object, for kernels (kernels/xs_data.hpp, ThermalHostCalls).
+double ncrystal_direct_xs(const void* direct, int table, double energy);
+void ncrystal_direct_scatter(const void* direct, int table, double energy, double (*draw)(void*), void* rng,
+                             double* energy_out, double* mu_out);
 
 // NCrystal itself, for checks of the tables: its scattering cross section (barns per atom) at each of
 // `energies`, and `n` scatters at `energy` (E', mu) from a stream seeded with `seed`.

@@ -20,4 +20,13 @@ std::vector<std::pair<double, double>> ncrystal_scatters(const NCrystalMaterial&
   throw ThermalError(ncrystal_install_hint);
 }
 
+struct NCrystalDirect::Impl {};
+NCrystalDirect::NCrystalDirect(const std::vector<NCrystalMaterial>&, int, bool) { throw ThermalError(ncrystal_install_hint); }
+NCrystalDirect::~NCrystalDirect() = default;
+double NCrystalDirect::xs(int, double) const { return 0; }
+void NCrystalDirect::scatter(int, double, double (*)(void*), void*, double*, double*) const {}
+long long NCrystalDirect::calls_without_a_row() const { return 0; }
+double ncrystal_direct_xs(const void*, int, double) { return 0; }
+void ncrystal_direct_scatter(const void*, int, double, double (*)(void*), void*, double*, double*) {}
+
 }  // namespace keff

@@ -129,9 +129,14 @@ std::string thermal_tables_text(const model::Problem& p, const RunSetup& run) {
     if (!m.ncrystal.empty()) names += (names.empty() ? "" : ", ") + m.name + ": \"" + m.ncrystal + "\"";
   }
   char text[160];
-  std::snprintf(text, sizeof text, ", %d energies x %d outcomes below %g eV: %s, built in %.2f s",
-                p.settings.thermal_table_energies, p.settings.thermal_table_samples, ThermalTableSpec{}.cutoff_ev,
-                format_bytes(static_cast<std::size_t>(run.thermal_table_bytes)).c_str(), run.thermal_table_seconds);
+  if (p.settings.thermal_tables) {
+    std::snprintf(text, sizeof text, ", %d energies x %d outcomes below %g eV: %s, built in %.2f s",
+                  p.settings.thermal_table_energies, p.settings.thermal_table_samples, ThermalTableSpec{}.cutoff_ev,
+                  format_bytes(static_cast<std::size_t>(run.thermal_table_bytes)).c_str(), run.thermal_table_seconds);
+  } else {
+    std::snprintf(text, sizeof text, ", asked in transport below %g eV (thermal_tables = false), one cache per thread and material",
+                  ThermalTableSpec{}.cutoff_ev);
+  }
   return "  thermal tables  " + std::to_string(run.thermal_tables) + " NCrystal " + ncrystal_version() +
          " material(s) (" + names + ")" + text + "\n";
 }

@@ -131,6 +131,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     ThermalTablesBuilt thermal = build_thermal_tables(exec, problem, library);
     p.materials.thermal = thermal.tables;
     p.thermal_tables = thermal.count;
+    p.thermal_direct = thermal.direct;
     p.thermal_table_bytes = thermal.bytes;
     p.thermal_table_seconds = thermal.seconds;
   }

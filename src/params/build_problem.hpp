@@ -12,6 +12,8 @@
 #include "kernels/xs_data.hpp"
 #include "mpi/communicator.hpp"
 
+#include <memory>
+
 namespace keff {
 
 struct ProblemParams {
@@ -30,6 +32,7 @@ struct ProblemParams {
   int n_nuclides = 0;   // in the nuclear data library
   int gridpoints = 0;   // per nuclide
   int thermal_tables = 0;            // NCrystal materials (materials.thermal)
+  std::shared_ptr<const void> thermal_direct;  // settings.thermal_tables = false: what materials.thermal.direct calls
   double thermal_table_bytes = 0;    // their tables' device memory
   double thermal_table_seconds = 0;  // and host time to build them
 };

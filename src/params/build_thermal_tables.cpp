@@ -76,6 +76,25 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
   built.count = static_cast<int>(thermal.size());
   built.tables.table = to_device(exec, "keff::xs::thermal_table_of", table_of);
   if (thermal.empty()) return built;
+  built.tables.cutoff = spec.cutoff_ev;
+  for (const model::Material* mat : thermal) check_composition(*mat, library);
+
+  if (!settings.thermal_tables) {
+    if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) {
+      throw InputError(problem.source_name + ": settings.thermal_tables = false: NCrystal runs on the host, and this "
+                       "keff transports on " + DeviceExec::name() + " (allowed: true, the tables every backend samples)");
+    }
+    std::vector<NCrystalMaterial> materials;
+    for (const model::Material* mat : thermal) materials.push_back({mat->ncrystal_cfg, mat->temperature, mat->ncrystal_elements});
+    try {
+      built.direct = std::make_shared<const NCrystalDirect>(materials, exec.concurrency(), settings.ncrystal_fresh_cache_per_call);
+    } catch (const ThermalError& e) {
+      throw InputError(problem.source_name + ": ncrystal: " + e.what());
+    }
+    built.tables.direct = {built.direct.get(), &ncrystal_direct_xs, &ncrystal_direct_scatter};
+    built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return built;
+  }
 
   const auto n_t = thermal.size(), n_e = static_cast<std::size_t>(spec.energies), n_s = static_cast<std::size_t>(spec.samples);
   auto energy = host_view<Real*>("keff::xs::thermal_energy", n_e);
@@ -84,7 +103,6 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
   auto mu = host_view<Real***, Rows>("keff::xs::thermal_mu", n_t, n_e, n_s);
   for (std::size_t t = 0; t < n_t; ++t) {
     const model::Material& mat = *thermal[t];
-    check_composition(mat, library);
     const NCrystalMaterial nc{mat.ncrystal_cfg, mat.temperature, mat.ncrystal_elements};
     // One stream per material, from the run's seed: a table's sampling noise is part of the run's.
     ThermalTable table;
@@ -107,7 +125,6 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
   built.tables.energy_shift = to_device(exec, shift);
   built.tables.mu = to_device(exec, mu);
   exec.fence("keff::params::thermal_tables");
-  built.tables.cutoff = spec.cutoff_ev;
   built.tables.log_min = std::log(spec.min_ev);
   built.tables.inv_log_step = static_cast<double>(n_e - 1) / std::log(spec.cutoff_ev / spec.min_ev);
   built.bytes = static_cast<double>(sizeof(Real)) * (static_cast<double>(n_e) * (1 + n_t) + 2.0 * n_t * n_e * n_s);

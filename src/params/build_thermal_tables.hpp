@@ -3,18 +3,24 @@
 // each `[[material]] ncrystal` checked against its nuclides, tabulated on the host (io/thermal/), copied.
 #include "io/input/model.hpp"
 #include "io/library/nuclear_data.hpp"
+#include "io/thermal/ncrystal.hpp"
 #include "kernels/device.hpp"
 #include "kernels/xs_data.hpp"
+
+#include <memory>
 
 namespace keff {
 
 struct ThermalTablesBuilt {
   ThermalTables<DeviceMem> tables;
+  std::shared_ptr<const NCrystalDirect> direct;  // settings.thermal_tables = false: what tables.direct calls
   int count = 0;        // NCrystal materials
   double bytes = 0;     // device memory of their tables
   double seconds = 0;   // host time to build them
 };
 
+// With settings.thermal_tables = false, NCrystal's processes and one cache per (thread of `exec`, material)
+// instead of tables (a host backend only: InputError otherwise).
 // Throws InputError, naming the material, where its nuclides, by element, are not the composition its
 // NCrystal cfg describes (both lists shown) or where NCrystal fails. Deterministic in the problem: every
 // rank builds the same tables.
