@@ -2,6 +2,7 @@
 // carries the example file's bytes unchanged, and every bad input fails with a message naming its file,
 // line and key.
 #include "io/input/input.hpp"
+#include "uses_ncrystal.hpp"
 
 #include <gtest/gtest.h>
 
@@ -54,12 +55,23 @@ int universe(const model::Problem& p, const std::string& name) {
 // ---------------------------------------------------------------------------------------------------
 // Examples and the default problem
 
+// Without NCrystal an example with an NCrystal material is refused at its `ncrystal` key, with the
+// install line.
 TEST(Input, EveryExampleParses) {
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(examples)) {
     if (entry.path().extension() != ".toml") continue;
     ++count;
     SCOPED_TRACE(entry.path().string());
+    if (!ncrystal_built() && test::uses_ncrystal(entry.path().string())) {
+      try {
+        read_problem_file(entry.path().string());
+        ADD_FAILURE() << "read without NCrystal";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(".ncrystal: this keff was built without NCrystal"), std::string::npos) << e.what();
+      }
+      continue;
+    }
     const auto p = read_problem_file(entry.path().string());
     EXPECT_EQ(p.source_name, entry.path().string());
     EXPECT_FALSE(p.cells.empty());

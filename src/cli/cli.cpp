@@ -137,7 +137,7 @@ std::string thermal_tables_text(const model::Problem& p, const RunSetup& run) {
     std::snprintf(text, sizeof text, ", asked in transport below %g eV (thermal_tables = false), one cache per thread and material",
                   ThermalTableSpec{}.cutoff_ev);
   }
-  return "  thermal tables  " + std::to_string(run.thermal_tables) + " NCrystal " + ncrystal_version() +
+  return "  thermal tables  " + std::to_string(run.thermal_tables) + " distinct NCrystal " + ncrystal_version() +
          " material(s) (" + names + ")" + text + "\n";
 }
 

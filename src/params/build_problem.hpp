@@ -31,7 +31,7 @@ struct ProblemParams {
   int cmfd_n_groups = 0;
   int n_nuclides = 0;   // in the nuclear data library
   int gridpoints = 0;   // per nuclide
-  int thermal_tables = 0;            // NCrystal materials (materials.thermal)
+  int thermal_tables = 0;            // distinct NCrystal materials (materials.thermal): one table each
   std::shared_ptr<const void> thermal_direct;  // settings.thermal_tables = false: what materials.thermal.direct calls
   double thermal_table_bytes = 0;    // their tables' device memory
   double thermal_table_seconds = 0;  // and host time to build them

@@ -66,18 +66,26 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
   spec.energies = settings.thermal_table_energies;
   spec.samples = settings.thermal_table_samples;
 
+  // One table per distinct NCrystal material (its cfg as NCrystal reads it, temperature included): the
+  // materials of a lattice that share one water share its table.
   std::vector<int> table_of;
   std::vector<const model::Material*> thermal;
+  std::map<std::string, int> table_of_cfg;
   for (const model::Material& mat : problem.materials) {
-    table_of.push_back(mat.ncrystal.empty() ? -1 : static_cast<int>(thermal.size()));
-    if (!mat.ncrystal.empty()) thermal.push_back(&mat);
+    if (mat.ncrystal.empty()) {
+      table_of.push_back(-1);
+      continue;
+    }
+    check_composition(mat, library);
+    const auto [it, added] = table_of_cfg.emplace(mat.ncrystal_cfg, static_cast<int>(thermal.size()));
+    if (added) thermal.push_back(&mat);
+    table_of.push_back(it->second);
   }
   ThermalTablesBuilt built;
   built.count = static_cast<int>(thermal.size());
   built.tables.table = to_device(exec, "keff::xs::thermal_table_of", table_of);
   if (thermal.empty()) return built;
   built.tables.cutoff = spec.cutoff_ev;
-  for (const model::Material* mat : thermal) check_composition(*mat, library);
 
   if (!settings.thermal_tables) {
     if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) {

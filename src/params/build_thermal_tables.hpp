@@ -14,7 +14,7 @@ namespace keff {
 struct ThermalTablesBuilt {
   ThermalTables<DeviceMem> tables;
   std::shared_ptr<const NCrystalDirect> direct;  // settings.thermal_tables = false: what tables.direct calls
-  int count = 0;        // NCrystal materials
+  int count = 0;        // distinct NCrystal materials: one table (or NCrystal process) each
   double bytes = 0;     // device memory of their tables
   double seconds = 0;   // host time to build them
 };
