@@ -226,8 +226,8 @@ TEST(SyntheticData, NamesAndIds) {
     const bool fissile = i >= 5 && i <= 9;
     EXPECT_EQ(lib.nuclides[i].fissile, fissile) << lib.nuclides[i].name;
   }
-  EXPECT_THROW(generate_synthetic_library({0, 100, 1, false, {}}), std::invalid_argument);
-  EXPECT_THROW(generate_synthetic_library({3, 1, 1, false, {}}), std::invalid_argument);
+  EXPECT_THROW(generate_synthetic_library({0, 100, 1, false}), std::invalid_argument);
+  EXPECT_THROW(generate_synthetic_library({3, 1, 1, false}), std::invalid_argument);
 }
 
 TEST(SyntheticData, Deterministic) {

@@ -355,7 +355,7 @@ int synthetic_moderator_index(const std::string& name) {
   return -1;
 }
 
-NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
+NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec, const std::vector<std::string>& moderators) {
   if (spec.nuclides < 1 || spec.nuclides > limits::max_nuclides) {
     throw std::invalid_argument("synthetic nuclear data: nuclides = " + std::to_string(spec.nuclides) +
                                 " (allowed: " + limits::integer_range(1, limits::max_nuclides) + ")");
@@ -378,7 +378,7 @@ NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
     throw_if_interrupted("while generating synthetic nuclear data, after " + std::to_string(i + 1) + " of " +
                          std::to_string(spec.nuclides) + " nuclides");
   }
-  for (const std::string& name : spec.moderators) {
+  for (const std::string& name : moderators) {
     const int j = synthetic_moderator_index(name);
     if (j < 0) throw std::invalid_argument("synthetic nuclear data: no moderator nuclide '" + name + "'");
     if (library.find(name) >= 0) continue;
@@ -386,6 +386,10 @@ NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
     library.nuclides.push_back(evaluate(make_profile(spec.seed, stream), make_grid(spec.seed, stream, spec.gridpoints), spec.flat));
   }
   return library;
+}
+
+NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec) {
+  return generate_synthetic_library(spec, std::vector<std::string>());
 }
 
 }  // namespace keff

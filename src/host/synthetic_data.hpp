@@ -14,9 +14,6 @@ struct SyntheticDataSpec {
   int gridpoints = 11303;
   std::uint64_t seed = 20251;
   bool flat = false;  // energy-independent cross sections and nu: for infinite-medium verification
-  // Light moderator nuclides (C12, C13, H2, Be9) appended after the `nuclides` above, each once: those the
-  // materials name. Their data does not depend on `nuclides`.
-  std::vector<std::string> moderators;
 };
 
 // Nuclide i's name: the first few are named after the nuclides they imitate (H1, O16, B10, Zr90, Fe56,
@@ -26,8 +23,14 @@ int synthetic_named_count();
 // Which moderator nuclide `name` is (0 to 3: C12, C13, H2, Be9), or -1.
 int synthetic_moderator_index(const std::string& name);
 
-// Throws std::invalid_argument for sizes past the limits, and Interrupted when this process receives
-// SIGINT or SIGTERM (asked after each nuclide; a collective caller agrees on it over its ranks).
+// `moderators`: light moderator nuclides (C12, C13, H2, Be9) appended after the spec's nuclides, each
+// once: those the materials name. Their data does not depend on spec.nuclides. (Two overloads, not a
+// member of the spec or a default argument: either crashed nvcc 13.5's front end, "Compilation aborted.",
+// on tests/test_library_format.cpp.)
+// Throws std::invalid_argument for sizes past the limits or an unknown moderator, and Interrupted when
+// this process receives SIGINT or SIGTERM (asked after each nuclide; a collective caller agrees on it
+// over its ranks).
+NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec, const std::vector<std::string>& moderators);
 NuclideLibrary generate_synthetic_library(const SyntheticDataSpec& spec);
 
 }  // namespace keff

@@ -36,15 +36,16 @@ NuclideLibrary synthetic_library(const model::Problem& problem) {
   spec.gridpoints = nd.gridpoints;
   spec.seed = nd.seed;
   spec.flat = nd.flat;
+  std::vector<std::string> moderators;
   for (const model::Material& mat : problem.materials) {
     for (const model::NuclideAmount& a : mat.nuclides) {
       if (synthetic_moderator_index(a.name) >= 0 &&
-          std::find(spec.moderators.begin(), spec.moderators.end(), a.name) == spec.moderators.end()) {
-        spec.moderators.push_back(a.name);
+          std::find(moderators.begin(), moderators.end(), a.name) == moderators.end()) {
+        moderators.push_back(a.name);
       }
     }
   }
-  return generate_synthetic_library(spec);
+  return generate_synthetic_library(spec, moderators);
 }
 
 // Bytes of NuclideParams: the grid points, and the energy-grid index (the unionized grid is counted as
