@@ -28,9 +28,15 @@ if config=$(keff_ncrystal_config); then
 fi
 
 log "installing NCrystal $keff_ncrystal_version from PyPI into $keff_ncrystal_prefix"
+# The system's certificate store, as Debian's own pip uses it (a venv's pip would trust only its bundled
+# one), unless PIP_CERT names another: sites that inspect TLS add their authority there.
+cert=()
+if [ -z "${PIP_CERT:-}" ] && [ -s /etc/ssl/certs/ca-certificates.crt ]; then
+  cert=(--cert /etc/ssl/certs/ca-certificates.crt)
+fi
 as_root mkdir -p "$keff_ncrystal_prefix"
 if ! as_root python3 -m venv "$keff_ncrystal_prefix" ||
-   ! as_root "$keff_ncrystal_prefix/bin/python" -m pip install --quiet --disable-pip-version-check \
+   ! as_root "$keff_ncrystal_prefix/bin/python" -m pip install --quiet --disable-pip-version-check "${cert[@]}" \
        "ncrystal==$keff_ncrystal_version"; then
   as_root rm -rf "$keff_ncrystal_prefix"
   if [ "$want" = ON ]; then
