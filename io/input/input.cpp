@@ -89,7 +89,7 @@ model::Settings read_settings(const Section& root) {
     for (const char* key : {"thermal", "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples"}) {
       if (s.has(key)) {
         s.fail(key, "a thermal setting in a multigroup problem, whose cross sections hold their temperature",
-               "thermal, temperature and thermal_table_* only with mode = \"continuous-energy\"");
+               "thermal, temperature, thermal_tables and thermal_table_* only with mode = \"continuous-energy\"");
       }
     }
   }
