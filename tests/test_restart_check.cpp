@@ -181,9 +181,10 @@ TEST_F(RestartCheck, SiteOutsideFissionableMaterialIsRefused) {
   }
 }
 
-// A continuous-energy statepoint whose histories ran with other thermal physics (one written before thermal
-// motion has no 'thermal' attribute and reads as "none") is refused before the batches are compared:
-// continuing it would mix targets at rest with moving ones.
+// A continuous-energy statepoint whose histories ran with other thermal physics is refused before the
+// batches are compared: continuing it would mix two physics. One written before thermal motion has no
+// 'thermal' attribute and reads as "none" (targets at rest); one written by another NCrystal (or with
+// NCrystal materials where this run has none) sampled other tables and scatters.
 TEST(RestartThermal, OtherThermalPhysicsIsRefused) {
   const model::Problem p = read_problem_string(R"([settings]
 particles = 10
@@ -205,21 +206,31 @@ name = "fuel"
 nuclides = { U235 = 1.0e-3 }
 )",
                                                "ce.toml");
-  RunResults sp;
-  sp.particles = p.settings.particles;
-  sp.inactive = p.settings.inactive;
-  sp.seed = p.settings.seed;
-  sp.thermal = "none";
-  try {
-    check_restart_data("old.h5", sp, p);
-    FAIL() << "accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot restart from 'old.h5': its histories ran with settings.thermal = none "
-                                         "(a statepoint without a 'thermal' attribute was written before thermal "
-                                         "motion, with targets at rest) (allowed: this run's free_gas"),
-              std::string::npos)
-        << e.what();
-  }
+  const auto refusal = [&](const std::string& thermal, const std::string& ncrystal) {
+    RunResults sp;
+    sp.particles = p.settings.particles;
+    sp.inactive = p.settings.inactive;
+    sp.seed = p.settings.seed;
+    sp.thermal = thermal;
+    sp.ncrystal = ncrystal;
+    try {
+      check_restart_data("old.h5", sp, p);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  const std::string at_rest = refusal("none", "");
+  EXPECT_NE(at_rest.find("cannot restart from 'old.h5': its histories ran with settings.thermal = none "
+                         "(a statepoint without a 'thermal' attribute was written before thermal "
+                         "motion, with targets at rest) (allowed: this run's free_gas"),
+            std::string::npos)
+      << at_rest;
+  const std::string other_ncrystal = refusal("free_gas", "0.0.1");
+  EXPECT_NE(other_ncrystal.find("cannot restart from 'old.h5': its histories ran with NCrystal 0.0.1 (allowed: this "
+                                "run's no NCrystal; continuing would mix the two: start a new run)"),
+            std::string::npos)
+      << other_ncrystal;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "io/limits.hpp"
 #include "io/output/results_check.hpp"
 #include "io/printable.hpp"
+#include "io/thermal/ncrystal.hpp"
 #include "kernels/vocabulary/fixed_point_bits.hpp"
 #include "kernels/vocabulary/types.hpp"
 
@@ -369,9 +370,22 @@ std::string source_problem(const RunResults& sp, const model::Problem& p) {
 
 }  // namespace
 
+std::string ncrystal_of(const model::Problem& problem) {
+  for (const model::Material& m : problem.materials) {
+    if (!m.ncrystal.empty()) return ncrystal_version();
+  }
+  return "";
+}
+
 void check_restart_data(const std::string& path, const RunResults& sp, const model::Problem& p) {
   // Each part returns its first problem, "" if none; the first part with one is the one reported.
   std::string what = identity_problem(sp, p.settings);
+  if (what.empty() && sp.ncrystal != ncrystal_of(p)) {
+    // Another NCrystal samples other tables and other scatters: the continued run would not be this one.
+    const auto text = [](const std::string& v) { return v.empty() ? std::string("no NCrystal") : "NCrystal " + printable_cut(v, 40); };
+    what = "its histories ran with " + text(sp.ncrystal) + " (allowed: this run's " + text(ncrystal_of(p)) +
+           "; continuing would mix the two: start a new run)";
+  }
   if (what.empty()) what = batches_problem(sp, p.settings);
   if (what.empty()) what = counts_problem(sp, p.settings);
   if (what.empty()) what = tallies_problem(sp, p);

@@ -24,4 +24,8 @@ namespace keff {
 // Throws InputError("cannot restart from '<path>': <what, where, allowed>").
 void check_restart_data(const std::string& path, const RunResults& statepoint, const model::Problem& problem);
 
+// What a run of `problem` records as RunResults::ncrystal: this keff's NCrystal version where a material
+// has an `ncrystal` cfg, "" where none has.
+std::string ncrystal_of(const model::Problem& problem);
+
 }  // namespace keff

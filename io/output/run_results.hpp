@@ -216,6 +216,7 @@ struct RunResults {
   std::string mode;         // "continuous-energy" | "multigroup"
   std::string energy_grid;  // "hash" | "unionized" | "nuclide" (continuous energy)
   std::string thermal;      // "free_gas" | "none" (continuous energy)
+  std::string ncrystal;     // the NCrystal version that evaluated the run's NCrystal materials; "" without any
   std::string execution_space;
   int threads = 1, ranks = 1;
   std::uint64_t seed = 0;

@@ -257,6 +257,7 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("mode", r.mode);
   root.set_attribute("energy_grid", r.energy_grid);
   root.set_attribute("thermal", r.thermal);
+  root.set_attribute("ncrystal", r.ncrystal);
   root.set_attribute("execution_space", r.execution_space);
   root.set_attribute("threads", r.threads);
   root.set_attribute("ranks", r.ranks);
@@ -466,6 +467,8 @@ RunResults read_statepoint(const std::string& path) {
   r.mode = file.attribute_string("mode");
   // A statepoint from before thermal motion has no attribute: its targets were at rest.
   r.thermal = file.has_attribute("thermal") ? file.attribute_string("thermal") : std::string(name_of(model::ThermalModel::none));
+  // Nor one from before NCrystal materials: it had none.
+  r.ncrystal = file.has_attribute("ncrystal") ? file.attribute_string("ncrystal") : std::string();
   r.seed = static_cast<std::uint64_t>(file.attribute_int64("seed"));
   r.particles = file.attribute_int64("particles");
   r.batches = static_cast<int>(file.attribute_int64("batches"));

@@ -1,6 +1,7 @@
 #include "src/driver/simulation.hpp"
 
 #include "io/output/output.hpp"
+#include "io/output/restart_check.hpp"
 #include "io/test_point.hpp"
 #include "src/host/interrupt.hpp"
 #include "src/host/run_error.hpp"
@@ -268,6 +269,7 @@ RunResults Simulation::collect_results(bool with_bank) {
   res.mode = name_of(s.mode);
   res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.energy_grid);
   res.thermal = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.thermal);
+  res.ncrystal = ncrystal_of(problem_);
   res.execution_space = setup.execution_space;
   res.threads = setup.concurrency;
   res.ranks = comm_.size();
