@@ -3,8 +3,6 @@
 #include "io/input/input.hpp"
 #include "io/library/library_loader.hpp"
 #include "src/host/interrupt.hpp"
-
-#include <algorithm>
 #include "src/host/memory_check.hpp"
 #include "src/host/synthetic_data.hpp"
 #include "src/params/build_geometry.hpp"
@@ -13,6 +11,8 @@
 #include "src/params/build_thermal_tables.hpp"
 #include "src/params/device_memory.hpp"
 #include "src/params/to_device.hpp"
+
+#include <algorithm>
 
 namespace keff {
 
@@ -129,6 +129,12 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
     p.materials = build_material_params(exec, problem, library);
+    if (settings.thermal_tables) {
+      check_memory(comm, "the NCrystal tables",
+                   {{"tables of the distinct NCrystal materials", thermal_tables_bytes(problem)}},
+                   static_cast<double>(device_memory_available(exec)), allow,
+                   "fewer settings.thermal_table_energies or thermal_table_samples");
+    }
     ThermalTablesBuilt thermal = build_thermal_tables(exec, problem, library);
     p.materials.thermal = thermal.tables;
     p.thermal_tables = thermal.count;

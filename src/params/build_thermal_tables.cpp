@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,20 @@ void check_composition(const model::Material& mat, const NuclideLibrary& library
   }
 }
 
+double table_bytes(int tables, const model::Settings& s) {
+  const double n_e = s.thermal_table_energies, n_s = s.thermal_table_samples;
+  return static_cast<double>(sizeof(Real)) * (n_e * (1 + tables) + 2.0 * tables * n_e * n_s);
+}
+
 }  // namespace
+
+double thermal_tables_bytes(const model::Problem& problem) {
+  std::set<std::string> distinct;
+  for (const model::Material& m : problem.materials) {
+    if (!m.ncrystal.empty()) distinct.insert(m.ncrystal_cfg);
+  }
+  return distinct.empty() ? 0.0 : table_bytes(static_cast<int>(distinct.size()), problem.settings);
+}
 
 ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Problem& problem,
                                         const NuclideLibrary& library) {
@@ -135,7 +149,7 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
   exec.fence("keff::params::thermal_tables");
   built.tables.log_min = std::log(spec.min_ev);
   built.tables.inv_log_step = static_cast<double>(n_e - 1) / std::log(spec.cutoff_ev / spec.min_ev);
-  built.bytes = static_cast<double>(sizeof(Real)) * (static_cast<double>(n_e) * (1 + n_t) + 2.0 * n_t * n_e * n_s);
+  built.bytes = table_bytes(static_cast<int>(n_t), settings);
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;
 }

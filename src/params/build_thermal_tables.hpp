@@ -19,6 +19,9 @@ struct ThermalTablesBuilt {
   double seconds = 0;   // host time to build them
 };
 
+// Device bytes the tables of `problem` will take (settings.thermal_tables = true), for the memory check.
+double thermal_tables_bytes(const model::Problem& problem);
+
 // With settings.thermal_tables = false, NCrystal's processes and one cache per (thread of `exec`, material)
 // instead of tables (a host backend only: InputError otherwise).
 // Throws InputError, naming the material, where its nuclides, by element, are not the composition its
