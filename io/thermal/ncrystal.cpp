@@ -93,6 +93,18 @@ struct NCrystalDirect::Impl {
     }
     return taken < static_cast<int>(caches.size()) ? &caches[static_cast<std::size_t>(taken)] : nullptr;
   }
+
+  // The cache a call on material `table` uses: this thread's, or `fresh` (the caller's, dropped after the
+  // call) with fresh_cache_per_call or when every row is taken.
+  NCrystal::CachePtr& cache(int table, NCrystal::CachePtr& fresh) const {
+    if (fresh_cache_per_call) return fresh;
+    auto* r = row();
+    if (!r) {
+      without_row.fetch_add(1);
+      return fresh;
+    }
+    return (*r)[static_cast<std::size_t>(table)];
+  }
 };
 
 NCrystalDirect::NCrystalDirect(const std::vector<NCrystalMaterial>& materials, int threads, bool fresh_cache_per_call)
@@ -115,22 +127,18 @@ long long NCrystalDirect::calls_without_a_row() const { return impl_->without_ro
 // No exception may leave these (they run inside transport kernels): NCrystal's evaluation of a material it
 // has opened does not throw.
 double NCrystalDirect::xs(int table, double energy) const {
-  const auto& process = *impl_->processes[static_cast<std::size_t>(table)];
-  auto* row = impl_->fresh_cache_per_call ? nullptr : impl_->row();
   NCrystal::CachePtr fresh;
-  if (!row && !impl_->fresh_cache_per_call) impl_->without_row.fetch_add(1);
-  return process.crossSectionIsotropic(row ? (*row)[static_cast<std::size_t>(table)] : fresh, NCrystal::NeutronEnergy(energy)).dbl();
+  return impl_->processes[static_cast<std::size_t>(table)]
+      ->crossSectionIsotropic(impl_->cache(table, fresh), NCrystal::NeutronEnergy(energy))
+      .dbl();
 }
 
 void NCrystalDirect::scatter(int table, double energy, double (*draw)(void*), void* rng, double* energy_out,
                              double* mu_out) const {
-  const auto& process = *impl_->processes[static_cast<std::size_t>(table)];
-  auto* row = impl_->fresh_cache_per_call ? nullptr : impl_->row();
   NCrystal::CachePtr fresh;
-  if (!row && !impl_->fresh_cache_per_call) impl_->without_row.fetch_add(1);
   ParticleRng particle(draw, rng);
-  const auto out = process.sampleScatterIsotropic(row ? (*row)[static_cast<std::size_t>(table)] : fresh, particle,
-                                                  NCrystal::NeutronEnergy(energy));
+  const auto out = impl_->processes[static_cast<std::size_t>(table)]->sampleScatterIsotropic(
+      impl_->cache(table, fresh), particle, NCrystal::NeutronEnergy(energy));
   *energy_out = out.ekin.dbl();
   *mu_out = std::clamp(out.mu.dbl(), -1.0, 1.0);
 }
