@@ -394,5 +394,7 @@ set_tests_properties(data_cli_generate_memory PROPERTIES LABELS "cli;data;bad-in
 keff_expect_failure(data_cli_no_command "'keff data' needs a command" 2 data)
 keff_expect_failure(data_cli_bad_format "--format 'xml' is not allowed \\(allowed: h5, text\\)" 2
                     data generate --format xml --out ${_out}/never)
+keff_expect_failure(data_cli_bad_moderator "--moderators: 'C14' is not a synthetic moderator \\(allowed: C12, C13, H2, Be9" 2
+                    data generate --format h5 --moderators C12,C14 --out ${_out}/never.h5)
 keff_expect_failure(data_cli_info_missing "no_such_library.h5: nuclear-data library does not exist" 2
                     data info ${_out}/no_such_library.h5)

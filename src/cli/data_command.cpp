@@ -37,8 +37,10 @@ constexpr const char* data_usage =
     "Nuclear-data library tools (formats: io/library/LIBRARY_FORMAT.md).\n"
     "\n"
     "  keff data generate --format h5|text --out PATH [--nuclides N] [--gridpoints G] [--seed S] [--flat]\n"
+    "                     [--moderators C12,C13,H2,Be9]\n"
     "      write the synthetic library (defaults: 68 nuclides x 11303 points, seed 20251; 355 nuclides is\n"
-    "      Hoogenboom-Martin large) as one HDF5 file or as a text-library directory\n"
+    "      Hoogenboom-Martin large) as one HDF5 file or as a text-library directory; --moderators appends\n"
+    "      those light moderators after them, as a run does for the ones its materials name\n"
     "  keff data convert TEXT_DIR OUT.h5\n"
     "      convert a text library to an HDF5 library (the same doubles, bit for bit)\n"
     "  keff data info PATH\n"
@@ -105,10 +107,31 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// `--moderators C12,H2`: each a synthetic moderator (src/host/synthetic_data.hpp), once.
+std::vector<std::string> moderator_list(std::string_view text) {
+  std::vector<std::string> names;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    const std::string name(text.substr(begin, end - begin));
+    if (synthetic_moderator_index(name) < 0) {
+      throw UsageError("data generate: --moderators: '" + printable(name) +
+                       "' is not a synthetic moderator (allowed: C12, C13, H2, Be9, comma-separated)");
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      throw UsageError("data generate: --moderators: '" + name + "' is named twice (allowed: each once)");
+    }
+    names.push_back(name);
+    begin = end + 1;
+  }
+  return names;
+}
+
 int generate(std::vector<std::string_view> args, const Communicator& comm) {
   const bool allow = take_flag(args, allow_flag);
   SyntheticDataSpec spec;
   std::optional<std::string> format, out;
+  std::vector<std::string> moderators;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     const auto value = [&]() -> std::string_view {
@@ -130,6 +153,8 @@ int generate(std::vector<std::string_view> args, const Communicator& comm) {
       spec.seed = static_cast<std::uint64_t>(parse_integer(a, value(), 0, limits::int64_max));
     } else if (a == "--flat") {
       spec.flat = true;
+    } else if (a == "--moderators") {
+      moderators = moderator_list(value());
     } else {
       throw UsageError("data generate: unknown argument '" + printable(a) + "'");
     }
@@ -148,7 +173,7 @@ int generate(std::vector<std::string_view> args, const Communicator& comm) {
                       " (allowed: a directory for a text library, new or existing)");
     }
     // 65536 nuclides x 32767 points is within every limit and still 69 GB: estimated before generating.
-    const double n = spec.nuclides, points = n * spec.gridpoints;
+    const double n = spec.nuclides + static_cast<double>(moderators.size()), points = n * spec.gridpoints;
     if (*format == "h5") {
       check_memory_here("data generate", {{"generated nuclides", library_bytes(n, points)},
                                           {"HDF5 file image", hdf5_image_bytes(n, points)}},
@@ -159,14 +184,14 @@ int generate(std::vector<std::string_view> args, const Communicator& comm) {
                         static_cast<double>(host_memory_available()), allow, allow_flag);
     }
     const auto start = std::chrono::steady_clock::now();
-    const NuclideLibrary lib = generate_synthetic_library(spec);
+    const NuclideLibrary lib = generate_synthetic_library(spec, moderators);
     if (*format == "h5") {
       write_hdf5_library(*out, lib);
     } else {
       write_text_library(*out, lib);
     }
     std::printf("wrote %s library '%s': %d nuclides x %d points (seed %llu%s) in %.2f s\n",
-                format->c_str(), out->c_str(), spec.nuclides, spec.gridpoints,
+                format->c_str(), out->c_str(), static_cast<int>(lib.nuclides.size()), spec.gridpoints,
                 static_cast<unsigned long long>(spec.seed), spec.flat ? ", flat" : "", seconds_since(start));
   });
   return 0;

@@ -56,6 +56,22 @@ foreach(input h5 text)
 endforeach()
 message("runs from memory, HDF5 and text are identical")
 
+# The light moderators a run appends for its materials (C12, H2 here), written by --moderators: the run
+# from that file equals the run from memory.
+run_ok(${KEFF} data generate --format h5 ${spec} --moderators C12,H2 --out ${OUT}/moderated.h5)
+string(REPLACE "H1 = 6.7e-2, O16 = 3.3e-2" "C12 = 8.0e-2, H2 = 1.0e-4" moderated "${geometry}")
+file(WRITE ${OUT}/moderated_memory.toml "${settings}[nuclear_data]\nnuclides = 14\ngridpoints = 900\nseed = 77\n${moderated}")
+file(WRITE ${OUT}/moderated_h5.toml "${settings}[nuclear_data]\nlibrary = \"moderated.h5\"\n${moderated}")
+foreach(input moderated_memory moderated_h5)
+  run_ok(${KEFF} run ${OUT}/${input}.toml --quiet --json ${OUT}/${input}.json)
+  file(READ ${OUT}/${input}.json json_${input})
+  string(JSON batches_${input} GET "${json_${input}}" batches)
+endforeach()
+if(NOT batches_moderated_h5 STREQUAL batches_moderated_memory)
+  message(FATAL_ERROR "the run from moderated.h5 differs from the run from memory")
+endif()
+message("a library generated with --moderators runs as the synthetic library in memory")
+
 # Bad libraries, on two ranks: status 2 and one clear message, no hang.
 execute_process(COMMAND head -c 20000 ${OUT}/lib.h5 OUTPUT_FILE ${OUT}/truncated.h5)
 file(WRITE ${OUT}/truncated.toml "${settings}[nuclear_data]\nlibrary = \"truncated.h5\"\nload = \"node\"\n${geometry}")
