@@ -7,4 +7,11 @@
 #include <Kokkos_Core.hpp>
 
 #define KEFF_EXPECT(...) KOKKOS_EXPECTS(__VA_ARGS__)
+// 1 where the contracts are checked (Kokkos' own condition): for checks that need work of their own,
+// e.g. a fast path compared with the slow one it replaces (`if constexpr (keff_contracts_checked)`).
+#if !defined(NDEBUG) || defined(KOKKOS_ENFORCE_CONTRACTS) || defined(KOKKOS_ENABLE_DEBUG)
+inline constexpr bool keff_contracts_checked = true;
+#else
+inline constexpr bool keff_contracts_checked = false;
+#endif
 #define KEFF_ASSERT(...) KOKKOS_ASSERT(__VA_ARGS__)

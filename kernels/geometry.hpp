@@ -8,7 +8,7 @@
 //   distances and crossings all use that one rule, so a particle moved onto a boundary is always put
 //   on the far side and never re-crosses the same surface at zero distance forever.
 // - A half-space the particle is already outside of (by more than the tolerance) reports distance 0:
-//   the caller then relocates from the root, which repairs any stale state instead of tracking on.
+//   the caller then relocates from that level, which repairs any stale state instead of tracking on.
 // - Curved surfaces compare signs of the un-normalised p.u (p: position relative to the centre or axis)
 //   in both surface_sense and surface_distance, so the two cannot disagree through rounding.
 // - A particle in a lattice's outer universe sees the lattice grid continued outside the elements:
@@ -250,6 +250,69 @@ KOKKOS_INLINE_FUNCTION bool lattice_element(const GeometryParams<Mem>& g, int la
   return detail::lattice_index_inside(g, lat, idx);
 }
 
+namespace detail {
+
+// The level that the cell of `next` (found, in its universe) places below it: `next` becomes that
+// level's universe, placing lattice and offset, its cell still to be found. False for a material fill.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool enter_fill(const GeometryParams<Mem>& g, GeometryLevel& next, Vec3 r_local, Vec3 u) {
+  const int fill = g.cell_fill(next.cell);
+  switch (static_cast<FillKind>(g.cell_fill_kind(next.cell))) {
+    case FillKind::material: return false;
+    case FillKind::universe:
+      next.universe = fill;
+      next.lattice = -1;
+      next.lat_index[0] = next.lat_index[1] = next.lat_index[2] = 0;
+      return true;
+    case FillKind::lattice:
+      next.lattice = fill;
+      if (lattice_element(g, fill, r_local, u, next.lat_index)) {
+        next.universe = lattice_universe(g, fill, next.lat_index);
+        next.offset = next.offset + lattice_element_centre(g, fill, next.lat_index);
+      } else {
+        next.universe = g.lattice_outer(fill);  // -1 (none): the next level fails
+      }
+      return true;
+  }
+  return false;
+}
+
+// Finds the cell of level `depth` (entering `next`) and of every level below, down to a material.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool descend(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s, int depth,
+                                    GeometryLevel next) {
+  s.n_levels = depth;
+  s.material = -1;
+  for (; depth < max_geometry_levels; ++depth) {
+    const Vec3 r_local = r - next.offset;
+    next.cell = next.universe < 0 ? -1 : first_cell_containing(g, next.universe, r_local, u);
+    s.level[depth] = next;
+    if (next.cell < 0) return false;
+    s.n_levels = depth + 1;
+    if (!enter_fill(g, next, r_local, u)) {
+      s.material = g.cell_fill(next.cell);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether two states place a particle alike: levels (universe, cell, lattice element, offset) and
+// material, bit for bit.
+KOKKOS_INLINE_FUNCTION bool same_location(const GeometryState& a, const GeometryState& b) {
+  if (a.n_levels != b.n_levels || a.material != b.material) return false;
+  for (int k = 0; k < a.n_levels; ++k) {
+    const GeometryLevel &x = a.level[k], &y = b.level[k];
+    if (x.universe != y.universe || x.cell != y.cell || x.lattice != y.lattice) return false;
+    for (int i = 0; i < 3; ++i) {
+      if (x.lat_index[i] != y.lat_index[i] || x.offset[i] != y.offset[i]) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
 // Finds the cell at every level from the root universe down to a material. False if the particle is
 // outside every cell of some universe, outside a lattice without an outer universe, or too deep. On
 // failure below max_geometry_levels, s.level[s.n_levels] is the level that failed, for the lost-particle
@@ -257,36 +320,29 @@ KOKKOS_INLINE_FUNCTION bool lattice_element(const GeometryParams<Mem>& g, int la
 // the elements and has no outer universe.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s) {
-  GeometryLevel next;  // the universe, placing lattice and offset of the level being entered
-  next.universe = g.root_universe;
-  s.n_levels = 0;
-  s.material = -1;
-  for (int depth = 0; depth < max_geometry_levels; ++depth) {
-    const Vec3 r_local = r - next.offset;
-    next.cell = next.universe < 0 ? -1 : detail::first_cell_containing(g, next.universe, r_local, u);
-    s.level[depth] = next;
-    if (next.cell < 0) return false;
-    s.n_levels = depth + 1;
-    const int fill = g.cell_fill(next.cell);
-    switch (static_cast<FillKind>(g.cell_fill_kind(next.cell))) {
-      case FillKind::material: s.material = fill; return true;
-      case FillKind::universe:
-        next.universe = fill;
-        next.lattice = -1;
-        next.lat_index[0] = next.lat_index[1] = next.lat_index[2] = 0;
-        break;
-      case FillKind::lattice:
-        next.lattice = fill;
-        if (lattice_element(g, fill, r_local, u, next.lat_index)) {
-          next.universe = detail::lattice_universe(g, fill, next.lat_index);
-          next.offset = next.offset + detail::lattice_element_centre(g, fill, next.lat_index);
-        } else {
-          next.universe = g.lattice_outer(fill);  // -1 (none): the next level fails
-        }
-        break;
-    }
+  GeometryLevel root;
+  root.universe = g.root_universe;
+  return detail::descend(g, r, u, s, 0, root);
+}
+
+// locate() for a particle that has just crossed a boundary of level k: levels 0..k-1 still hold it (the
+// outermost level wins every boundary it shares with a deeper one, distance_to_boundary), so only level k
+// and those below are found again: a surface crossing searches level k's universe, a lattice wall
+// recomputes the element (the neighbour, or the outer universe) from level k-1. The same answer as
+// locate() from the root, whose search of the levels above would find the same cells again.
+// Where contracts are checked (the debug preset) every answer is compared with locate()'s.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool relocate_below(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s, int k) {
+  if (k <= 0 || k > s.n_levels) return locate(g, r, u, s);
+  GeometryLevel next = s.level[k - 1];
+  if (!detail::enter_fill(g, next, r - next.offset, u)) return locate(g, r, u, s);
+  const bool found = detail::descend(g, r, u, s, k, next);
+  if constexpr (keff_contracts_checked) {
+    GeometryState full;
+    const bool found_from_root = locate(g, r, u, full);
+    KEFF_ASSERT(found == found_from_root && detail::same_location(s, full));
   }
-  return false;
+  return found;
 }
 
 namespace detail {
@@ -386,7 +442,8 @@ KOKKOS_INLINE_FUNCTION BoundaryHit distance_to_boundary(const GeometryParams<Mem
 }
 
 // Applies the boundary the particle has just been moved onto: vacuum leaks, reflective mirrors u and
-// keeps the location, anything else (transmission surface, lattice wall) relocates from the root.
+// keeps the location, anything else (transmission surface, lattice wall) relocates from the level
+// crossed (relocate_below).
 template <class Mem>
 KOKKOS_INLINE_FUNCTION CrossingResult cross_boundary(const GeometryParams<Mem>& g, GeometryState& s, Vec3 r,
                                                      Vec3& u, const BoundaryHit& hit) {
@@ -400,7 +457,7 @@ KOKKOS_INLINE_FUNCTION CrossingResult cross_boundary(const GeometryParams<Mem>& 
       return CrossingResult::reflected;
     }
   }
-  return locate(g, r, u, s) ? CrossingResult::inside : CrossingResult::lost;
+  return relocate_below(g, r, u, s, hit.level) ? CrossingResult::inside : CrossingResult::lost;
 }
 
 }  // namespace keff

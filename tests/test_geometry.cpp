@@ -256,6 +256,86 @@ model::Problem make_chain(int levels) {
   return p;
 }
 
+// A 2x2x2 lattice of unit cubes, each holding a sphere, filling a reflective box that is the lattice's
+// own outline: corners where three lattice walls and three reflective planes meet.
+model::Problem make_cubes() {
+  model::Problem p;
+  const int ball = add_surface(p, SurfaceKind::sphere, {0, 0, 0, 0.3});
+  std::vector<int> box;
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto kind = axis == 0 ? SurfaceKind::x_plane : (axis == 1 ? SurfaceKind::y_plane : SurfaceKind::z_plane);
+    box.push_back(add_surface(p, kind, {-1, 0, 0, 0}, BoundaryKind::reflective));
+    box.push_back(add_surface(p, kind, {1, 0, 0, 0}, BoundaryKind::reflective));
+  }
+  const int root = add_universe(p, "root");
+  const int cube = add_universe(p, "cube");
+  add_cell(p, "ball", cube, {neg(ball)}, FillKind::material, 0);
+  add_cell(p, "around", cube, {pos(ball)}, FillKind::material, 1);
+  const int lattice = add_lattice(p, "cubes", {-1, -1, -1}, {1, 1, 1}, {2, 2, 2}, std::vector<int>(8, cube), -1);
+  add_cell(p, "box", root, {pos(box[0]), neg(box[1]), pos(box[2]), neg(box[3]), pos(box[4]), neg(box[5])},
+           FillKind::lattice, lattice);
+  p.root_universe = root;
+  return p;
+}
+
+// A flight of up to `events` crossings (no collisions) in which, after each crossing that relocates, the
+// state relocate_below left is compared with locate() from the root.
+struct RelocationAnswer {
+  int located = 0, crossings = 0, relocations = 0, mismatches = 0, lost = 0, leaked = 0;
+};
+
+struct RelocationEval {
+  Geo g;
+  Vec3 r, u;
+  int events;
+  KOKKOS_FUNCTION RelocationAnswer operator()() const {
+    RelocationAnswer a;
+    GeometryState s;
+    a.located = locate(g, r, u, s) ? 1 : 0;
+    Vec3 pos = r, dir = u;
+    for (int e = 0; a.located && e < events; ++e) {
+      const BoundaryHit hit = distance_to_boundary(g, s, pos, dir);
+      if (!(hit.distance < inf)) break;
+      pos = pos + hit.distance * dir;
+      const CrossingResult result = cross_boundary(g, s, pos, dir, hit);
+      ++a.crossings;
+      if (result == CrossingResult::leaked) { ++a.leaked; break; }
+      if (result == CrossingResult::lost) { ++a.lost; break; }
+      if (result == CrossingResult::reflected) continue;
+      ++a.relocations;
+      GeometryState from_root;
+      if (!locate(g, pos, dir, from_root) || !detail::same_location(s, from_root)) ++a.mismatches;
+    }
+    return a;
+  }
+};
+
+RelocationAnswer follow(const Geo& g, Vec3 r, Vec3 u, int events) {
+  return run_on_device<RelocationAnswer>(RelocationEval{g, r, u, events});
+}
+
+// Directions that cross lattice walls one at a time, along them, and through edges and corners where two
+// or three walls are crossed at once; `planar` keeps them in the x-y plane (2-D lattices).
+std::vector<Vec3> relocation_directions(bool planar) {
+  std::vector<Vec3> dirs = {{1, 0, 0}, {0, 1, 0}, {-1, 0, 0}, {0, -1, 0}};
+  const Real h = std::sqrt(0.5), t = std::sqrt(1.0 / 3);
+  for (const Real sx : {-1.0, 1.0}) {
+    for (const Real sy : {-1.0, 1.0}) {
+      dirs.push_back({sx * h, sy * h, 0});
+      if (!planar) {
+        dirs.push_back({sx * t, sy * t, t});
+        dirs.push_back({sx * t, sy * t, -t});
+      }
+    }
+  }
+  for (int i = 0; i < 12; ++i) {  // generic ones
+    const Real phi = 0.37 + 0.5 * i, mu = planar ? 0.0 : std::cos(0.9 + 0.7 * i);
+    const Real rho = std::sqrt(1 - mu * mu);
+    dirs.push_back({rho * std::cos(phi), rho * std::sin(phi), mu});
+  }
+  return dirs;
+}
+
 }  // namespace keff::geometry_test
 
 using namespace keff;
@@ -686,6 +766,74 @@ TEST(GeometryCrossing, TransmissionIntoNeighbouringElements) {
   EXPECT_EQ(s2.level[3].lat_index[1], 1);
   EXPECT_EQ(s2.level[3].cell, c.moderator);
   expect_vec_near(s2.level[3].offset, {0.63, -0.63, 0});
+}
+
+// ---- relocation after a crossing: from the level crossed, the same as from the root ------------------
+
+// The core: surfaces of pins, pin-lattice and core-lattice walls (and their corners, which a diagonal
+// from a corner meets), the water element, and lattice edges on the reflective planes x, y = 2.52.
+TEST(GeometryRelocation, NestedLatticesAgreeWithLocatingFromTheRoot) {
+  Core c = make_core();
+  auto g = build_geometry(DeviceExec{}, c.p);
+  int relocations = 0;
+  for (const Vec3 start : {Vec3{-2.0, -2.0, 0.5}, Vec3{-1.26, -1.26, 0.0}, Vec3{0.0, 0.0, 1.0},
+                           Vec3{0.63, 0.63, -3.0}, Vec3{2.52 - 0.1, 1.26, 0.0}, Vec3{0.0, 2.0, 2.0}}) {
+    for (const Vec3 dir : relocation_directions(false)) {
+      SCOPED_TRACE("start (" + std::to_string(start.x) + ", " + std::to_string(start.y) + ", " +
+                   std::to_string(start.z) + ") direction (" + std::to_string(dir.x) + ", " +
+                   std::to_string(dir.y) + ", " + std::to_string(dir.z) + ")");
+      const RelocationAnswer a = follow(g, start, dir, 200);
+      ASSERT_TRUE(a.located);
+      EXPECT_EQ(a.mismatches, 0);
+      EXPECT_EQ(a.lost, 0);
+      relocations += a.relocations;
+    }
+  }
+  EXPECT_GT(relocations, 1000);
+}
+
+// Leaving a lattice into its outer universe, meeting the virtual element walls there, and coming back.
+TEST(GeometryRelocation, IntoTheOuterUniverseAndBack) {
+  Outer o = make_outer(true);
+  auto g = build_geometry(DeviceExec{}, o.p);
+  int relocations = 0, in_outer = 0;
+  for (const Vec3 start : {Vec3{0.0, 0.0, 0.0}, Vec3{-1.5, -1.0, 0.0}, Vec3{1.2, 0.7, 1.0}}) {
+    for (const Vec3 dir : relocation_directions(true)) {
+      const RelocationAnswer a = follow(g, start, dir, 40);
+      ASSERT_TRUE(a.located);
+      EXPECT_EQ(a.mismatches, 0);
+      EXPECT_EQ(a.lost, 0);
+      EXPECT_EQ(a.leaked, 1);  // the box is vacuum: every flight ends there
+      relocations += a.relocations;
+    }
+  }
+  // A flight straight out along +x from the lattice crosses x = 1.5 into the outer water.
+  auto t = track(g, {1.2, 0.5, 0}, {1, 0, 0}, 3);
+  ASSERT_GE(t.n_events, 2);
+  EXPECT_EQ(t.events[1].result, CrossingResult::inside);
+  EXPECT_EQ(t.events[1].state.material, 7);
+  for (int e = 0; e < t.n_events; ++e) in_outer += t.events[e].state.material == 7 ? 1 : 0;
+  EXPECT_GT(in_outer, 0);
+  EXPECT_GT(relocations, 100);
+}
+
+// Edges and corners of a 3-D lattice, where two or three walls are crossed at once, and where they lie
+// on the reflective planes of the box: the flights must stay inside for ever.
+TEST(GeometryRelocation, CornersOfA3dLatticeOnReflectivePlanes) {
+  auto g = build_geometry(DeviceExec{}, make_cubes());
+  int relocations = 0;
+  for (const Vec3 start : {Vec3{-0.5, -0.5, -0.5}, Vec3{0.0, 0.0, 0.0}, Vec3{0.5, 0.0, -0.5}, Vec3{-0.9, 0.4, 0.2}}) {
+    for (const Vec3 dir : relocation_directions(false)) {
+      const RelocationAnswer a = follow(g, start, dir, 300);
+      ASSERT_TRUE(a.located);
+      EXPECT_EQ(a.mismatches, 0);
+      EXPECT_EQ(a.lost, 0);
+      EXPECT_EQ(a.leaked, 0);
+      EXPECT_EQ(a.crossings, 300);
+      relocations += a.relocations;
+    }
+  }
+  EXPECT_GT(relocations, 10000);
 }
 
 // ---- the model's nesting check (io/input/universe_nesting.hpp), on models made in code ----------------
