@@ -24,6 +24,12 @@ namespace keff {
 // Distance (cm) within which a point counts as lying on a surface or lattice wall.
 inline constexpr Real coincident_tolerance = 1e-9;
 
+// The smaller and the larger of two distances, which are never NaN ("none" is constants::infinity):
+// plain comparisons, which every compiler inlines, where a host build calls libm for
+// Kokkos::fmin/fmax (2.7 % of the C5G7 core's time).
+KOKKOS_INLINE_FUNCTION Real smaller(Real a, Real b) { return b < a ? b : a; }
+KOKKOS_INLINE_FUNCTION Real larger(Real a, Real b) { return b > a ? b : a; }
+
 namespace detail {
 
 KOKKOS_INLINE_FUNCTION bool is_plane(SurfaceKind kind) {
@@ -104,7 +110,7 @@ KOKKOS_INLINE_FUNCTION Real curved_exit(const CurvedView& cv, Real f, bool insid
   // Inside: always leaves, at the far root. On the surface, tangent or outward counts as already out
   // (the same rule surface_sense applies).
   if (on && k >= 0) return 0;
-  const Real disc = Kokkos::fmax(0.0, k * k - a * c);
+  const Real disc = larger(0.0, k * k - a * c);
   if (k <= 0) return (-k + Kokkos::sqrt(disc)) / a;
   return -c / (k + Kokkos::sqrt(disc));
 }
@@ -192,7 +198,7 @@ struct LatticeAxisPosition {
 KOKKOS_INLINE_FUNCTION LatticeAxisPosition lattice_axis_position(Real x, Real pitch) {
   LatticeAxisPosition a;
   // Clamped so a point far outside still gives a representable (out-of-shape) index.
-  a.t = Kokkos::fmin(Kokkos::fmax(x / pitch, -1.0e9), 1.0e9);
+  a.t = smaller(larger(x / pitch, -1.0e9), 1.0e9);
   a.wall = Kokkos::floor(a.t + 0.5);
   a.on_wall = Kokkos::fabs(x - a.wall * pitch) < coincident_tolerance;
   return a;
@@ -352,10 +358,10 @@ KOKKOS_INLINE_FUNCTION Real element_wall_distance(Vec3 x, Vec3 u, const Real pit
   Real d = constants::infinity;
   for (int i = 0; i < 3; ++i) {
     const Real half = 0.5 * pitch[i];
-    if (u[i] > 0) d = Kokkos::fmin(d, (half - x[i]) / u[i]);
-    if (u[i] < 0) d = Kokkos::fmin(d, (-half - x[i]) / u[i]);
+    if (u[i] > 0) d = smaller(d, (half - x[i]) / u[i]);
+    if (u[i] < 0) d = smaller(d, (-half - x[i]) / u[i]);
   }
-  return Kokkos::fmax(d, 0.0);
+  return larger(d, 0.0);
 }
 
 // Nearest boundary of level k alone: its cell's surfaces, then the walls of the lattice element that
@@ -426,7 +432,7 @@ KOKKOS_INLINE_FUNCTION BoundaryHit distance_to_boundary(const GeometryParams<Mem
   Real nearest = constants::infinity;
   for (int k = 0; k < s.n_levels; ++k) {
     per_level[k] = detail::level_boundary(g, s, k, r, u);
-    nearest = Kokkos::fmin(nearest, per_level[k].distance);
+    nearest = smaller(nearest, per_level[k].distance);
   }
   if (!(nearest < constants::infinity)) return s.n_levels > 0 ? per_level[0] : BoundaryHit{};
   const Vec3 stop = r + nearest * u;

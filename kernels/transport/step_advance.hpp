@@ -17,7 +17,7 @@ KOKKOS_INLINE_FUNCTION FlightEnd advance(const TransportContext<Mem, Physics>& c
   }
   const Real d_collision = p.xs.total > 0 ? -Kokkos::log(1.0 - p.rng.next()) / p.xs.total : constants::infinity;
   p.hit = distance_to_boundary(ctx.geometry, p.geo, p.r, p.u);
-  const Real d = Kokkos::fmin(d_collision, p.hit.distance);
+  const Real d = smaller(d_collision, p.hit.distance);
   if (!(d < constants::infinity)) {  // streaming forever in a void: a geometry error
     ctx.lose(p, LostReason::infinite_flight);
     return FlightEnd::lost;
