@@ -31,6 +31,7 @@
 #include "kernels/device.hpp"
 #include "kernels/free_gas.hpp"
 #include "run_problem.hpp"
+#include "spectrum_shape.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -282,103 +283,19 @@ scores = ["flux"]
   return read_problem_string(text, "moderator.toml");
 }
 
-// The spectrum tally's values in each active batch ([batch][bin]): the running sums after each batch,
-// differenced. The shape's uncertainty needs them: a bin's deviation from its share of the flux moves
-// with the total's swing from batch to batch, which a bin's own standard deviation mixes in.
-std::vector<std::vector<double>> batch_spectra(const model::Problem& problem) {
-  const Communicator comm(MPI_COMM_WORLD);
-  Simulation sim(DeviceExec(), problem, comm, nullptr);
-  sim.sample_initial_source();
-  std::vector<std::vector<double>> spectra;
-  std::vector<double> before;
-  for (int b = 1; b <= problem.settings.batches; ++b) {
-    const BatchResult br = sim.run_batch(b);
-    if (!br.active) continue;
-    const std::vector<double> sums = sim.collect_results(false).tallies.at(0).sum;
-    if (before.empty()) before.assign(sums.size(), 0.0);
-    std::vector<double> batch(sums.size());
-    for (std::size_t i = 0; i < sums.size(); ++i) batch[i] = sums[i] - before[i];
-    spectra.push_back(batch);
-    before = sums;
-  }
-  return spectra;
-}
-
-// Solves S x = b for a symmetric positive-definite S (Cholesky); S is n x n, row-major.
-std::vector<double> solve_spd(std::vector<double> S, std::vector<double> b) {
-  const std::size_t n = b.size();
-  for (std::size_t j = 0; j < n; ++j) {
-    for (std::size_t k = 0; k < j; ++k) S[j * n + j] -= S[j * n + k] * S[j * n + k];
-    S[j * n + j] = std::sqrt(S[j * n + j]);
-    for (std::size_t i = j + 1; i < n; ++i) {
-      for (std::size_t k = 0; k < j; ++k) S[i * n + j] -= S[i * n + k] * S[j * n + k];
-      S[i * n + j] /= S[j * n + j];
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {  // L y = b
-    for (std::size_t k = 0; k < i; ++k) b[i] -= S[i * n + k] * b[k];
-    b[i] /= S[i * n + i];
-  }
-  for (std::size_t i = n; i-- > 0;) {  // L^T x = y
-    for (std::size_t k = i + 1; k < n; ++k) b[i] -= S[k * n + i] * b[k];
-    b[i] /= S[i * n + i];
-  }
-  return b;
-}
-
-// The measured flux shape: each bin's share of the flux over the bins, a ratio estimate (mean bin over
-// mean total), and the covariance of the shares from the batches (delta method); the last share is left
-// out, as the shares sum to 1.
-struct Shape {
-  std::vector<double> share, covariance;  // d shares, d x d
-  std::size_t batches = 0;
-};
-
-Shape measured_shape(const std::vector<std::vector<double>>& spectra) {
-  Shape m;
-  m.batches = spectra.size();
-  const std::size_t d = spectra.front().size() - 1;
-  const double n = static_cast<double>(m.batches);
-  std::vector<double> mean(d + 1, 0.0);
-  double total = 0;
-  for (const auto& batch : spectra) {
-    for (std::size_t i = 0; i <= d; ++i) {
-      mean[i] += batch[i] / n;
-      total += batch[i] / n;
-    }
-  }
-  m.share.resize(d);
-  for (std::size_t i = 0; i < d; ++i) m.share[i] = mean[i] / total;
-  m.covariance.assign(d * d, 0.0);
-  for (const auto& batch : spectra) {
-    double batch_total = 0;
-    for (const double v : batch) batch_total += v;
-    std::vector<double> residual(d);
-    for (std::size_t i = 0; i < d; ++i) residual[i] = (batch[i] - m.share[i] * batch_total) / total;
-    for (std::size_t i = 0; i < d; ++i) {
-      for (std::size_t j = 0; j < d; ++j) m.covariance[i * d + j] += residual[i] * residual[j] / (n * (n - 1));
-    }
-  }
-  return m;
-}
-
-// Hotelling's statistic of the measured shape against the Maxwellian flux E exp(-E/kT) at kT = `kt`
-// integrated over each bin: F = (n - d) / (d (n - 1)) T^2 for d shares and n batches, which follows
-// F(d, n - d) when the flux is that Maxwellian.
-double maxwellian_f(const Shape& m, const std::vector<double>& bounds, double kt) {
+// Hotelling's statistic (tests/spectrum_shape.hpp) of the measured shape against the Maxwellian flux
+// E exp(-E/kT) at kT = `kt` integrated over each bin: F(d, n - d) distributed when the flux is that
+// Maxwellian.
+double maxwellian_f(const test::Shape& m, const std::vector<double>& bounds, double kt) {
   const auto cdf = [&](double e) {
     const double x = e / kt;
     return 1 - (1 + x) * std::exp(-x);
   };
   const std::size_t d = m.share.size();
   const double in_bins = cdf(bounds.back()) - cdf(bounds.front());
-  std::vector<double> deviation(d);
-  for (std::size_t i = 0; i < d; ++i) deviation[i] = m.share[i] - (cdf(bounds[i + 1]) - cdf(bounds[i])) / in_bins;
-  const std::vector<double> x = solve_spd(m.covariance, deviation);
-  double t2 = 0;
-  for (std::size_t i = 0; i < d; ++i) t2 += deviation[i] * x[i];
-  const double n = static_cast<double>(m.batches), dd = static_cast<double>(d);
-  return (n - dd) / (dd * (n - 1)) * t2;
+  std::vector<double> expected(d);
+  for (std::size_t i = 0; i < d; ++i) expected[i] = (cdf(bounds[i + 1]) - cdf(bounds[i])) / in_bins;
+  return test::shape_f(m, expected);
 }
 
 // The Maxwellian that fits the measured shape best: its temperature over `kt` (golden-section search of
@@ -387,7 +304,7 @@ struct MaxwellianFit {
   double ratio = 1, ratio_sd = 0, f = 0;
 };
 
-MaxwellianFit fit_maxwellian(const Shape& m, const std::vector<double>& bounds, double kt) {
+MaxwellianFit fit_maxwellian(const test::Shape& m, const std::vector<double>& bounds, double kt) {
   const auto f_at = [&](double ratio) { return maxwellian_f(m, bounds, kt * ratio); };
   const double golden = (std::sqrt(5.0) - 1) / 2;
   double lo = 0.9, hi = 1.1;
@@ -428,10 +345,10 @@ TEST(FreeGas, InfiniteModeratorFluxIsMaxwellian) {
     std::vector<double> bounds;  // 12 bins from 0.05 kT to 5 kT, where the Maxwellian holds 96 % of the flux
     for (int i = 0; i <= 12; ++i) bounds.push_back(kt * 0.05 * std::pow(100.0, i / 12.0));
     const std::string library = write_moderator_library(c.awr);
-    const auto spectra = batch_spectra(moderator_problem(library, c.temperature, c.absorber, bounds, c.particles, 62));
+    const auto spectra = test::batch_spectra(moderator_problem(library, c.temperature, c.absorber, bounds, c.particles, 62)).batches;
     std::filesystem::remove(library);
     ASSERT_EQ(spectra.size(), 60u);
-    const Shape shape = measured_shape(spectra);
+    const test::Shape shape = test::measured_shape(spectra);
     const MaxwellianFit fit = fit_maxwellian(shape, bounds, kt);
     const double absorption_at_kt = c.absorber * std::sqrt(0.0253 / kt);  // 1/v
     const double hardening_bound = 2 * c.awr * absorption_at_kt;

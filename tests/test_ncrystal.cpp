@@ -15,6 +15,7 @@
 
 #include "io/thermal/ncrystal.hpp"
 #include "run_problem.hpp"
+#include "spectrum_shape.hpp"
 #include "kernels/device.hpp"
 #include "kernels/thermal_table.hpp"
 
@@ -229,9 +230,17 @@ TEST(NCrystalTables, ManyScattersReachTheMaxwellian) {
   }
 }
 
+// 99.9 % quantile of F(11, 108): the two-sample shape test of 12 bins over 60 active batches each.
+constexpr double f_11_108_999 = 3.15;
+
+// Water only: in graphite the default tables (4000 x 1024) harden the thermal flux by up to 2 % per bin
+// against NCrystal itself (F 20.7 here; 2.7 at 16000 x 1024, 3.5 at 4000 x 4096, 0.64 at 16000 x 4096:
+// the bias of reusing each energy's fixed sample of outcomes; perf/RESULTS.md, "NCrystal").
 TEST(NCrystalTransport, DirectAgreesWithTables) {
   if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) GTEST_SKIP() << "direct NCrystal is host-only";
-  model::Problem problem = test::sized(test::example("water_pin_ncrystal.toml"), 4000, 30, 10);
+  const char* example = "water_pin_ncrystal.toml";
+  model::Problem problem = test::sized(test::example(example), 4000, 70, 10);
+  problem.tallies.clear();  // the spectrum is the first tally (test::batch_spectra)
   model::Tally spectrum;
   spectrum.name = "thermal_spectrum";
   model::TallyFilter energy;
@@ -240,27 +249,24 @@ TEST(NCrystalTransport, DirectAgreesWithTables) {
   spectrum.filters.push_back(energy);
   spectrum.scores = {TallyScore::flux};
   problem.tallies.push_back(spectrum);
-  const RunResults tables = test::run_quietly(problem);
+  const test::BatchSpectra tables = test::batch_spectra(problem);
   problem.settings.thermal_tables = false;
-  const RunResults direct = test::run_quietly(problem);
+  const test::BatchSpectra direct = test::batch_spectra(problem);
+  const test::Shape tables_shape = test::measured_shape(tables.batches);
+  const test::Shape direct_shape = test::measured_shape(direct.batches);
 
-  const auto& a = tables.k_combined;
-  const auto& b = direct.k_combined;
+  const auto& a = tables.results.k_combined;
+  const auto& b = direct.results.k_combined;
   const double sigma = std::sqrt(a.std * a.std + b.std * b.std);
-  std::cout << "[ info     ] k: tables " << a.mean << " +/- " << a.std << ", direct " << b.mean << " +/- " << b.std
-            << " (" << (b.mean - a.mean) / sigma << " combined sigma)\n";
+  std::cout << "[ info     ] " << example << ": k: tables " << a.mean << " +/- " << a.std << ", direct " << b.mean
+            << " +/- " << b.std << " (" << (b.mean - a.mean) / sigma << " combined sigma)\n";
   EXPECT_LT(std::abs(b.mean - a.mean), 3 * sigma);
 
-  const TallyResult& ta = tables.tallies.back();
-  const TallyResult& tb = direct.tallies.back();
-  ASSERT_EQ(ta.mean.size(), 12u);
-  double chi2 = 0;
-  for (std::size_t i = 0; i < ta.mean.size(); ++i) {
-    const double d = ta.mean[i] - tb.mean[i];
-    chi2 += d * d / (ta.std_dev[i] * ta.std_dev[i] + tb.std_dev[i] * tb.std_dev[i]);
-  }
-  std::cout << "[ info     ] thermal flux spectra, 12 bins from 1 meV to 1 eV: chi^2 " << chi2 << "\n";
-  EXPECT_LT(chi2, 32.91);  // chi^2 with 12 degrees of freedom at 99.9 %
+  ASSERT_EQ(tables_shape.batches, 60u);
+  const double f = test::shapes_f(tables_shape, direct_shape);
+  std::cout << "[ info     ] " << example << ": thermal flux shape, 12 bins from 1 meV to 1 eV: F " << f
+            << " (11, 108)\n";
+  EXPECT_LT(f, f_11_108_999);
 }
 
 }  // namespace
