@@ -65,7 +65,7 @@ std::vector<GeometryFinding> merge_over_ranks(const Communicator& comm, const st
       comm.gather_bytes(local.data(), static_cast<std::int64_t>(local.size() * sizeof(GeometryFinding)));
   if (!comm.is_root()) return {};
   std::vector<GeometryFinding> all(bytes.size() / sizeof(GeometryFinding));
-  std::memcpy(all.data(), bytes.data(), all.size() * sizeof(GeometryFinding));
+  if (!all.empty()) std::memcpy(all.data(), bytes.data(), all.size() * sizeof(GeometryFinding));  // no findings: null data
   Findings merged;
   for (const GeometryFinding& f : all) merged.add(f);
   std::vector<GeometryFinding> out = merged.list();
