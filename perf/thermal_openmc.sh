@@ -12,8 +12,8 @@
 #
 #   perf/thermal_openmc.sh --openmc PYTHON [--build build] [--particles 10000] [--batches 140]
 #                          [--inactive 20] [--threads 2] [--seed 1] [--cases "water_sphere ..."]
-# --seed: both codes'; --cases: some of water_sphere,
-# graphite_heu_free_gas, graphite_heu_ncrystal (with it keff's NCrystal-direct run).
+# --seed: both codes'; --cases: some of water_sphere, graphite_heu_free_gas, graphite_heu_ncrystal (which
+# brings keff's NCrystal-direct run).
 # PYTHON: a Python with the openmc and NCrystal packages whose environment's bin/ holds the openmc
 # executable (perf/README.md, "OpenMC beside keff").
 set -euo pipefail
