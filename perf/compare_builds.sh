@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Transport speed of two builds of keff, interleaved round by round (this kind of machine drifts by tens
 # of percent): the default benchmark and examples/hm_large.toml, history- and event-based (lookups
-# unsorted, and sorted by material and energy with the default sorter); prints the median particles/s
-# (transport, active batches) of each and their ratio.
+# unsorted, and sorted by material and energy with the default sorter), and the C5G7 2-D and 3-D
+# unrodded cores (lattices two deep) in history mode; prints the median particles/s (transport, active
+# batches) of each and their ratio.
 #   perf/compare_builds.sh BEFORE_BIN_DIR AFTER_BIN_DIR [ROUNDS=5] [OUT=perf/results/compare_builds]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -25,12 +26,14 @@ for r in $(seq "$rounds"); do
     cfg=hm-e;  run "$hm" --mode event --particles 4000 --batches 6 --inactive 2
     cfg=def-es; run "$(sorted examples/default.toml)" --mode event --particles 10000 --batches 12 --inactive 2
     cfg=hm-es; run "$(sorted "$hm")" --mode event --particles 4000 --batches 6 --inactive 2
+    cfg=c5-2d; run examples/c5g7/2d.toml --particles 10000 --batches 12 --inactive 2
+    cfg=c5-3d; run examples/c5g7/3d_unrodded.toml --particles 10000 --batches 12 --inactive 2
   done
 done
 python3 - "$out" <<'PY'
 import glob, json, statistics, sys
 out = sys.argv[1]
-for cfg in ["def-h", "def-e", "def-es", "hm-h", "hm-e", "hm-es"]:
+for cfg in ["def-h", "def-e", "def-es", "hm-h", "hm-e", "hm-es", "c5-2d", "c5-3d"]:
     med = {}
     for side in ["before", "after"]:
         v = [json.load(open(f))["particles_per_second"] for f in sorted(glob.glob(f"{out}/{side}-{cfg}-*.json"))]
