@@ -71,9 +71,11 @@ inline constexpr std::int64_t max_groups = 10000;
 // Material temperatures (K): above 0, and below the melting point of anything a reactor holds by far
 // (kT = 8.6 eV at the top, where the free-gas cutoff of 400 kT passes the resonances).
 inline constexpr double max_temperature = 1.0e5;
-// NCrystal tables (settings.thermal_table_*): energies x samples outcomes of 16 bytes per material.
+// NCrystal tables (settings.thermal_table_*): energies x samples outcomes of 24 bytes per material, each
+// kept from `draws` of NCrystal's scatters (10^7 x 64 x 2 parts at the top: minutes of NCrystal).
 inline constexpr int max_thermal_table_energies = 100000;
 inline constexpr int max_thermal_table_samples = 10000;
+inline constexpr int max_thermal_table_draws = 64;
 inline constexpr std::int64_t max_thermal_table_outcomes = 10000000;
 // The largest k a batch can report, per event a history may take (settings.max_events), for the checks
 // of a restart: every source neutron has weight 1; a collision scores nu Sigma_f / Sigma_t <= max_nu (10:

@@ -1,11 +1,13 @@
 #pragma once
 // Bound-atom scattering from tables (ThermalTables, kernels/xs_data.hpp): what NCrystal says of a
 // material's scattering below its cutoff, sampled on the host before transport, read here on any device.
-// The cross section is interpolated linearly between the grid's energies. A scatter at E picks one of the
-// two grid energies around it (the upper with the interpolation fraction, so that the outcome's
-// distribution is interpolated too), then one of its equally likely outcomes, and moves E by that
-// outcome's energy change. An elastic outcome (no change: Bragg scattering off a crystal's planes) keeps
-// the plane's momentum transfer, 1 - mu proportional to 1 / E, so its cosine is exact for that plane at E.
+// Each part's cross section (elastic, inelastic) is interpolated linearly between the grid's energies, and
+// so is the double-differential cross section: a scatter at E in [E_i, E_i+1] with fraction f picks a
+// part and one of the two grid energies with probability (1 - f) xs(i) or f xs(i + 1) of that part, then
+// one of that energy's equally likely outcomes of that part. An inelastic outcome moves E by its energy
+// change. An elastic outcome leaves E as it is and keeps its momentum transfer, 1 - mu proportional to
+// 1 / E: exact for a Bragg plane (its edge is where 1 - mu = 2) and for incoherent elastic scattering,
+// whose distribution depends on the momentum transfer alone.
 // With settings.thermal_tables = false (host backends) NCrystal answers instead, through the host calls
 // io/thermal provides (ThermalHostCalls), with the particle's own random numbers.
 #include "kernels/particle.hpp"
@@ -40,7 +42,7 @@ KOKKOS_INLINE_FUNCTION Real thermal_xs(const ThermalTables<Mem>& th, int t, Real
   }
   Real f = 0;
   const int i = thermal_interval(th, E, f);
-  return th.xs(t, i) + f * (th.xs(t, i + 1) - th.xs(t, i));
+  return (1 - f) * (th.xs_elastic(t, i) + th.xs_inelastic(t, i)) + f * (th.xs_elastic(t, i + 1) + th.xs_inelastic(t, i + 1));
 }
 
 // A scatter of `p` by table t: its new energy and direction.
@@ -55,14 +57,24 @@ KOKKOS_INLINE_FUNCTION void scatter_thermal(Particle& p, const ThermalTables<Mem
   }
   Real f = 0;
   const int i = thermal_interval(th, p.energy, f);
-  const int k = p.rng.next() < f ? i + 1 : i;
-  const int samples = static_cast<int>(th.mu.extent(2));
+  // The four shares of the interpolated cross section: elastic at i and i + 1, then inelastic at both.
+  const Real el_lo = (1 - f) * th.xs_elastic(t, i), el_hi = f * th.xs_elastic(t, i + 1);
+  const Real in_lo = (1 - f) * th.xs_inelastic(t, i), in_hi = f * th.xs_inelastic(t, i + 1);
+  Real r = p.rng.next() * (el_lo + el_hi + in_lo + in_hi);
+  const bool elastic = r < el_lo + el_hi;
+  if (!elastic) r -= el_lo + el_hi;
+  const int k = r < (elastic ? el_lo : in_lo) ? i : i + 1;
+  const int samples = static_cast<int>(th.elastic_mu.extent(2));
   int j = static_cast<int>(p.rng.next() * samples);
   if (j > samples - 1) j = samples - 1;
-  const Real shift = th.energy_shift(t, k, j);
-  Real mu = th.mu(t, k, j);
-  if (shift == 0) mu = Kokkos::fmax(Real(-1), 1 - (1 - mu) * th.energy(k) / p.energy);
-  p.energy = Kokkos::fmin(Kokkos::fmax(p.energy + shift, constants::energy_min_ev), constants::energy_max_ev);
+  Real mu = 1;
+  if (elastic) {
+    mu = Kokkos::fmax(Real(-1), 1 - (1 - th.elastic_mu(t, k, j)) * th.energy(k) / p.energy);
+  } else {
+    mu = th.inelastic_mu(t, k, j);
+    p.energy = Kokkos::fmin(Kokkos::fmax(p.energy + th.inelastic_shift(t, k, j), constants::energy_min_ev),
+                            constants::energy_max_ev);
+  }
   p.u = rotate_direction(p.u, mu, p.rng);
 }
 

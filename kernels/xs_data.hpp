@@ -62,16 +62,19 @@ struct ThermalHostCalls {
 
 // Bound-atom scattering of NCrystal materials below `cutoff` (kernels/thermal_table.hpp), tabulated on the
 // host before transport (io/thermal/ncrystal.hpp), one table per such material, all on one grid of
-// incident energies log-spaced from energy(0) to energy(last) = cutoff. At each, `samples` equally
-// likely outcomes: the energy change E' - E_i and the lab cosine. With `direct` set there are no tables:
-// NCrystal answers each lookup and scatter itself (host backends only).
+// incident energies log-spaced from energy(0) to energy(last) = cutoff. At each, the elastic and the
+// inelastic cross section and `samples` equally likely outcomes of each: the elastic cosine; the
+// inelastic energy change E' - E_i and cosine. With `direct` set there are no tables: NCrystal answers
+// each lookup and scatter itself (host backends only).
 template <class Mem>
 struct ThermalTables {
-  Kokkos::View<const int*, Mem> table;                                // [n_materials]: its table, or -1
-  Kokkos::View<const Real*, Mem> energy;                              // [energies] eV
-  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> xs;            // [table][energy]: barns per atom
-  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> energy_shift; // [table][energy][sample] eV
-  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> mu;           // [table][energy][sample]
+  Kokkos::View<const int*, Mem> table;                                    // [n_materials]: its table, or -1
+  Kokkos::View<const Real*, Mem> energy;                                  // [energies] eV
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> xs_elastic;        // [table][energy]: barns per atom
+  Kokkos::View<const Real**, Kokkos::LayoutRight, Mem> xs_inelastic;      // [table][energy]: barns per atom
+  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> elastic_mu;       // [table][energy][sample]
+  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> inelastic_shift;  // [table][energy][sample] eV
+  Kokkos::View<const Real***, Kokkos::LayoutRight, Mem> inelastic_mu;     // [table][energy][sample]
   ThermalHostCalls direct;
   Real cutoff = 0;        // eV; 0: no table anywhere
   Real log_min = 0;       // log(energy(0))

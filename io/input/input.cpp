@@ -69,8 +69,8 @@ model::Settings read_settings(const Section& root) {
   if (!st) root.fail("settings", "missing required table [settings]", "a [settings] table with at least [settings.source]");
   const Section& s = *st;
   s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "thermal",
-                "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples", "hash_bins",
-                "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
+                "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples", "thermal_table_draws",
+                "hash_bins", "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
                 "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
                 "entropy_mesh", "tally_mesh", "event", "max_batches"});
   model::Settings out;
@@ -86,7 +86,8 @@ model::Settings read_settings(const Section& root) {
   out.mode = s.choice("mode", out.mode);
   out.energy_grid = s.choice("energy_grid", out.energy_grid);
   if (out.mode == model::PhysicsMode::multigroup) {
-    for (const char* key : {"thermal", "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples"}) {
+    for (const char* key : {"thermal", "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples",
+                            "thermal_table_draws"}) {
       if (s.has(key)) {
         s.fail(key, "a thermal setting in a multigroup problem, whose cross sections hold their temperature",
                "thermal, temperature, thermal_tables and thermal_table_* only with mode = \"continuous-energy\"");
@@ -100,6 +101,8 @@ model::Settings read_settings(const Section& root) {
       s.integer("thermal_table_energies", out.thermal_table_energies, 2, limits::max_thermal_table_energies));
   out.thermal_table_samples = static_cast<int>(
       s.integer("thermal_table_samples", out.thermal_table_samples, 1, limits::max_thermal_table_samples));
+  out.thermal_table_draws = static_cast<int>(
+      s.integer("thermal_table_draws", out.thermal_table_draws, 1, limits::max_thermal_table_draws));
   if (std::int64_t{out.thermal_table_energies} * out.thermal_table_samples > limits::max_thermal_table_outcomes) {
     s.fail(s.has("thermal_table_samples") ? "thermal_table_samples" : "thermal_table_energies",
            std::to_string(out.thermal_table_energies) + " energies x " + std::to_string(out.thermal_table_samples) +

@@ -175,7 +175,8 @@ struct Settings {
   bool thermal_tables = true;
   bool ncrystal_fresh_cache_per_call = false;     // benchmarks only (perf/): not an input key
   int thermal_table_energies = 4000;              // NCrystal tables: incident energies up to the cutoff
-  int thermal_table_samples = 1024;               // NCrystal tables: outcomes per incident energy
+  int thermal_table_samples = 1024;               // NCrystal tables: outcomes per incident energy and part
+  int thermal_table_draws = 4;                    // NCrystal tables: NCrystal scatters per outcome kept
   std::optional<TransportMode> transport;  // unset: history-based, or event-based with domains
   std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
   // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a

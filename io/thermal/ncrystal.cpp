@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
 #include <iostream>
 #include <mutex>
+#include <thread>
 
 namespace keff {
 
@@ -195,29 +197,106 @@ NCrystalMaterial open_ncrystal(const std::string& cfg, double temperature_k) {
   });
 }
 
-ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed) {
+namespace {
+
+// NCrystal's scattering of `cfg` reduced to one of its parts: the elastic (no inelastic scattering) or the
+// inelastic (no coherent, incoherent or small-angle elastic scattering).
+NCrystal::shared_obj<const NCrystal::ProcImpl::Process> scatter_part(const std::string& cfg, bool elastic) {
+  NCrystal::MatCfg part(cfg);
+  if (elastic) {
+    part.set_inelas("none");
+  } else {
+    part.set_coh_elas(false);
+    part.set_incoh_elas(false);
+    part.set_sans(false);
+  }
+  return NCrystal::FactImpl::createScatter(part);
+}
+
+// `samples` equally likely outcomes (E' - e, mu) of `part` at energy e, stratified: draws x samples of
+// NCrystal's scatters ordered by (E' - e, mu), and one drawn at random from each run of `draws`. Each kept
+// outcome stands for its own share of NCrystal's distribution, so the outcomes' distribution is unbiased
+// (as a plain sample's is) and its noise is far smaller: a neutron thermalising in graphite meets the same
+// grid energies' outcomes hundreds of times, and their noise, frozen into the table, distorts its
+// equilibrium spectrum (perf/RESULTS.md, "NCrystal"). Where the part does not scatter (xs 0) the outcomes
+// are never drawn, and are left as no scatter.
+void tabulate_part(const NCrystal::ProcImpl::Process& part, NCrystal::CachePtr& cache, double e, double xs, int samples,
+                   int draws, std::uint64_t seed, std::vector<std::pair<double, double>>& scratch, double* shift,
+                   double* mu) {
+  if (!(xs > 0)) {
+    for (int j = 0; j < samples; ++j) {
+      if (shift) shift[j] = 0;
+      mu[j] = 1;
+    }
+    return;
+  }
+  TableRng rng(seed);
+  scratch.clear();
+  for (long long d = 0; d < static_cast<long long>(samples) * draws; ++d) {
+    const auto out = part.sampleScatterIsotropic(cache, rng, NCrystal::NeutronEnergy(e));
+    scratch.emplace_back(out.ekin.dbl() - e, std::clamp(out.mu.dbl(), -1.0, 1.0));
+  }
+  std::sort(scratch.begin(), scratch.end());
+  for (int j = 0; j < samples; ++j) {
+    const auto pick = std::min(static_cast<int>(rng.generate() * draws), draws - 1);
+    const auto& kept = scratch[static_cast<std::size_t>(j) * draws + pick];
+    if (shift) shift[j] = kept.first;
+    mu[j] = kept.second;
+  }
+}
+
+}  // namespace
+
+ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed,
+                               int threads) {
   return calling_ncrystal([&] {
-    const auto scatter = NCrystal::FactImpl::createScatter(NCrystal::MatCfg(material.cfg));
-    NCrystal::CachePtr cache;
+    const auto elastic = scatter_part(material.cfg, true);
+    const auto inelastic = scatter_part(material.cfg, false);
     ThermalTable t;
     t.samples = spec.samples;
     const auto n = static_cast<std::size_t>(spec.energies), k = static_cast<std::size_t>(spec.samples);
     t.energy.resize(n);
-    t.xs.resize(n);
-    t.energy_shift.resize(n * k);
-    t.mu.resize(n * k);
+    t.xs_elastic.resize(n);
+    t.xs_inelastic.resize(n);
+    t.elastic_mu.resize(n * k);
+    t.inelastic_shift.resize(n * k);
+    t.inelastic_mu.resize(n * k);
     const double span = std::log(spec.cutoff_ev / spec.min_ev);
     for (std::size_t i = 0; i < n; ++i) {
-      const double e = i + 1 == n ? spec.cutoff_ev : spec.min_ev * std::exp(span * static_cast<double>(i) / static_cast<double>(n - 1));
-      t.energy[i] = e;
-      t.xs[i] = scatter->crossSectionIsotropic(cache, NCrystal::NeutronEnergy(e)).dbl();
-      TableRng rng(seed ^ (0xD1B54A32D192ED03ULL * (i + 1)));
-      for (std::size_t j = 0; j < k; ++j) {
-        const auto out = scatter->sampleScatterIsotropic(cache, rng, NCrystal::NeutronEnergy(e));
-        t.energy_shift[i * k + j] = out.ekin.dbl() - e;
-        t.mu[i * k + j] = std::clamp(out.mu.dbl(), -1.0, 1.0);
-      }
+      t.energy[i] = i + 1 == n ? spec.cutoff_ev : spec.min_ev * std::exp(span * static_cast<double>(i) / static_cast<double>(n - 1));
     }
+    // Energies are independent (each part at each energy has its own stream), so threads share them out and
+    // the table does not depend on how many build it. Each thread has its own NCrystal caches.
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failed;
+    std::mutex failed_mutex;
+    const auto work = [&] {
+      try {
+        NCrystal::CachePtr elastic_cache, inelastic_cache;
+        std::vector<std::pair<double, double>> scratch;
+        for (std::size_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) {
+          const NCrystal::NeutronEnergy e(t.energy[i]);
+          t.xs_elastic[i] = elastic->crossSectionIsotropic(elastic_cache, e).dbl();
+          t.xs_inelastic[i] = inelastic->crossSectionIsotropic(inelastic_cache, e).dbl();
+          tabulate_part(*elastic, elastic_cache, t.energy[i], t.xs_elastic[i], spec.samples, spec.draws_per_outcome,
+                        seed ^ (0x9FB21C651E98DF25ULL * (i + 1)), scratch, nullptr, &t.elastic_mu[i * k]);
+          tabulate_part(*inelastic, inelastic_cache, t.energy[i], t.xs_inelastic[i], spec.samples,
+                        spec.draws_per_outcome, seed ^ (0xD1B54A32D192ED03ULL * (i + 1)), scratch,
+                        &t.inelastic_shift[i * k], &t.inelastic_mu[i * k]);
+        }
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(failed_mutex);
+        if (!failed) failed = std::current_exception();
+        next.store(n);
+      }
+    };
+    const auto hardware = static_cast<long long>(std::max(1u, std::thread::hardware_concurrency()));
+    const auto helpers = static_cast<std::size_t>(std::clamp<long long>(threads, 1, hardware) - 1);
+    std::vector<std::thread> pool;
+    for (std::size_t h = 0; h < helpers; ++h) pool.emplace_back(work);
+    work();
+    for (auto& th : pool) th.join();
+    if (failed) std::rethrow_exception(failed);
     return t;
   });
 }

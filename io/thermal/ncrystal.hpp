@@ -54,26 +54,36 @@ NCrystalMaterial open_ncrystal(const std::string& cfg, double temperature_k);
 double ncrystal_temperature(const std::string& cfg);
 
 // The tables' shape: `energies` incident energies, log-spaced over [min_ev, cutoff_ev], and at each
-// `samples` outgoing (energy, cosine) pairs drawn from NCrystal.
+// `samples` equally likely outcomes of each of NCrystal's two kinds of scattering, each outcome chosen
+// from draws_per_outcome of NCrystal's scatters (tabulate_ncrystal).
 struct ThermalTableSpec {
   int energies = 4000;
   int samples = 1024;
+  int draws_per_outcome = 16;
   double min_ev = 1.0e-5;
   double cutoff_ev = 5.0;  // NCrystal's scattering below it, the nuclides' elastic data above
 };
 
-// A material's scattering tabulated: per incident energy E_i the cross section (barns per atom) and
-// `samples` equally likely outcomes, stored as the energy change E' - E_i and the lab cosine.
+// A material's scattering tabulated, its elastic part (energy unchanged: Bragg diffraction off a crystal's
+// planes, incoherent elastic, small-angle) apart from its inelastic part (phonons, diffusion). Apart,
+// because in a crystal the elastic part is most of the cross section below 0.1 eV: outcomes drawn from
+// the whole would leave a few dozen per energy to the inelastic part, which alone thermalises.
+// Per incident energy E_i: each part's cross section (barns per atom), and `samples` equally likely
+// outcomes of each: the elastic cosine; the inelastic energy change E' - E_i and cosine.
 struct ThermalTable {
-  std::vector<double> energy;        // [energies], ascending
-  std::vector<double> xs;            // [energies]
-  std::vector<double> energy_shift;  // [energies][samples]: E' - E_i (0 for an elastic scatter)
-  std::vector<double> mu;            // [energies][samples]
+  std::vector<double> energy;           // [energies], ascending
+  std::vector<double> xs_elastic;       // [energies]
+  std::vector<double> xs_inelastic;     // [energies]
+  std::vector<double> elastic_mu;       // [energies][samples]
+  std::vector<double> inelastic_shift;  // [energies][samples]
+  std::vector<double> inelastic_mu;     // [energies][samples]
   int samples = 0;
 };
 
-// Deterministic in (material, spec, seed): every rank builds the same table. Throws ThermalError.
-ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed);
+// Deterministic in (material, spec, seed), whatever the number of `threads` (up to the host's cores) that
+// share the work: every rank builds the same table. Throws ThermalError.
+ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed,
+                               int threads = 1);
 
 // NCrystal asked directly during transport (settings.thermal_tables = false, host backends): one NCrystal
 // process per material and one NCrystal cache per (thread, material), all made here, before transport;

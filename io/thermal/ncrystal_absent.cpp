@@ -9,7 +9,7 @@ std::string element_symbol(int z) { return "Z=" + std::to_string(z); }
 std::string ncrystal_version() { return ""; }
 double ncrystal_temperature(const std::string&) { throw ThermalError(ncrystal_install_hint); }
 NCrystalMaterial open_ncrystal(const std::string&, double) { throw ThermalError(ncrystal_install_hint); }
-ThermalTable tabulate_ncrystal(const NCrystalMaterial&, const ThermalTableSpec&, std::uint64_t) {
+ThermalTable tabulate_ncrystal(const NCrystalMaterial&, const ThermalTableSpec&, std::uint64_t, int) {
   throw ThermalError(ncrystal_install_hint);
 }
 

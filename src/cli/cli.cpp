@@ -121,17 +121,19 @@ std::string thermal_text(const model::Problem& p) {
 }
 
 // The NCrystal materials and their tables: "  thermal tables  2 NCrystal materials (water: ...), 500
-// energies x 128 outcomes below 5 eV: 1.95 MiB, built in 0.21 s\n", or "" without any.
+// energies x 128 elastic and inelastic outcomes (1 of 4 draws each) below 5 eV: 2.93 MiB, built in 0.21 s\n",
+// or "" without any.
 std::string thermal_tables_text(const model::Problem& p, const RunSetup& run) {
   if (run.thermal_tables == 0) return "";
   std::string names;
   for (const model::Material& m : p.materials) {
     if (!m.ncrystal.empty()) names += (names.empty() ? "" : ", ") + m.name + ": \"" + m.ncrystal + "\"";
   }
-  char text[160];
+  char text[200];
   if (p.settings.thermal_tables) {
-    std::snprintf(text, sizeof text, ", %d energies x %d outcomes below %g eV: %s, built in %.2f s",
-                  p.settings.thermal_table_energies, p.settings.thermal_table_samples, ThermalTableSpec{}.cutoff_ev,
+    std::snprintf(text, sizeof text, ", %d energies x %d elastic and inelastic outcomes (1 of %d draws each) below %g eV: %s, built in %.2f s",
+                  p.settings.thermal_table_energies, p.settings.thermal_table_samples, p.settings.thermal_table_draws,
+                  ThermalTableSpec{}.cutoff_ev,
                   format_bytes(static_cast<std::size_t>(run.thermal_table_bytes)).c_str(), run.thermal_table_seconds);
   } else {
     std::snprintf(text, sizeof text, ", asked in transport below %g eV (thermal_tables = false), one cache per thread and material",

@@ -59,10 +59,46 @@ void check_composition(const model::Material& mat, const NuclideLibrary& library
 
 double table_bytes(int tables, const model::Settings& s) {
   const double n_e = s.thermal_table_energies, n_s = s.thermal_table_samples;
-  return static_cast<double>(sizeof(Real)) * (n_e * (1 + tables) + 2.0 * tables * n_e * n_s);
+  return static_cast<double>(sizeof(Real)) * (n_e * (1 + 2.0 * tables) + 3.0 * tables * n_e * n_s);
 }
 
 }  // namespace
+
+ThermalTables<DeviceMem> thermal_tables_to_device(const DeviceExec& exec, const std::vector<ThermalTable>& tables,
+                                                  const ThermalTableSpec& spec) {
+  const auto n_t = tables.size(), n_e = static_cast<std::size_t>(spec.energies), n_s = static_cast<std::size_t>(spec.samples);
+  auto energy = host_view<Real*>("keff::xs::thermal_energy", n_e);
+  auto xs_elastic = host_view<Real**, Rows>("keff::xs::thermal_xs_elastic", n_t, n_e);
+  auto xs_inelastic = host_view<Real**, Rows>("keff::xs::thermal_xs_inelastic", n_t, n_e);
+  auto elastic_mu = host_view<Real***, Rows>("keff::xs::thermal_elastic_mu", n_t, n_e, n_s);
+  auto inelastic_shift = host_view<Real***, Rows>("keff::xs::thermal_inelastic_shift", n_t, n_e, n_s);
+  auto inelastic_mu = host_view<Real***, Rows>("keff::xs::thermal_inelastic_mu", n_t, n_e, n_s);
+  for (std::size_t t = 0; t < n_t; ++t) {
+    const ThermalTable& table = tables[t];
+    for (std::size_t i = 0; i < n_e; ++i) {
+      energy(i) = table.energy[i];
+      xs_elastic(t, i) = table.xs_elastic[i];
+      xs_inelastic(t, i) = table.xs_inelastic[i];
+      for (std::size_t j = 0; j < n_s; ++j) {
+        elastic_mu(t, i, j) = table.elastic_mu[i * n_s + j];
+        inelastic_shift(t, i, j) = table.inelastic_shift[i * n_s + j];
+        inelastic_mu(t, i, j) = table.inelastic_mu[i * n_s + j];
+      }
+    }
+  }
+  ThermalTables<DeviceMem> th;
+  th.energy = to_device(exec, energy);
+  th.xs_elastic = to_device(exec, xs_elastic);
+  th.xs_inelastic = to_device(exec, xs_inelastic);
+  th.elastic_mu = to_device(exec, elastic_mu);
+  th.inelastic_shift = to_device(exec, inelastic_shift);
+  th.inelastic_mu = to_device(exec, inelastic_mu);
+  exec.fence("keff::params::thermal_tables");
+  th.cutoff = spec.cutoff_ev;
+  th.log_min = std::log(spec.min_ev);
+  th.inv_log_step = static_cast<double>(n_e - 1) / std::log(spec.cutoff_ev / spec.min_ev);
+  return th;
+}
 
 double thermal_tables_bytes(const model::Problem& problem) {
   std::set<std::string> distinct;
@@ -79,6 +115,7 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
   ThermalTableSpec spec;
   spec.energies = settings.thermal_table_energies;
   spec.samples = settings.thermal_table_samples;
+  spec.draws_per_outcome = settings.thermal_table_draws;
 
   // One table per distinct NCrystal material (its cfg as NCrystal reads it, temperature included): the
   // materials of a lattice that share one water share its table.
@@ -118,38 +155,21 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
     return built;
   }
 
-  const auto n_t = thermal.size(), n_e = static_cast<std::size_t>(spec.energies), n_s = static_cast<std::size_t>(spec.samples);
-  auto energy = host_view<Real*>("keff::xs::thermal_energy", n_e);
-  auto xs = host_view<Real**, Rows>("keff::xs::thermal_xs", n_t, n_e);
-  auto shift = host_view<Real***, Rows>("keff::xs::thermal_energy_shift", n_t, n_e, n_s);
-  auto mu = host_view<Real***, Rows>("keff::xs::thermal_mu", n_t, n_e, n_s);
-  for (std::size_t t = 0; t < n_t; ++t) {
+  std::vector<ThermalTable> tables;
+  for (std::size_t t = 0; t < thermal.size(); ++t) {
     const model::Material& mat = *thermal[t];
     const NCrystalMaterial nc{mat.ncrystal_cfg, mat.temperature, mat.ncrystal_elements};
     // One stream per material, from the run's seed: a table's sampling noise is part of the run's.
-    ThermalTable table;
     try {
-      table = tabulate_ncrystal(nc, spec, settings.seed * 0x9E3779B97F4A7C15ULL + t);
+      tables.push_back(tabulate_ncrystal(nc, spec, settings.seed * 0x9E3779B97F4A7C15ULL + t, exec.concurrency()));
     } catch (const ThermalError& e) {
       throw InputError(mat.where.str() + ": material '" + mat.name + "': ncrystal: " + e.what());
     }
-    for (std::size_t i = 0; i < n_e; ++i) {
-      energy(i) = table.energy[i];
-      xs(t, i) = table.xs[i];
-      for (std::size_t j = 0; j < n_s; ++j) {
-        shift(t, i, j) = table.energy_shift[i * n_s + j];
-        mu(t, i, j) = table.mu[i * n_s + j];
-      }
-    }
   }
-  built.tables.energy = to_device(exec, energy);
-  built.tables.xs = to_device(exec, xs);
-  built.tables.energy_shift = to_device(exec, shift);
-  built.tables.mu = to_device(exec, mu);
-  exec.fence("keff::params::thermal_tables");
-  built.tables.log_min = std::log(spec.min_ev);
-  built.tables.inv_log_step = static_cast<double>(n_e - 1) / std::log(spec.cutoff_ev / spec.min_ev);
-  built.bytes = table_bytes(static_cast<int>(n_t), settings);
+  const auto table_of_material = built.tables.table;
+  built.tables = thermal_tables_to_device(exec, tables, spec);
+  built.tables.table = table_of_material;
+  built.bytes = table_bytes(static_cast<int>(tables.size()), settings);
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;
 }

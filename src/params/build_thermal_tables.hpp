@@ -8,6 +8,7 @@
 #include "kernels/xs_data.hpp"
 
 #include <memory>
+#include <vector>
 
 namespace keff {
 
@@ -18,6 +19,11 @@ struct ThermalTablesBuilt {
   double bytes = 0;     // device memory of their tables
   double seconds = 0;   // host time to build them
 };
+
+// Tables tabulated on the host (io/thermal/ncrystal.hpp), all of `spec`, as device Views: table t of
+// `tables` is table t on the device. `table` (which material has which table) is left for the caller.
+ThermalTables<DeviceMem> thermal_tables_to_device(const DeviceExec& exec, const std::vector<ThermalTable>& tables,
+                                                  const ThermalTableSpec& spec);
 
 // Device bytes the tables of `problem` will take (settings.thermal_tables = true), for the memory check.
 double thermal_tables_bytes(const model::Problem& problem);
