@@ -1,7 +1,7 @@
 #pragma once
 // Tallies as the device sees them (Params: built once by src/params/build_tallies.cpp, read-only): each
 // tally's filters, scores and estimator, flattened into a few Views, and the place of its values in the
-// one array of fixed-point sums that transport adds to (kernels/tally/tally_state.hpp).
+// one array of fixed-point sums that transport adds to (`Tallies::sums`, kernels/tally/tally_score.hpp).
 //
 // A tally's bins are the product of its filters' bins, the first filter varying slowest, and each bin
 // holds its scores in the order given: value = offset + bin * n_scores + score, with bin = sum over

@@ -303,7 +303,8 @@ struct ParticleSlots {
   }
 };
 
-// Bytes of all slots: every View, micro_xs included (src/driver/simulation.cpp allocates one slot to size one).
+// Bytes of all slots: every View, micro_xs included (event_slot_bytes, kernels/transport/transport_state.hpp,
+// allocates one slot to size one).
 template <class Exec>
 std::size_t ParticleSlots<Exec>::bytes() const {
   std::size_t b = 0;

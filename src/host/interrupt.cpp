@@ -61,8 +61,6 @@ void install_interrupt_handlers() {
 
 int interrupt_signal() { return received; }
 
-void clear_interrupt() { received = 0; }
-
 int agreed_interrupt(const Communicator& comm) { return static_cast<int>(comm.max(received)); }
 
 Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned)

@@ -30,9 +30,6 @@ int interrupt_signal();
 // The signal any rank received (0 if none; if several did, the highest number). Collective over `comm`.
 int agreed_interrupt(const Communicator& comm);
 
-// For tests: forget a received signal.
-void clear_interrupt();
-
 // A phase stopped by a signal; what() says which signal, where and how to continue.
 class Interrupted : public std::runtime_error {
  public:
