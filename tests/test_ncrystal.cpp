@@ -23,6 +23,7 @@
 #include "kernels/device.hpp"
 #include "kernels/thermal_table.hpp"
 #include "src/params/build_thermal_tables.hpp"
+#include "src/params/to_device.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -53,10 +54,9 @@ Tabulated tabulate(const std::string& cfg, double temperature) {
   Tabulated t;
   t.material = open_ncrystal(cfg, temperature);
   t.table = tabulate_ncrystal(t.material, t.spec, 12345, 2);
-  t.device = thermal_tables_to_device(DeviceExec(), {t.table}, t.spec);
-  Kokkos::View<int*, Kokkos::HostSpace> table_of("keff::test::thermal_table_of", 1);
-  table_of(0) = 0;
-  t.device.table = on_device(table_of);
+  const DeviceExec exec;
+  t.device = thermal_tables_to_device(exec, to_device(exec, "keff::test::thermal_table_of", std::vector<int>{0}),
+                                      {t.table}, t.spec);
   return t;
 }
 

@@ -10,6 +10,7 @@
 #include "kernels/device.hpp"
 #include "kernels/thermal_table.hpp"
 #include "src/params/build_thermal_tables.hpp"
+#include "src/params/to_device.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -48,7 +49,8 @@ int run(int argc, char** argv) {
     th.direct = {asked.get(), &ncrystal_direct_xs, &ncrystal_direct_scatter};
     th.cutoff = spec.cutoff_ev;
   } else {
-    th = thermal_tables_to_device(exec, {tabulate_ncrystal(material, spec, 1, exec.concurrency())}, spec);
+    th = thermal_tables_to_device(exec, to_device(exec, "keff::test::thermal_table_of", std::vector<int>{0}),
+                                  {tabulate_ncrystal(material, spec, 1, exec.concurrency())}, spec);
   }
 
   const int m = static_cast<int>(energies.size());

@@ -64,8 +64,8 @@ double table_bytes(int tables, const model::Settings& s) {
 
 }  // namespace
 
-ThermalTables<DeviceMem> thermal_tables_to_device(const DeviceExec& exec, const std::vector<ThermalTable>& tables,
-                                                  const ThermalTableSpec& spec) {
+ThermalTables<DeviceMem> thermal_tables_to_device(const DeviceExec& exec, Kokkos::View<const int*, DeviceMem> table_of,
+                                                  const std::vector<ThermalTable>& tables, const ThermalTableSpec& spec) {
   const auto n_t = tables.size(), n_e = static_cast<std::size_t>(spec.energies), n_s = static_cast<std::size_t>(spec.samples);
   auto energy = host_view<Real*>("keff::xs::thermal_energy", n_e);
   auto xs_elastic = host_view<Real**, Rows>("keff::xs::thermal_xs_elastic", n_t, n_e);
@@ -87,6 +87,7 @@ ThermalTables<DeviceMem> thermal_tables_to_device(const DeviceExec& exec, const 
     }
   }
   ThermalTables<DeviceMem> th;
+  th.table = table_of;
   th.energy = to_device(exec, energy);
   th.xs_elastic = to_device(exec, xs_elastic);
   th.xs_inelastic = to_device(exec, xs_inelastic);
@@ -166,9 +167,7 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
       throw InputError(mat.where.str() + ": material '" + mat.name + "': ncrystal: " + e.what());
     }
   }
-  const auto table_of_material = built.tables.table;
-  built.tables = thermal_tables_to_device(exec, tables, spec);
-  built.tables.table = table_of_material;
+  built.tables = thermal_tables_to_device(exec, built.tables.table, tables, spec);
   built.bytes = table_bytes(static_cast<int>(tables.size()), settings);
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return built;

@@ -21,9 +21,9 @@ struct ThermalTablesBuilt {
 };
 
 // Tables tabulated on the host (io/thermal/ncrystal.hpp), all of `spec`, as device Views: table t of
-// `tables` is table t on the device. `table` (which material has which table) is left for the caller.
-ThermalTables<DeviceMem> thermal_tables_to_device(const DeviceExec& exec, const std::vector<ThermalTable>& tables,
-                                                  const ThermalTableSpec& spec);
+// `tables` is table t on the device; `table_of` says which material has which (-1: none).
+ThermalTables<DeviceMem> thermal_tables_to_device(const DeviceExec& exec, Kokkos::View<const int*, DeviceMem> table_of,
+                                                  const std::vector<ThermalTable>& tables, const ThermalTableSpec& spec);
 
 // Device bytes the tables of `problem` will take (settings.thermal_tables = true), for the memory check.
 double thermal_tables_bytes(const model::Problem& problem);
