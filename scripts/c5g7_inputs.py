@@ -79,7 +79,8 @@ def cell(name, region, universe=None, material=None, fill=None):
     lines = ["[[cell]]", f'name = "{name}"']
     if universe:
         lines.append(f'universe = "{universe}"')
-    lines.append(f'region = "{region}"')
+    if region:  # none: all of space, for a universe's only cell
+        lines.append(f'region = "{region}"')
     lines.append(f'material = "{material}"' if material else f'fill = "{fill}"')
     return lines + [""]
 
@@ -230,7 +231,6 @@ def write_case(case, data, out_dir):
         body += surface(5, "z-plane", [-1], "reflective")
         body += surface(6, "z-plane", [1], "reflective")
     body += surface(10, "z-cylinder", [0, 0, RADIUS])
-    body += surface(11, "sphere", [0, 0, 0, 100])  # holds any lattice element whole
 
     layers = [("", "+5 -6")] if not three_d else [
         ("_z1", "+5 -7"), ("_z2", "+7 -8"), ("_z3", "+8 -9"), ("_reflector", "+9 -6")]
@@ -238,7 +238,7 @@ def write_case(case, data, out_dir):
         body += cell(f"core{suffix}", f"+1 -2 +3 -4 {z}", fill=f"core{suffix}")
     pins = ["uo2", "mox43", "mox7", "mox87", "guide_tube", "fiss_chamber"] + (["control_rod", "water"] if three_d else [])
     body += pin_universes(pins)
-    body += cell("moderator", "-11", universe="water_box", material="water")
+    body += cell("moderator", None, universe="water_box", material="water")
 
     rodded = RODDED.get(case, {})
     assemblies = {}  # universe name -> rows
@@ -255,7 +255,7 @@ def write_case(case, data, out_dir):
                                      [names["mox"], names["uo2_outer"], "water_box"],
                                      [names["uo2_inner"], names["mox"], "water_box"]]))
     for name, rows in assemblies.items():  # a lattice entry is a universe: one cell holds each assembly
-        body += cell(name, "-11", universe=name, fill=name + "_pins")
+        body += cell(name, None, universe=name, fill=name + "_pins")
     for name, rows in assemblies.items():
         body += lattice(name + "_pins", [-ASSEMBLY / 2, -ASSEMBLY / 2], [PITCH, PITCH], rows)
     for suffix, rows in core_layers:

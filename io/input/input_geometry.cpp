@@ -105,8 +105,8 @@ std::vector<std::string> keys_of(const std::map<std::string, int>& m) {
 std::vector<model::HalfSpace> read_region(const Section& s, const std::map<int, int>& surface_index) {
   constexpr std::string_view allowed = "signed surface ids separated by spaces, e.g. \"-1 +2 3\" (an intersection)";
   const auto text = s.string("region");
-  if (!text) s.fail("region", "missing required key", allowed);
   std::vector<model::HalfSpace> out;
+  if (!text) return out;  // all of space: check_everywhere_cells says where that is allowed
   std::istringstream in(*text);
   std::string token;
   while (in >> token) {
@@ -133,7 +133,7 @@ std::vector<model::HalfSpace> read_region(const Section& s, const std::map<int, 
     }
     out.push_back({it->second, !negative});
   }
-  if (out.empty()) s.fail("region", "the region is empty", allowed);
+  if (out.empty()) s.fail("region", "the region is empty (leave region out for a cell that fills its universe)", allowed);
   return out;
 }
 
@@ -343,6 +343,32 @@ void resolve_fills(const std::vector<PendingCell>& pending, model::Problem& p,
   }
 }
 
+// A cell without a region is all of space, as in OpenMC: the one cell of a universe that only carries a
+// fill or a material into a lattice element or another cell (no surfaces to track at its level). The
+// root universe's cells bound the model, and a second cell beside one that is everywhere would overlap it.
+void check_everywhere_cells(const std::vector<PendingCell>& pending, const model::Problem& p) {
+  for (std::size_t c = 0; c < p.cells.size(); ++c) {
+    const model::Cell& cell = p.cells[c];
+    if (!cell.region.empty()) continue;
+    const Section& s = pending[c].section;
+    const model::Universe& u = p.universes[static_cast<std::size_t>(cell.universe)];
+    if (cell.universe == p.root_universe) {
+      s.fail("region", "missing required key: a cell of the root universe " + in_quotes(u.name) +
+                           " needs a region (the model's outer boundary)",
+             "signed surface ids separated by spaces, e.g. \"-1 +2 3\"; only a cell of another universe may leave "
+             "region out");
+    }
+    if (u.cells.size() > 1) {
+      const int other = u.cells[0] == static_cast<int>(c) ? u.cells[1] : u.cells[0];
+      const model::Cell& o = p.cells[static_cast<std::size_t>(other)];
+      s.fail("region",
+             "a cell without a region fills all of universe " + in_quotes(u.name) + ", which also has cell " +
+                 in_quotes(o.name) + " (line " + std::to_string(o.where.line) + ")",
+             "a region, or no other cell in the universe");
+    }
+  }
+}
+
 }  // namespace
 
 void read_geometry(const Section& root, const std::map<int, int>& surface_index, model::Problem& p) {
@@ -382,6 +408,7 @@ void read_geometry(const Section& root, const std::map<int, int>& surface_index,
                        "defined universes: " + join(keys_of(universe_index)));
   }
   p.root_universe = it->second;
+  check_everywhere_cells(pending, p);
 
   const auto problem = find_nesting_problem(p);
   if (!problem) return;

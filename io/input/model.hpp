@@ -61,7 +61,7 @@ struct HalfSpace {
 struct Cell {
   std::string name;
   int universe = 0;  // index into Problem::universes
-  std::vector<HalfSpace> region;  // intersection; never empty
+  std::vector<HalfSpace> region;  // intersection; empty: all of space (the only cell of a non-root universe)
   FillKind fill_kind = FillKind::material;
   int fill = -1;  // material index (-1 = void), universe index or lattice index
   SourceLoc where;
