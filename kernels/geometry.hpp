@@ -37,11 +37,37 @@ KOKKOS_INLINE_FUNCTION bool is_plane(SurfaceKind kind) {
          kind == SurfaceKind::plane;
 }
 
+// 0, 1, 2 for x-, y- and z-planes, -1 for any other kind.
+KOKKOS_INLINE_FUNCTION int plane_axis(SurfaceKind kind) {
+  switch (kind) {
+    case SurfaceKind::x_plane: return 0;
+    case SurfaceKind::y_plane: return 1;
+    case SurfaceKind::z_plane: return 2;
+    default: return -1;
+  }
+}
+
 // A plane as n.r = d with |n| = 1 (general planes are normalised by the builder).
 struct PlaneEq {
   Vec3 n;
   Real d = 0;
 };
+
+// A plane's signed value n.r - d at r and its rate n.u along u. An axis plane reads one component: the
+// same numbers as the dot product with a unit axis (its other terms are exact zeros), without the
+// multiplications, in the loops every flight runs.
+struct PlaneSide {
+  Real value = 0;
+  Real rate = 0;
+};
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION PlaneSide plane_side(const GeometryParams<Mem>& g, int s, SurfaceKind kind, Vec3 r, Vec3 u) {
+  const int axis = plane_axis(kind);
+  if (axis >= 0) return {r[axis] - g.surface_coeffs(s, 0), u[axis]};
+  const Vec3 n{g.surface_coeffs(s, 0), g.surface_coeffs(s, 1), g.surface_coeffs(s, 2)};
+  return {dot(n, r) - g.surface_coeffs(s, 3), dot(n, u)};
+}
 
 template <class Mem>
 KOKKOS_INLINE_FUNCTION PlaneEq plane_of(const GeometryParams<Mem>& g, int s) {
@@ -120,10 +146,8 @@ KOKKOS_INLINE_FUNCTION Real curved_exit(const CurvedView& cv, Real f, bool insid
 // Signed distance f(r): positive in the positive half-space.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real surface_value(const GeometryParams<Mem>& g, int s, Vec3 r) {
-  if (detail::is_plane(static_cast<SurfaceKind>(g.surface_kind(s)))) {
-    const detail::PlaneEq pl = detail::plane_of(g, s);
-    return dot(pl.n, r) - pl.d;
-  }
+  const auto kind = static_cast<SurfaceKind>(g.surface_kind(s));
+  if (detail::is_plane(kind)) return detail::plane_side(g, s, kind, r, Vec3{}).value;
   return detail::curved_value(detail::curved_of(g, s, r, Vec3{}));
 }
 
@@ -142,10 +166,11 @@ KOKKOS_INLINE_FUNCTION Vec3 surface_normal(const GeometryParams<Mem>& g, int s, 
 template <class Mem>
 KOKKOS_INLINE_FUNCTION bool surface_sense(const GeometryParams<Mem>& g, int s, Vec3 r, Vec3 u) {
   Real f = 0, toward = 0;  // toward: sign of normal . u
-  if (detail::is_plane(static_cast<SurfaceKind>(g.surface_kind(s)))) {
-    const detail::PlaneEq pl = detail::plane_of(g, s);
-    f = dot(pl.n, r) - pl.d;
-    toward = dot(pl.n, u);
+  const auto kind = static_cast<SurfaceKind>(g.surface_kind(s));
+  if (detail::is_plane(kind)) {
+    const detail::PlaneSide side = detail::plane_side(g, s, kind, r, u);
+    f = side.value;
+    toward = side.rate;
   } else {
     const detail::CurvedView c = detail::curved_of(g, s, r, u);
     f = detail::curved_value(c);
@@ -161,11 +186,12 @@ template <class Mem>
 KOKKOS_INLINE_FUNCTION Real surface_distance(const GeometryParams<Mem>& g, int s, Vec3 r, Vec3 u,
                                              bool inside_positive) {
   const Real sign = inside_positive ? 1 : -1;
-  if (detail::is_plane(static_cast<SurfaceKind>(g.surface_kind(s)))) {
-    const detail::PlaneEq pl = detail::plane_of(g, s);
-    const Real depth = sign * (dot(pl.n, r) - pl.d);
+  const auto kind = static_cast<SurfaceKind>(g.surface_kind(s));
+  if (detail::is_plane(kind)) {
+    const detail::PlaneSide side = detail::plane_side(g, s, kind, r, u);
+    const Real depth = sign * side.value;
     if (depth <= -coincident_tolerance) return 0;
-    return detail::plane_exit(depth, sign * dot(pl.n, u));
+    return detail::plane_exit(depth, sign * side.rate);
   }
   const detail::CurvedView c = detail::curved_of(g, s, r, u);
   const Real f = detail::curved_value(c);
@@ -233,12 +259,47 @@ KOKKOS_INLINE_FUNCTION Vec3 lattice_element_centre(const GeometryParams<Mem>& g,
   return c;
 }
 
+// The first cell of `universe` (in input order) holding r_local. Neighbouring cells name the same
+// surfaces (a pin's fuel and its water both name the pin's cylinder), so the side of the surface measured
+// last is kept and a cell naming it again does not measure it again: the same answer as cell_contains()
+// cell by cell.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION int first_cell_containing(const GeometryParams<Mem>& g, int universe, Vec3 r_local,
                                                  Vec3 u) {
+  int last_surface = -1;
+  bool last_positive = false;
   for (int i = g.universe_cell_offsets(universe); i < g.universe_cell_offsets(universe + 1); ++i) {
     const int cell = g.universe_cells(i);
-    if (cell_contains(g, cell, r_local, u)) return cell;
+    bool inside = true;
+    for (int t = g.cell_region_offsets(cell); inside && t < g.cell_region_offsets(cell + 1); ++t) {
+      const int token = g.cell_region(t);
+      const int surface = (token > 0 ? token : -token) - 1;
+      if (surface != last_surface) {
+        last_positive = surface_sense(g, surface, r_local, u);
+        last_surface = surface;
+      }
+      inside = last_positive == (token > 0);
+    }
+    if (inside) return cell;
+  }
+  return -1;
+}
+
+// The cell a particle enters through `surface` from cell `from` of the same universe, searched among the
+// cells on the far side of that surface (the neighbour list of that side, built with the geometry); -1
+// if none holds r_local. In a model whose cells do not overlap (keff check-geometry) the one cell that
+// holds the point, so first_cell_containing's answer.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION int neighbour_containing(const GeometryParams<Mem>& g, int from, int surface, Vec3 r_local,
+                                                Vec3 u) {
+  for (int t = g.cell_region_offsets(from); t < g.cell_region_offsets(from + 1); ++t) {
+    const int token = g.cell_region(t);
+    if ((token > 0 ? token : -token) - 1 != surface) continue;
+    for (int j = g.region_neighbour_offsets(t); j < g.region_neighbour_offsets(t + 1); ++j) {
+      const int cell = g.region_neighbours(j);
+      if (cell_contains(g, cell, r_local, u)) return cell;
+    }
+    return -1;
   }
   return -1;
 }
@@ -258,10 +319,32 @@ KOKKOS_INLINE_FUNCTION bool lattice_element(const GeometryParams<Mem>& g, int la
 
 namespace detail {
 
+// lattice_element() for a particle that was in element `was` of the same lattice and has moved onto a
+// boundary of it: an axis along which it is still well inside that element (farther from both walls
+// than 1e-6 cm and 1e-9 pitches, which rounding cannot bridge) keeps its index, the index
+// lattice_axis_index would give it; only an axis whose wall it is on (two or three at an edge or a
+// corner) is recomputed by that rule, which steps it by one. So the same indices, mostly without the
+// division and the floors.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION bool lattice_element_after(const GeometryParams<Mem>& g, int lat, Vec3 r_local, Vec3 u,
+                                                  const int was[3], int idx[3]) {
+  for (int i = 0; i < 3; ++i) {
+    const Real x = r_local[i] - g.lattice_lower_left(lat, i), pitch = g.lattice_pitch(lat, i);
+    const Real low = was[i] * pitch, margin = larger(1e-6, 1e-9 * pitch);
+    const bool well_inside = was[i] > -100000 && was[i] < 100000 && x - low > margin && low + pitch - x > margin;
+    idx[i] = well_inside ? was[i] : lattice_axis_index(x, pitch, u[i]);
+  }
+  return lattice_index_inside(g, lat, idx);
+}
+
 // The level that the cell of `next` (found, in its universe) places below it: `next` becomes that
 // level's universe, placing lattice and offset, its cell still to be found. False for a material fill.
+// `was`, where given, is that level as it was before the particle moved onto a boundary below `next`
+// (relocate_below): a lattice then finds the element from it, and keeps its universe and offset when the
+// element is the same.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION bool enter_fill(const GeometryParams<Mem>& g, GeometryLevel& next, Vec3 r_local, Vec3 u) {
+KOKKOS_INLINE_FUNCTION bool enter_fill(const GeometryParams<Mem>& g, GeometryLevel& next, Vec3 r_local, Vec3 u,
+                                       const GeometryLevel* was = nullptr) {
   const int fill = g.cell_fill(next.cell);
   switch (static_cast<FillKind>(g.cell_fill_kind(next.cell))) {
     case FillKind::material: return false;
@@ -270,28 +353,38 @@ KOKKOS_INLINE_FUNCTION bool enter_fill(const GeometryParams<Mem>& g, GeometryLev
       next.lattice = -1;
       next.lat_index[0] = next.lat_index[1] = next.lat_index[2] = 0;
       return true;
-    case FillKind::lattice:
+    case FillKind::lattice: {
       next.lattice = fill;
-      if (lattice_element(g, fill, r_local, u, next.lat_index)) {
+      const bool stepped = was != nullptr && was->lattice == fill;
+      const bool inside = stepped ? lattice_element_after(g, fill, r_local, u, was->lat_index, next.lat_index)
+                                  : lattice_element(g, fill, r_local, u, next.lat_index);
+      if (stepped && next.lat_index[0] == was->lat_index[0] && next.lat_index[1] == was->lat_index[1] &&
+          next.lat_index[2] == was->lat_index[2]) {
+        next.universe = was->universe;  // computed as below from the same numbers
+        next.offset = was->offset;
+      } else if (inside) {
         next.universe = lattice_universe(g, fill, next.lat_index);
         next.offset = next.offset + lattice_element_centre(g, fill, next.lat_index);
       } else {
         next.universe = g.lattice_outer(fill);  // -1 (none): the next level fails
       }
       return true;
+    }
   }
   return false;
 }
 
 // Finds the cell of level `depth` (entering `next`) and of every level below, down to a material.
+// `known_cell`, where not -1, is level `depth`'s cell, found already (relocate_below's neighbour list).
 template <class Mem>
 KOKKOS_INLINE_FUNCTION bool descend(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s, int depth,
-                                    GeometryLevel next) {
+                                    GeometryLevel next, int known_cell = -1) {
   s.n_levels = depth;
   s.material = -1;
   for (; depth < max_geometry_levels; ++depth) {
     const Vec3 r_local = r - next.offset;
-    next.cell = next.universe < 0 ? -1 : first_cell_containing(g, next.universe, r_local, u);
+    next.cell = next.universe < 0 ? -1 : known_cell >= 0 ? known_cell : first_cell_containing(g, next.universe, r_local, u);
+    known_cell = -1;
     s.level[depth] = next;
     if (next.cell < 0) return false;
     s.n_levels = depth + 1;
@@ -303,16 +396,22 @@ KOKKOS_INLINE_FUNCTION bool descend(const GeometryParams<Mem>& g, Vec3 r, Vec3 u
   return false;
 }
 
+// Whether two levels are the same universe at the same place (their cells aside).
+KOKKOS_INLINE_FUNCTION bool same_place(const GeometryLevel& x, const GeometryLevel& y) {
+  if (x.universe != y.universe || x.lattice != y.lattice) return false;
+  for (int i = 0; i < 3; ++i) {
+    if (x.lat_index[i] != y.lat_index[i] || x.offset[i] != y.offset[i]) return false;
+  }
+  return true;
+}
+
 // Whether two states place a particle alike: levels (universe, cell, lattice element, offset) and
 // material, bit for bit.
 KOKKOS_INLINE_FUNCTION bool same_location(const GeometryState& a, const GeometryState& b) {
   if (a.n_levels != b.n_levels || a.material != b.material) return false;
   for (int k = 0; k < a.n_levels; ++k) {
     const GeometryLevel &x = a.level[k], &y = b.level[k];
-    if (x.universe != y.universe || x.cell != y.cell || x.lattice != y.lattice) return false;
-    for (int i = 0; i < 3; ++i) {
-      if (x.lat_index[i] != y.lat_index[i] || x.offset[i] != y.offset[i]) return false;
-    }
+    if (x.cell != y.cell || !same_place(x, y)) return false;
   }
   return true;
 }
@@ -331,18 +430,32 @@ KOKKOS_INLINE_FUNCTION bool locate(const GeometryParams<Mem>& g, Vec3 r, Vec3 u,
   return detail::descend(g, r, u, s, 0, root);
 }
 
-// locate() for a particle that has just crossed a boundary of level k: levels 0..k-1 still hold it (the
-// outermost level wins every boundary it shares with a deeper one, distance_to_boundary), so only level k
-// and those below are found again: a surface crossing searches level k's universe, a lattice wall
-// recomputes the element (the neighbour, or the outer universe) from level k-1. The same answer as
-// locate() from the root, whose search of the levels above would find the same cells again.
-// Where contracts are checked (the debug preset) every answer is compared with locate()'s.
+// locate() for a particle that has just crossed the boundary `hit` of level k: levels 0..k-1 still hold
+// it (the outermost level wins every boundary it shares with a deeper one, distance_to_boundary), so
+// only level k and those below are found again. A lattice wall steps the element index along the axes
+// whose walls the particle is on (lattice_element_after; leaving the shape puts it in the outer universe);
+// a surface crossing that leaves level k's universe where it was searches the cells on the far side of the
+// surface first (neighbour_containing), then the whole universe. The same answer as locate() from the
+// root, whose search of the levels above would find the same cells again. Where contracts are checked
+// (the debug preset) every answer is compared with locate()'s.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION bool relocate_below(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s, int k) {
-  if (k <= 0 || k > s.n_levels) return locate(g, r, u, s);
-  GeometryLevel next = s.level[k - 1];
-  if (!detail::enter_fill(g, next, r - next.offset, u)) return locate(g, r, u, s);
-  const bool found = detail::descend(g, r, u, s, k, next);
+KOKKOS_INLINE_FUNCTION bool relocate_below(const GeometryParams<Mem>& g, Vec3 r, Vec3 u, GeometryState& s,
+                                           const BoundaryHit& hit) {
+  const int k = hit.level;
+  if (k < 0 || k >= s.n_levels) return locate(g, r, u, s);
+  const GeometryLevel was = s.level[k];
+  GeometryLevel next;
+  if (k == 0) {
+    next.universe = g.root_universe;
+  } else {
+    next = s.level[k - 1];
+    if (!detail::enter_fill(g, next, r - next.offset, u, &was)) return locate(g, r, u, s);
+  }
+  int cell = -1;
+  if (hit.surface >= 0 && detail::same_place(next, was)) {
+    cell = detail::neighbour_containing(g, was.cell, hit.surface, r - next.offset, u);
+  }
+  const bool found = detail::descend(g, r, u, s, k, next, cell);
   if constexpr (keff_contracts_checked) {
     GeometryState full;
     const bool found_from_root = locate(g, r, u, full);
@@ -463,7 +576,7 @@ KOKKOS_INLINE_FUNCTION CrossingResult cross_boundary(const GeometryParams<Mem>& 
       return CrossingResult::reflected;
     }
   }
-  return relocate_below(g, r, u, s, hit.level) ? CrossingResult::inside : CrossingResult::lost;
+  return relocate_below(g, r, u, s, hit) ? CrossingResult::inside : CrossingResult::lost;
 }
 
 }  // namespace keff

@@ -25,6 +25,11 @@ struct GeometryParams {
   Kokkos::View<const int*, Mem> cell_region;           // signed surface tokens
   Kokkos::View<const int*, Mem> cell_fill_kind;        // FillKind
   Kokkos::View<const int*, Mem> cell_fill;             // MaterialId (-1 = void), UniverseId or LatticeId
+  // Neighbour lists, one per region token (a side of a surface bounding a cell): the other cells of the
+  // cell's universe whose regions hold the far side of that surface, in universe order; where a particle
+  // crossing it can be (relocate_below).
+  Kokkos::View<const int*, Mem> region_neighbour_offsets;  // [n_region_tokens + 1] into region_neighbours
+  Kokkos::View<const int*, Mem> region_neighbours;
 
   Kokkos::View<const int*, Mem> universe_cell_offsets; // [n_universes + 1] into universe_cells
   Kokkos::View<const int*, Mem> universe_cells;

@@ -77,6 +77,28 @@ LatticeAnswer probe_lattice(const Geo& g, int lat, Vec3 r, Vec3 u) {
   return run_on_device<LatticeAnswer>(LatticeEval{g, lat, r, u});
 }
 
+// lattice_element_after() from element `was`, beside lattice_element() from nothing.
+struct StepAnswer {
+  LatticeAnswer after, full;
+};
+
+struct StepEval {
+  Geo g;
+  int lat;
+  Vec3 r, u;
+  std::array<int, 3> was;
+  KOKKOS_FUNCTION StepAnswer operator()() const {
+    StepAnswer a;
+    a.after.inside = detail::lattice_element_after(g, lat, r, u, was.data(), a.after.idx) ? 1 : 0;
+    a.full.inside = lattice_element(g, lat, r, u, a.full.idx) ? 1 : 0;
+    return a;
+  }
+};
+
+StepAnswer probe_step(const Geo& g, int lat, Vec3 r, Vec3 u, std::array<int, 3> was) {
+  return run_on_device<StepAnswer>(StepEval{g, lat, r, u, was});
+}
+
 // Locate, then follow the particle from boundary to boundary (no collisions) for a few events.
 inline constexpr int max_track_events = 6;
 
@@ -163,7 +185,9 @@ struct Core {
   int root, core_u, assembly, water, pin, guide;
 };
 
-Core make_core() {
+// everywhere: the one-cell universes (core, assembly, water) are cells without a region (all of space),
+// as the C5G7 inputs write them; otherwise they are bounded by a far plane.
+Core make_core(bool everywhere = false) {
   Core c;
   model::Problem& p = c.p;
   c.pin_cyl = add_surface(p, SurfaceKind::z_cylinder, {0, 0, 0.4, 0});
@@ -190,9 +214,10 @@ Core make_core() {
   c.core_box = add_cell(p, "core-box", c.root,
                         {pos(c.xmin), neg(c.xmax), pos(c.ymin), neg(c.ymax), pos(c.zmin), neg(c.zmax)},
                         FillKind::universe, c.core_u);
-  add_cell(p, "core", c.core_u, {neg(far)}, FillKind::lattice, c.core_lattice);
-  add_cell(p, "assembly", c.assembly, {neg(far)}, FillKind::lattice, c.pin_lattice);
-  add_cell(p, "water", c.water, {neg(far)}, FillKind::material, 3);
+  const std::vector<model::HalfSpace> all = everywhere ? std::vector<model::HalfSpace>{} : std::vector{neg(far)};
+  add_cell(p, "core", c.core_u, all, FillKind::lattice, c.core_lattice);
+  add_cell(p, "assembly", c.assembly, all, FillKind::lattice, c.pin_lattice);
+  add_cell(p, "water", c.water, all, FillKind::material, 3);
   c.fuel = add_cell(p, "fuel", c.pin, {neg(c.pin_cyl)}, FillKind::material, 0);
   c.moderator = add_cell(p, "moderator", c.pin, {pos(c.pin_cyl)}, FillKind::material, 1);
   c.guide_water = add_cell(p, "guide-water", c.guide, {neg(c.pin_cyl)}, FillKind::material, 2);
@@ -773,23 +798,25 @@ TEST(GeometryCrossing, TransmissionIntoNeighbouringElements) {
 // The core: surfaces of pins, pin-lattice and core-lattice walls (and their corners, which a diagonal
 // from a corner meets), the water element, and lattice edges on the reflective planes x, y = 2.52.
 TEST(GeometryRelocation, NestedLatticesAgreeWithLocatingFromTheRoot) {
-  Core c = make_core();
-  auto g = build_geometry(DeviceExec{}, c.p);
-  int relocations = 0;
-  for (const Vec3 start : {Vec3{-2.0, -2.0, 0.5}, Vec3{-1.26, -1.26, 0.0}, Vec3{0.0, 0.0, 1.0},
-                           Vec3{0.63, 0.63, -3.0}, Vec3{2.52 - 0.1, 1.26, 0.0}, Vec3{0.0, 2.0, 2.0}}) {
-    for (const Vec3 dir : relocation_directions(false)) {
-      SCOPED_TRACE("start (" + std::to_string(start.x) + ", " + std::to_string(start.y) + ", " +
-                   std::to_string(start.z) + ") direction (" + std::to_string(dir.x) + ", " +
-                   std::to_string(dir.y) + ", " + std::to_string(dir.z) + ")");
-      const RelocationAnswer a = follow(g, start, dir, 200);
-      ASSERT_TRUE(a.located);
-      EXPECT_EQ(a.mismatches, 0);
-      EXPECT_EQ(a.lost, 0);
-      relocations += a.relocations;
+  for (const bool everywhere : {false, true}) {
+    SCOPED_TRACE(everywhere ? "one-cell universes without a region" : "one-cell universes inside a far plane");
+    auto g = build_geometry(DeviceExec{}, make_core(everywhere).p);
+    int relocations = 0;
+    for (const Vec3 start : {Vec3{-2.0, -2.0, 0.5}, Vec3{-1.26, -1.26, 0.0}, Vec3{0.0, 0.0, 1.0},
+                             Vec3{0.63, 0.63, -3.0}, Vec3{2.52 - 0.1, 1.26, 0.0}, Vec3{0.0, 2.0, 2.0}}) {
+      for (const Vec3 dir : relocation_directions(false)) {
+        SCOPED_TRACE("start (" + std::to_string(start.x) + ", " + std::to_string(start.y) + ", " +
+                     std::to_string(start.z) + ") direction (" + std::to_string(dir.x) + ", " +
+                     std::to_string(dir.y) + ", " + std::to_string(dir.z) + ")");
+        const RelocationAnswer a = follow(g, start, dir, 200);
+        ASSERT_TRUE(a.located);
+        EXPECT_EQ(a.mismatches, 0);
+        EXPECT_EQ(a.lost, 0);
+        relocations += a.relocations;
+      }
     }
+    EXPECT_GT(relocations, 1000);
   }
-  EXPECT_GT(relocations, 1000);
 }
 
 // Leaving a lattice into its outer universe, meeting the virtual element walls there, and coming back.
@@ -834,6 +861,128 @@ TEST(GeometryRelocation, CornersOfA3dLatticeOnReflectivePlanes) {
     }
   }
   EXPECT_GT(relocations, 10000);
+}
+
+// ---- the shortcuts relocation takes: lattice stepping and neighbour lists ---------------------------
+
+// From the centre element of a 3x3x3 lattice (and of a 3x3 one spanning all z, as a 2-D lattice is
+// read): points inside, on one wall, on an edge (two walls) and on a corner (three), within a rounding
+// of them on either side, and outside the shape, with directions into and out of each wall. The element
+// stepped from the old one is the element located from nothing, and so is whether it is in the shape.
+TEST(GeometryLattice, SteppingFromTheOldElementAgreesWithLocating) {
+  model::Problem p;
+  const int far = add_surface(p, SurfaceKind::x_plane, {1e6, 0, 0, 0});
+  const int root = add_universe(p, "root");
+  const int cube = add_universe(p, "cube");
+  add_cell(p, "cube", cube, {}, FillKind::material, 0);
+  const int lat3 = add_lattice(p, "cubes", {-1.5, -1.5, -1.5}, {1, 1, 1}, {3, 3, 3}, std::vector<int>(27, cube), -1);
+  const int lat2 = add_lattice(p, "columns", {-1.5, -1.5, -constants::infinity}, {1, 1, 2 * constants::infinity},
+                               {3, 3, 1}, std::vector<int>(9, cube), -1);
+  add_cell(p, "all", root, {neg(far)}, FillKind::lattice, lat3);
+  p.root_universe = root;
+  auto g = build_geometry(DeviceExec{}, p);
+  const std::array<Real, 11> at = {-0.5 - 1e-10, -0.5, -0.5 + 1e-10, -0.5 + 2e-9, -0.2, 0.0,
+                                   0.3,          0.5 - 1e-10, 0.5,   0.5 + 1e-10, 1.7};
+  const Real h = std::sqrt(0.5), t = std::sqrt(1.0 / 3);
+  const std::array<Vec3, 8> dirs = {Vec3{1, 0, 0}, Vec3{-1, 0, 0}, Vec3{0, 1, 0},  Vec3{0, 0, -1},
+                                    Vec3{h, h, 0}, Vec3{-h, 0, h}, Vec3{t, -t, t}, Vec3{-t, -t, -t}};
+  int cases = 0, stepped = 0, outside = 0;
+  for (const int lat : {lat3, lat2}) {
+    const std::array<int, 3> was = {1, 1, lat == lat3 ? 1 : 0};
+    for (const Real x : at) {
+      for (const Real y : at) {
+        for (const Real z : at) {
+          for (const Vec3 u : dirs) {
+            const StepAnswer a = probe_step(g, lat, {x, y, z}, u, was);
+            ASSERT_EQ(a.after.inside, a.full.inside) << x << " " << y << " " << z;
+            for (int i = 0; i < 3; ++i) ASSERT_EQ(a.after.idx[i], a.full.idx[i]) << "axis " << i << " at " << x << " " << y << " " << z;
+            ++cases;
+            stepped += a.full.idx[0] != was[0] || a.full.idx[1] != was[1] || a.full.idx[2] != was[2];
+            outside += a.full.inside ? 0 : 1;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases, 2 * 11 * 11 * 11 * 8);
+  EXPECT_GT(stepped, cases / 2);  // walls, edges and corners crossed one way or the other
+  EXPECT_GT(outside, 0);          // 1.7 from the centre of a 3-wide lattice is out of the shape
+}
+
+// A square cut into three cells by the planes x = 0 and y = 0: "west" (x < 0), "south-east" and
+// "north-east". North-east is reached through two surfaces: from west across x = 0 (its list holds both
+// eastern cells), and from south-east across y = 0.
+struct Quadrants {
+  model::Problem p;
+  int x0, y0, west, south_east, north_east;
+};
+
+Quadrants make_quadrants() {
+  Quadrants q;
+  model::Problem& p = q.p;
+  q.x0 = add_surface(p, SurfaceKind::x_plane, {0, 0, 0, 0});
+  q.y0 = add_surface(p, SurfaceKind::y_plane, {0, 0, 0, 0});
+  std::vector<model::HalfSpace> box;
+  for (int axis = 0; axis < 3; ++axis) {
+    const auto kind = axis == 0 ? SurfaceKind::x_plane : (axis == 1 ? SurfaceKind::y_plane : SurfaceKind::z_plane);
+    box.push_back(pos(add_surface(p, kind, {-2, 0, 0, 0}, BoundaryKind::vacuum)));
+    box.push_back(neg(add_surface(p, kind, {2, 0, 0, 0}, BoundaryKind::vacuum)));
+  }
+  const int root = add_universe(p, "root");
+  const int quads = add_universe(p, "quadrants");
+  add_cell(p, "box", root, box, FillKind::universe, quads);
+  q.west = add_cell(p, "west", quads, {neg(q.x0)}, FillKind::material, 0);
+  q.south_east = add_cell(p, "south-east", quads, {pos(q.x0), neg(q.y0)}, FillKind::material, 1);
+  q.north_east = add_cell(p, "north-east", quads, {pos(q.x0), pos(q.y0)}, FillKind::material, 2);
+  p.root_universe = root;
+  return q;
+}
+
+TEST(GeometryNeighbours, ListsHoldTheCellsAcrossEachSide) {
+  const Quadrants q = make_quadrants();
+  auto g = build_geometry(DeviceExec{}, q.p);
+  const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, g.region_neighbour_offsets);
+  const auto lists = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, g.region_neighbours);
+  const auto region_offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, g.cell_region_offsets);
+  const auto across = [&](int cell, int token_in_cell) {
+    const int t = region_offsets(cell) + token_in_cell;
+    std::vector<int> out;
+    for (int j = offsets(t); j < offsets(t + 1); ++j) out.push_back(lists(j));
+    return out;
+  };
+  ASSERT_EQ(offsets.extent(0), static_cast<std::size_t>(region_offsets(q.p.cells.size()) + 1));
+  EXPECT_EQ(across(0, 0), std::vector<int>{});  // the root box: no other cell in its universe
+  EXPECT_EQ(across(q.west, 0), (std::vector<int>{q.south_east, q.north_east}));
+  EXPECT_EQ(across(q.south_east, 0), std::vector<int>{q.west});
+  EXPECT_EQ(across(q.south_east, 1), std::vector<int>{q.north_east});
+  EXPECT_EQ(across(q.north_east, 0), std::vector<int>{q.west});
+  EXPECT_EQ(across(q.north_east, 1), std::vector<int>{q.south_east});
+}
+
+TEST(GeometryNeighbours, CrossingsFindTheCellAcrossAsLocatingDoes) {
+  const Quadrants q = make_quadrants();
+  auto g = build_geometry(DeviceExec{}, q.p);
+  // Into north-east through x = 0 from west, then through y = 0 from south-east.
+  auto t = track(g, {-1, 0.5, 0}, {1, 0, 0}, 1);
+  ASSERT_EQ(t.n_events, 1);
+  EXPECT_EQ(t.events[0].hit.surface, q.x0);
+  EXPECT_EQ(t.events[0].state.level[1].cell, q.north_east);
+  t = track(g, {0.5, -1, 0}, {0, 1, 0}, 1);
+  ASSERT_EQ(t.n_events, 1);
+  EXPECT_EQ(t.events[0].hit.surface, q.y0);
+  EXPECT_EQ(t.events[0].state.level[1].cell, q.north_east);
+  // Through the corner where both planes meet, and every other way, the same cells as from the root.
+  int relocations = 0;
+  for (const Vec3 start : {Vec3{-1, -1, 0}, Vec3{1, -1, 0.5}, Vec3{0.3, 0.7, -1}}) {
+    for (const Vec3 dir : relocation_directions(false)) {
+      const RelocationAnswer a = follow(g, start, dir, 10);
+      ASSERT_TRUE(a.located);
+      EXPECT_EQ(a.mismatches, 0);
+      EXPECT_EQ(a.lost, 0);
+      relocations += a.relocations;
+    }
+  }
+  EXPECT_GT(relocations, 20);
 }
 
 // ---- the model's nesting check (io/input/universe_nesting.hpp), on models made in code ----------------

@@ -1,7 +1,7 @@
 #pragma once
 // Step: the particle sits on the boundary its flight stopped at (p.hit). Vacuum leaks it (and CMFD scores
 // its way out of the coarse mesh), a reflective surface mirrors its direction, anything else relocates
-// it from the root universe.
+// it from the level it crossed (relocate_below, kernels/geometry.hpp).
 #include "kernels/geometry.hpp"
 #include "kernels/particle.hpp"
 #include "kernels/transport/transport_context.hpp"

@@ -8,8 +8,10 @@
 
 #include <array>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace keff {
@@ -74,6 +76,44 @@ void build_cells(const DeviceExec& exec, const model::Problem& p, GeometryParams
   exec.fence("keff::geometry::build_cells");
 }
 
+// For each side of a surface that bounds a cell, the other cells of that universe bounded by the other
+// side: the cells a particle crossing it can enter. A side with more than max_neighbours such cells gets
+// an empty list (relocate_below then searches the universe, which such a list would hardly shorten).
+constexpr std::size_t max_neighbours = 8;
+
+std::vector<std::vector<int>> neighbours_by_token(const model::Problem& p) {
+  std::map<std::tuple<int, int, bool>, std::vector<int>> cells_by_side;  // (universe, surface, side)
+  for (std::size_t c = 0; c < p.cells.size(); ++c) {
+    for (const model::HalfSpace& h : p.cells[c].region) {
+      auto& cells = cells_by_side[{p.cells[c].universe, h.surface, h.positive}];
+      if (cells.empty() || cells.back() != static_cast<int>(c)) cells.push_back(static_cast<int>(c));
+    }
+  }
+  std::vector<std::vector<int>> out;
+  for (const model::Cell& c : p.cells) {
+    for (const model::HalfSpace& h : c.region) {
+      const auto it = cells_by_side.find({c.universe, h.surface, !h.positive});
+      const bool useful = it != cells_by_side.end() && it->second.size() <= max_neighbours;
+      out.push_back(useful ? it->second : std::vector<int>{});
+    }
+  }
+  return out;
+}
+
+void build_neighbours(const DeviceExec& exec, const model::Problem& p, GeometryParams<DeviceMem>& g) {
+  const auto lists = neighbours_by_token(p);
+  auto offsets = offsets_view("keff::geometry::region_neighbour_offsets", lists.size(),
+                              [&](std::size_t i) { return lists[i].size(); });
+  auto cells = host_view<int*>("keff::geometry::region_neighbours", static_cast<std::size_t>(offsets(lists.size())));
+  int t = 0;
+  for (const auto& list : lists) {
+    for (int c : list) cells(t++) = c;
+  }
+  g.region_neighbour_offsets = to_device(exec, offsets);
+  g.region_neighbours = to_device(exec, cells);
+  exec.fence("keff::geometry::build_neighbours");
+}
+
 void build_universes(const DeviceExec& exec, const model::Problem& p, GeometryParams<DeviceMem>& g) {
   const std::size_t n = p.universes.size();
   auto offsets = offsets_view("keff::geometry::universe_cell_offsets", n,
@@ -125,6 +165,7 @@ GeometryParams<DeviceMem> build_geometry(const DeviceExec& exec, const model::Pr
   GeometryParams<DeviceMem> g;
   build_surfaces(exec, problem, g);
   build_cells(exec, problem, g);
+  build_neighbours(exec, problem, g);
   build_universes(exec, problem, g);
   build_lattices(exec, problem, g);
   return g;
