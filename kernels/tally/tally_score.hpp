@@ -68,9 +68,10 @@ struct Tallies {
     for (int i = 0; i < params.n_tallies(); ++i) {
       const TallyLayout t = params.tallies(i);
       if (t.estimator != TallyEstimator::tracklength) continue;
+      const auto rate = [&](TallyScore s) { return detail::rate_of(s, p.xs); };
+      if (!scores_anything(t, rate)) continue;
       FilterMatches m[max_tally_filters];
       if (!match_filters(g, t, r0, p.geo, p.energy, p.group, true, m)) continue;
-      const auto rate = [&](TallyScore s) { return detail::rate_of(s, p.xs); };
       if (t.mesh_filter < 0) {
         add(t, m, -1, p.weight * d, rate);
         continue;
@@ -123,6 +124,16 @@ struct Tallies {
       if (m[j].n == 0) return false;
     }
     return true;
+  }
+
+  // Whether some score of tally t has a positive rate: a flight where none has (a fission tally's flight
+  // through water, most of a reactor's) adds nothing anywhere, so its bins are not looked for.
+  template <class Rate>
+  KOKKOS_INLINE_FUNCTION bool scores_anything(const TallyLayout& t, const Rate& rate) const {
+    for (int k = 0; k < t.n_scores; ++k) {
+      if (rate(params.scores(t.first_score + k)) > 0) return true;
+    }
+    return false;
   }
 
   // Adds amount * rate(score) to every score of tally t in each bin the filters' matches combine into
