@@ -5,6 +5,9 @@
 # unrodded cores (lattices two deep) in history mode; prints the median particles/s (transport, active
 # batches) of each and their ratio.
 #   perf/compare_builds.sh BEFORE_BIN_DIR AFTER_BIN_DIR [ROUNDS=5] [OUT=perf/results/compare_builds]
+# BEFORE_C5G7=DIR (environment): the C5G7 inputs the before build reads, where the change rewrote
+# examples/c5g7/ in a form the older build cannot read (the same model: e.g. the folder as `git show`
+# gives it at the before commit); default examples/c5g7.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 before=$1 after=$2 rounds=${3:-5} out=${4:-perf/results/compare_builds}
@@ -18,7 +21,8 @@ sorted() {  # sorted INPUT -> the input with its event lookups sorted by materia
 }
 for r in $(seq "$rounds"); do
   for side in before after; do
-    bin=$before; [ "$side" = after ] && bin=$after
+    bin=$before c5g7=${BEFORE_C5G7:-examples/c5g7}
+    [ "$side" = after ] && bin=$after c5g7=examples/c5g7
     run() { "$bin/keff" run "$@" --quiet --statepoint '' --json "$out/$side-$cfg-$r.json"; }
     cfg=def-h; run --particles 10000 --batches 12 --inactive 2
     cfg=def-e; run --mode event --particles 10000 --batches 12 --inactive 2
@@ -26,8 +30,8 @@ for r in $(seq "$rounds"); do
     cfg=hm-e;  run "$hm" --mode event --particles 4000 --batches 6 --inactive 2
     cfg=def-es; run "$(sorted examples/default.toml)" --mode event --particles 10000 --batches 12 --inactive 2
     cfg=hm-es; run "$(sorted "$hm")" --mode event --particles 4000 --batches 6 --inactive 2
-    cfg=c5-2d; run examples/c5g7/2d.toml --particles 10000 --batches 12 --inactive 2
-    cfg=c5-3d; run examples/c5g7/3d_unrodded.toml --particles 10000 --batches 12 --inactive 2
+    cfg=c5-2d; run "$c5g7/2d.toml" --particles 10000 --batches 12 --inactive 2
+    cfg=c5-3d; run "$c5g7/3d_unrodded.toml" --particles 10000 --batches 12 --inactive 2
   done
 done
 python3 - "$out" <<'PY'
