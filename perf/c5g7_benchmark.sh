@@ -4,15 +4,19 @@
 # OpenMC's multigroup mode (perf/c5g7_openmc.py) at 1 thread and at every core, interleaved round by round
 # with keff's runs (this kind of machine drifts by tens of percent). Each run goes through
 # perf/c5g7_compare.py: k and its error against the reference, the pin powers, particles/s and the FOMs
-# 1 / (R^2 T) for k and for the pin powers. Not a test: numbers go to perf/RESULTS.md.
+# 1 / (R^2 T) for k and for the pin powers (R of the worst pin, and the root mean square over the pins).
+# Not a test: numbers go to perf/RESULTS.md.
 #   perf/c5g7_benchmark.sh [--build DIR] [--case 2d] [--particles 20000] [--batches 60] [--inactive 20]
-#                          [--rounds 2] [--openmc PYTHON]
+#                          [--rounds 2] [--seeds] [--openmc PYTHON]
+# --seeds: round r runs seed r (both codes), so the medians are over seeds as well as over the machine's
+# drift. Without it every round runs seed 1: the same k and pins each round. The FOM of the pin powers
+# rests on the largest relative error of 1056 pins, which one seed draws once (about +-10 %).
 # PYTHON: a Python with the openmc package whose environment's bin/ holds the openmc executable
 # (perf/README.md). Output: a Markdown table of medians on stdout; runs and comparisons under
 # perf/results/c5g7_benchmark/ (ignored).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-build=$KEFF_BUILD_DIR case=2d particles=20000 batches=60 inactive=20 rounds=2 openmc=""
+build=$KEFF_BUILD_DIR case=2d particles=20000 batches=60 inactive=20 rounds=2 openmc="" seeds=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -22,6 +26,7 @@ while [ $# -gt 0 ]; do
     --inactive) inactive=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --openmc) openmc=$2; shift 2 ;;
+    --seeds) seeds=1; shift ;;
     *) echo "c5g7_benchmark.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -37,32 +42,36 @@ export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
 cores=$(nproc)
 sizes=(--particles "$particles" --batches "$batches" --inactive "$inactive")
 
-keff_run() {  # name threads ranks mode
+keff_run() {  # name threads ranks mode seed
   OMP_NUM_THREADS=$2 mpiexec -n "$3" "${mpiexec_flags[@]}" "$build/bin/keff" run "$input" --mode "$4" "${sizes[@]}" \
-    --quiet --statepoint '' --json "$out/$1.json" > /dev/null
+    --seed "$5" --quiet --statepoint '' --json "$out/$1.json" > /dev/null
 }
-openmc_run() {  # name threads
+openmc_run() {  # name threads seed
   PATH="$(dirname "$openmc"):$PATH" OMP_NUM_THREADS=$2 "$openmc" perf/c5g7_openmc.py --input "$input" "${sizes[@]}" \
-    --threads "$2" --dir "$tmp/openmc-$1" --json "$out/$1.json"
+    --threads "$2" --seed "$3" --dir "$tmp/openmc-$1" --json "$out/$1.json"
 }
 scratch_dir
 configs=("keff history 1 1" "keff history $cores 1" "keff event 1 1" "keff event $cores 1" "keff history 1 2")
 [ -n "$openmc" ] && configs+=("openmc history 1 1" "openmc history $cores 1")
 for r in $(seq "$rounds"); do
+  seed=1
+  [ "$seeds" = 1 ] && seed=$r
   for c in "${configs[@]}"; do
     read -r code mode threads ranks <<< "$c"
     name="$code-$mode-${threads}t-${ranks}r-$r"
-    if [ "$code" = keff ]; then keff_run "$name" "$threads" "$ranks" "$mode"; else openmc_run "$name" "$threads"; fi
+    if [ "$code" = keff ]; then keff_run "$name" "$threads" "$ranks" "$mode" "$seed"; else openmc_run "$name" "$threads" "$seed"; fi
     python3 perf/c5g7_compare.py "$out/$name.json" --input "$input" --json "$out/$name.compare.json" > "$out/$name.txt"
   done
 done
 
-echo "C5G7 $case on $(machine), $(date -u +%F); $particles particles x $batches batches ($inactive inactive), $rounds rounds"
+seed_text="seed 1"
+[ "$seeds" = 1 ] && seed_text="seeds 1-$rounds, one per round"
+echo "C5G7 $case on $(machine), $(date -u +%F); $particles particles x $batches batches ($inactive inactive), $rounds rounds, $seed_text"
 python3 - "$out" "$rounds" "${configs[@]}" <<'PY'
 import json, statistics, sys
 out, rounds, configs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-print("| code | mode | threads x ranks | particles/s | FOM k (1/s) | FOM pins (1/s) | k error (pcm) | max pin error |")
-print("|---|---|---|---:|---:|---:|---:|---:|")
+print("| code | mode | threads x ranks | particles/s | FOM k (1/s) | FOM pins (1/s) | FOM pins, rms (1/s) | k error (pcm) | max pin error |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|")
 for c in configs:
     code, mode, threads, ranks = c.split()
     runs = [json.load(open(f"{out}/{code}-{mode}-{threads}t-{ranks}r-{r}.compare.json")) for r in range(1, rounds + 1)]
@@ -70,5 +79,5 @@ for c in configs:
     k = statistics.median(x["k"]["error_pcm"] for x in runs)
     pin = statistics.median(x["max_pin"].get("error_percent", float("nan")) for x in runs)
     print(f"| {code} | {mode} | {threads} x {ranks} | {med('particles_per_second'):.4g} | {med('fom_k'):.4g} | "
-          f"{med('fom_pins'):.4g} | {k:+.0f} | {pin:+.2f} % |")
+          f"{med('fom_pins'):.4g} | {med('fom_pins_rms'):.4g} | {k:+.0f} | {pin:+.2f} % |")
 PY
