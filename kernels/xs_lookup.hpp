@@ -71,8 +71,7 @@ KOKKOS_INLINE_FUNCTION int energy_search(const NuclideParams<Mem>& p, Real E) {
     while (hi - lo > 1) {
       const int mid = lo + (hi - lo) / 2;
       // The compiler makes this loop branch-free (a conditional move), so each load waits for the one
-      // before it; loading both possible next midpoints now overlaps them. XSBench's H-M small problem,
-      // 2 CPU threads: unionized event lookups about 1.25x faster.
+      // before it; loading both possible next midpoints now overlaps them (perf/RESULTS.md, "Unionized").
       detail::prefetch(&p.union_energy(lo + (mid - lo) / 2));
       detail::prefetch(&p.union_energy(mid + (hi - mid) / 2));
       if (p.union_energy(mid) <= E) {
@@ -116,9 +115,10 @@ KOKKOS_INLINE_FUNCTION int nuclide_grid_index(const NuclideParams<Mem>& p, int n
 
 // Microscopic cross sections of nuclide n at E, interpolated linearly in energy; total is the sum of
 // the partials; nu = nu0 + nu1 * E[MeV] for fissile nuclides, else 0. Outside the grid the end values
-// are held.
+// are held. Forced inline: the lookup loops call it once per nuclide, and as the transport unit grew GCC
+// stopped inlining it there (its unit-growth limit), which cost H-M large's event lookups 10-15 %.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search) {
+KOKKOS_FORCEINLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search) {
   const int j = p.grid_offsets(n) + nuclide_grid_index(p, n, E, search);
   const GridPoint& lo = p.points(j);
   const GridPoint& hi = p.points(j + 1);

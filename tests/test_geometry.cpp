@@ -86,17 +86,17 @@ struct StepEval {
   Geo g;
   int lat;
   Vec3 r, u;
-  std::array<int, 3> was;
+  int was[3];
   KOKKOS_FUNCTION StepAnswer operator()() const {
     StepAnswer a;
-    a.after.inside = detail::lattice_element_after(g, lat, r, u, was.data(), a.after.idx) ? 1 : 0;
+    a.after.inside = detail::lattice_element_after(g, lat, r, u, was, a.after.idx) ? 1 : 0;
     a.full.inside = lattice_element(g, lat, r, u, a.full.idx) ? 1 : 0;
     return a;
   }
 };
 
 StepAnswer probe_step(const Geo& g, int lat, Vec3 r, Vec3 u, std::array<int, 3> was) {
-  return run_on_device<StepAnswer>(StepEval{g, lat, r, u, was});
+  return run_on_device<StepAnswer>(StepEval{g, lat, r, u, {was[0], was[1], was[2]}});
 }
 
 // Locate, then follow the particle from boundary to boundary (no collisions) for a few events.

@@ -26,8 +26,8 @@ namespace keff {
 
 // Energies are binned logarithmically over the continuous-energy range for the sort key. Narrower bands
 // keep neighbouring lookups on fewer cache lines of each nuclide's grid, but every sort clears and scans
-// all keys: the bands narrow as the queue grows, keeping keys per material at most 1/256 of the slots.
-// H-M large on 2 CPU threads, 3.4M lookups: 16384 bands look up 12% faster than 1024.
+// all keys: the bands narrow as the queue grows, keeping keys per material at most 1/256 of the slots
+// (measured: perf/RESULTS.md, "Cross-section lookups: keff against XSBench", the sort key's bands).
 inline constexpr int event_sort_min_energy_bins = 1024;
 inline constexpr int event_sort_max_energy_bins = 16384;
 

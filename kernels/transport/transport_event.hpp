@@ -137,7 +137,7 @@ BatchCounters transport_events(const Exec& exec, const EventTransport<Exec, Phys
       const auto queue = q.order.sorted() && !q.order.moves_particles() ? q.sorted : q.queue;
       // A lookup costs what its material's nuclide count does (321 in H-M fuel, 2 in water). Sorted, the
       // fuel's lookups sit together, and a static split hands them all to one CPU thread: dynamic chunks
-      // keep the order within each and share the fuel out (H-M large, 2 threads: 1.55x the lookup rate).
+      // keep the order within each and share the fuel out (perf/RESULTS.md, "Dynamic chunks").
       launch_event(exec, "keff::event::lookup", LookupEvent<Exec, Physics>{{t.ctx, slots, queue}}, lookups,
                    Kokkos::Dynamic{});
     }
