@@ -1,10 +1,16 @@
 // The energy filter's band search (energy_band, kernels/tally/tally_filters.hpp) on its own: every band
 // of an uneven grid found at its lower bound, inside and just below its upper bound; the top bound and
 // beyond, below the bottom and NaN outside every band; one band alone; and a 1000-bound grid against a
-// linear search.
+// linear search. Then match_filter, every filter kind on a model with a tally of each.
 #include <gtest/gtest.h>
 
+#include "io/input/input.hpp"
+#include "kernels/geometry.hpp"
 #include "kernels/tally/tally_filters.hpp"
+#include "src/params/build_geometry.hpp"
+#include "src/params/build_tallies.hpp"
+
+#include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <limits>
@@ -56,6 +62,112 @@ TEST(EnergyBand, ManyBoundsAgreeWithALinearSearch) {
     }
     ASSERT_EQ(band(bounds, e), want) << "E = " << e;
   }
+}
+
+
+// ---- match_filter: the bins each filter kind gives a particle, on tests/inputs/tallies_lattice.toml ----
+// (the 9 x 9 pin assembly of the default benchmark with a tally of every filter kind), each filter asked
+// on its own at a point located in the model, on the device like transport asks it.
+
+struct FilterBins {
+  int n_filters = 0;
+  int n[max_tally_filters] = {};
+  int bin[max_tally_filters][max_filter_matches] = {};
+};
+
+struct MatchEval {
+  GeometryParams<DeviceMem> g;
+  TallyParams<DeviceMem> tp;
+  int tally;
+  Vec3 r;
+  Real energy;
+  KOKKOS_FUNCTION FilterBins operator()() const {
+    FilterBins out;
+    GeometryState s;
+    if (!locate(g, r, Vec3{1, 0, 0}, s)) return out;
+    const TallyLayout t = tp.tallies(tally);
+    out.n_filters = t.n_filters;
+    for (int j = 0; j < t.n_filters; ++j) {
+      FilterMatches m;
+      match_filter(tp, g, tp.filters(t.first_filter + j), r, s, energy, -1, m);
+      out.n[j] = m.n;
+      for (int b = 0; b < m.n; ++b) out.bin[j][b] = m.bin[b];
+    }
+    return out;
+  }
+};
+
+struct MatchRunner {
+  MatchEval eval;
+  Kokkos::View<FilterBins, DeviceMem> out;
+  KOKKOS_FUNCTION void operator()(int) const { out() = eval(); }
+};
+
+class MatchFilter : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    problem_ = new model::Problem(read_problem_file(std::string(KEFF_TEST_INPUTS) + "/tallies_lattice.toml"));
+  }
+  static void TearDownTestSuite() { delete problem_; }
+
+  // Each filter's bins for tally `name` at r with energy E.
+  std::vector<std::vector<int>> bins(const std::string& name, Vec3 r, Real energy) const {
+    int tally = -1;
+    for (std::size_t i = 0; i < problem_->tallies.size(); ++i) {
+      if (problem_->tallies[i].name == name) tally = static_cast<int>(i);
+    }
+    EXPECT_GE(tally, 0) << name;
+    const MatchEval eval{build_geometry(DeviceExec{}, *problem_), build_tallies(DeviceExec{}, *problem_), tally, r, energy};
+    Kokkos::View<FilterBins, DeviceMem> out("keff::test::tally::filter_bins");
+    Kokkos::parallel_for("keff::test::tally::match_filter", Kokkos::RangePolicy<DeviceExec>(0, 1), MatchRunner{eval, out});
+    const FilterBins f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out)();
+    std::vector<std::vector<int>> result(static_cast<std::size_t>(f.n_filters));
+    for (int j = 0; j < f.n_filters; ++j) result[static_cast<std::size_t>(j)].assign(f.bin[j], f.bin[j] + f.n[j]);
+    return result;
+  }
+
+  static model::Problem* problem_;
+};
+
+model::Problem* MatchFilter::problem_ = nullptr;
+
+using Bins = std::vector<std::vector<int>>;
+
+// Centres of lattice elements (ix, iy), iy counted from the bottom row: pin (0, 0) is fuel; (2, 6) and
+// (4, 4) (the centre) are guide tubes.
+constexpr Real pitch = 1.26, lower = -5.67;
+Vec3 element_centre(int ix, int iy) { return {lower + (ix + 0.5) * pitch, lower + (iy + 0.5) * pitch, 0.25}; }
+
+TEST_F(MatchFilter, MeshAndEnergy) {
+  // pin_power: the 9 x 9 pin mesh (x fastest) and the bands [1e-5, 0.625) and [0.625, 2e7) eV.
+  EXPECT_EQ(bins("pin_power", element_centre(0, 0), 0.0253), (Bins{{0}, {0}}));
+  EXPECT_EQ(bins("pin_power", element_centre(3, 7), 1.0e6), (Bins{{3 + 9 * 7}, {1}}));
+  EXPECT_EQ(bins("pin_power", element_centre(8, 8), 2.0e7), (Bins{{80}, {}}));  // above the top bound: no band
+}
+
+TEST_F(MatchFilter, MaterialAndASmallMesh) {
+  // by_material: fuel, clad, water; the 3 x 2 x 4 mesh over [-1, 1]^3 holds the centre only.
+  EXPECT_EQ(bins("by_material", element_centre(0, 0), 1.0), (Bins{{0}, {}}));
+  const Vec3 centre_water{0.6, 0.6, 0.25};  // the centre guide tube's outer water (radius 0.602 and beyond)
+  EXPECT_EQ(bins("by_material", centre_water, 1.0), (Bins{{2}, {2 + 3 * (1 + 2 * 2)}}));
+}
+
+TEST_F(MatchFilter, CellInstanceCountsPlacementsXFastestFromTheBottom) {
+  // fuel_pins: the fuel's 76 placements, then gt_inner's 5 in the order (2,2) (6,2) (4,4) (2,6) (6,6).
+  EXPECT_EQ(bins("fuel_pins", element_centre(0, 0), 1.0), (Bins{{0}}));
+  EXPECT_EQ(bins("fuel_pins", element_centre(1, 0), 1.0), (Bins{{1}}));
+  EXPECT_EQ(bins("fuel_pins", element_centre(0, 1), 1.0), (Bins{{9}}));
+  EXPECT_EQ(bins("fuel_pins", element_centre(3, 2), 1.0), (Bins{{9 + 9 + 2}}));  // (2,2) is a guide tube
+  EXPECT_EQ(bins("fuel_pins", element_centre(2, 6), 1.0), (Bins{{76 + 3}}));
+  EXPECT_EQ(bins("fuel_pins", element_centre(4, 4), 1.0), (Bins{{76 + 2}}));
+  EXPECT_EQ(bins("fuel_pins", element_centre(4, 4) + Vec3{0.6, 0.6, 0.0}, 1.0), (Bins{{}}));  // its water: not listed
+}
+
+TEST_F(MatchFilter, UniverseAndCellMatchAtEveryLevel) {
+  // events: universes pin, gt; cells assembly (the root's), moderator, gt_outer.
+  EXPECT_EQ(bins("events", element_centre(0, 0), 1.0), (Bins{{0}, {0}}));  // pin; assembly (fuel: not listed)
+  EXPECT_EQ(bins("events", element_centre(0, 0) + Vec3{0.6, 0.6, 0.0}, 1.0), (Bins{{0}, {0, 1}}));  // moderator
+  EXPECT_EQ(bins("events", element_centre(4, 4) + Vec3{0.6, 0.6, 0.0}, 1.0), (Bins{{1}, {0, 2}}));  // gt_outer
 }
 
 }  // namespace
