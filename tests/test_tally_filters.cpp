@@ -4,13 +4,12 @@
 // linear search. Then match_filter, every filter kind on a model with a tally of each.
 #include <gtest/gtest.h>
 
+#include "geometry_support.hpp"
 #include "io/input/input.hpp"
 #include "kernels/geometry.hpp"
 #include "kernels/tally/tally_filters.hpp"
 #include "src/params/build_geometry.hpp"
 #include "src/params/build_tallies.hpp"
-
-#include <Kokkos_Core.hpp>
 
 #include <cmath>
 #include <limits>
@@ -97,12 +96,6 @@ struct MatchEval {
   }
 };
 
-struct MatchRunner {
-  MatchEval eval;
-  Kokkos::View<FilterBins, DeviceMem> out;
-  KOKKOS_FUNCTION void operator()(int) const { out() = eval(); }
-};
-
 class MatchFilter : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -117,10 +110,8 @@ class MatchFilter : public ::testing::Test {
       if (problem_->tallies[i].name == name) tally = static_cast<int>(i);
     }
     EXPECT_GE(tally, 0) << name;
-    const MatchEval eval{build_geometry(DeviceExec{}, *problem_), build_tallies(DeviceExec{}, *problem_), tally, r, energy};
-    Kokkos::View<FilterBins, DeviceMem> out("keff::test::tally::filter_bins");
-    Kokkos::parallel_for("keff::test::tally::match_filter", Kokkos::RangePolicy<DeviceExec>(0, 1), MatchRunner{eval, out});
-    const FilterBins f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out)();
+    const FilterBins f = geometry_test::run_on_device<FilterBins>(
+        MatchEval{build_geometry(DeviceExec{}, *problem_), build_tallies(DeviceExec{}, *problem_), tally, r, energy});
     std::vector<std::vector<int>> result(static_cast<std::size_t>(f.n_filters));
     for (int j = 0; j < f.n_filters; ++j) result[static_cast<std::size_t>(j)].assign(f.bin[j], f.bin[j] + f.n[j]);
     return result;
