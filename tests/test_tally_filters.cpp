@@ -96,31 +96,26 @@ struct MatchEval {
   }
 };
 
-class MatchFilter : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    problem_ = new model::Problem(read_problem_file(std::string(KEFF_TEST_INPUTS) + "/tallies_lattice.toml"));
+// The model, read once.
+const model::Problem& tallies_lattice() {
+  static const model::Problem problem = read_problem_file(std::string(KEFF_TEST_INPUTS) + "/tallies_lattice.toml");
+  return problem;
+}
+
+// Each filter's bins for tally `name` at r with energy E.
+std::vector<std::vector<int>> bins(const std::string& name, Vec3 r, Real energy) {
+  const model::Problem& problem = tallies_lattice();
+  int tally = -1;
+  for (std::size_t i = 0; i < problem.tallies.size(); ++i) {
+    if (problem.tallies[i].name == name) tally = static_cast<int>(i);
   }
-  static void TearDownTestSuite() { delete problem_; }
-
-  // Each filter's bins for tally `name` at r with energy E.
-  std::vector<std::vector<int>> bins(const std::string& name, Vec3 r, Real energy) const {
-    int tally = -1;
-    for (std::size_t i = 0; i < problem_->tallies.size(); ++i) {
-      if (problem_->tallies[i].name == name) tally = static_cast<int>(i);
-    }
-    EXPECT_GE(tally, 0) << name;
-    const FilterBins f = geometry_test::run_on_device<FilterBins>(
-        MatchEval{build_geometry(DeviceExec{}, *problem_), build_tallies(DeviceExec{}, *problem_), tally, r, energy});
-    std::vector<std::vector<int>> result(static_cast<std::size_t>(f.n_filters));
-    for (int j = 0; j < f.n_filters; ++j) result[static_cast<std::size_t>(j)].assign(f.bin[j], f.bin[j] + f.n[j]);
-    return result;
-  }
-
-  static model::Problem* problem_;
-};
-
-model::Problem* MatchFilter::problem_ = nullptr;
+  EXPECT_GE(tally, 0) << name;
+  const FilterBins f = geometry_test::run_on_device<FilterBins>(
+      MatchEval{build_geometry(DeviceExec{}, problem), build_tallies(DeviceExec{}, problem), tally, r, energy});
+  std::vector<std::vector<int>> result(static_cast<std::size_t>(f.n_filters));
+  for (int j = 0; j < f.n_filters; ++j) result[static_cast<std::size_t>(j)].assign(f.bin[j], f.bin[j] + f.n[j]);
+  return result;
+}
 
 using Bins = std::vector<std::vector<int>>;
 
@@ -129,21 +124,21 @@ using Bins = std::vector<std::vector<int>>;
 constexpr Real pitch = 1.26, lower = -5.67;
 Vec3 element_centre(int ix, int iy) { return {lower + (ix + 0.5) * pitch, lower + (iy + 0.5) * pitch, 0.25}; }
 
-TEST_F(MatchFilter, MeshAndEnergy) {
+TEST(MatchFilter, MeshAndEnergy) {
   // pin_power: the 9 x 9 pin mesh (x fastest) and the bands [1e-5, 0.625) and [0.625, 2e7) eV.
   EXPECT_EQ(bins("pin_power", element_centre(0, 0), 0.0253), (Bins{{0}, {0}}));
   EXPECT_EQ(bins("pin_power", element_centre(3, 7), 1.0e6), (Bins{{3 + 9 * 7}, {1}}));
   EXPECT_EQ(bins("pin_power", element_centre(8, 8), 2.0e7), (Bins{{80}, {}}));  // above the top bound: no band
 }
 
-TEST_F(MatchFilter, MaterialAndASmallMesh) {
+TEST(MatchFilter, MaterialAndASmallMesh) {
   // by_material: fuel, clad, water; the 3 x 2 x 4 mesh over [-1, 1]^3 holds the centre only.
   EXPECT_EQ(bins("by_material", element_centre(0, 0), 1.0), (Bins{{0}, {}}));
   const Vec3 centre_water{0.6, 0.6, 0.25};  // the centre guide tube's outer water (radius 0.602 and beyond)
   EXPECT_EQ(bins("by_material", centre_water, 1.0), (Bins{{2}, {2 + 3 * (1 + 2 * 2)}}));
 }
 
-TEST_F(MatchFilter, CellInstanceCountsPlacementsXFastestFromTheBottom) {
+TEST(MatchFilter, CellInstanceCountsPlacementsXFastestFromTheBottom) {
   // fuel_pins: the fuel's 76 placements, then gt_inner's 5 in the order (2,2) (6,2) (4,4) (2,6) (6,6).
   EXPECT_EQ(bins("fuel_pins", element_centre(0, 0), 1.0), (Bins{{0}}));
   EXPECT_EQ(bins("fuel_pins", element_centre(1, 0), 1.0), (Bins{{1}}));
@@ -154,7 +149,7 @@ TEST_F(MatchFilter, CellInstanceCountsPlacementsXFastestFromTheBottom) {
   EXPECT_EQ(bins("fuel_pins", element_centre(4, 4) + Vec3{0.6, 0.6, 0.0}, 1.0), (Bins{{}}));  // its water: not listed
 }
 
-TEST_F(MatchFilter, UniverseAndCellMatchAtEveryLevel) {
+TEST(MatchFilter, UniverseAndCellMatchAtEveryLevel) {
   // events: universes pin, gt; cells assembly (the root's), moderator, gt_outer.
   EXPECT_EQ(bins("events", element_centre(0, 0), 1.0), (Bins{{0}, {0}}));  // pin; assembly (fuel: not listed)
   EXPECT_EQ(bins("events", element_centre(0, 0) + Vec3{0.6, 0.6, 0.0}, 1.0), (Bins{{0}, {0, 1}}));  // moderator
