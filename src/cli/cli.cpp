@@ -584,15 +584,27 @@ int agree_on_start(const std::vector<std::string_view>& args, const std::string&
   return 0;
 }
 
+namespace {
+
+// The first line names the backend; the second, what else the build holds (src/cli/CMakeLists.txt), so a
+// benchmark result or a bug report says which build gave it.
+std::string version_text() {
+  const std::string thermal = ncrystal_built() ? "NCrystal " + ncrystal_version() : std::string("without NCrystal");
+  const std::string arch = *KEFF_BUILD_KOKKOS_ARCH ? KEFF_BUILD_KOKKOS_ARCH : "none named";
+  return "keff 0.1.0 (" + backend_description() + ", " + thermal + ")\n" + "  Kokkos devices " +
+         KEFF_BUILD_KOKKOS_DEVICES + ", architecture " + arch + "; " + KEFF_BUILD_CMFD + "; PNG pictures " +
+         KEFF_BUILD_PNG + "; HDF5 " + KEFF_BUILD_HDF5 + "; GPU-aware MPI " + KEFF_BUILD_GPU_AWARE_MPI + "; " +
+         KEFF_BUILD_TYPE + "\n";
+}
+
+}  // namespace
+
 std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& all) {
   const auto args = keff_arguments(all);
   if (args.empty()) return ImmediateAnswer{usage_text, 2};
   const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
   if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{usage_text, 0};
-  if (args[0] == "--version") {
-    const std::string thermal = ncrystal_built() ? "NCrystal " + ncrystal_version() : std::string("without NCrystal");
-    return ImmediateAnswer{"keff 0.1.0 (" + backend_description() + ", " + thermal + ")\n", 0};
-  }
+  if (args[0] == "--version") return ImmediateAnswer{version_text(), 0};
   const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
   if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
   if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};

@@ -18,7 +18,7 @@ namespace keff {
 
 namespace {
 
-std::string from_env(const char* name, const char* fallback) {
+std::string from_env(const char* name, const std::string& fallback) {
   const char* v = std::getenv(name);
   return (v && *v) ? v : fallback;
 }
@@ -46,11 +46,23 @@ int run_child(const std::vector<std::string>& argv, std::string& why) {
   return -1;
 }
 
+// An installed keff finds the package at its place beside the executable (cmake --install); one run from
+// its build tree, in the checkout it was built from.
+std::string default_results_package() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = (exe.parent_path() / KEFF_RESULTS_INSTALLED).lexically_normal();
+    if (std::filesystem::is_directory(installed, ec)) return installed.string();
+  }
+  return KEFF_RESULTS_PACKAGE;
+}
+
 }  // namespace
 
 void draw_result_plots(const std::string& statepoint, const std::string& dir, std::ostream* log) {
   const std::string python = from_env("KEFF_PYTHON", "python3");
-  const std::string package = from_env("KEFF_RESULTS_PACKAGE", KEFF_RESULTS_PACKAGE);
+  const std::string package = from_env("KEFF_RESULTS_PACKAGE", default_results_package());
   const auto warn = [&](const std::string& what) {
     std::cerr << "keff: warning: no result plots in '" << printable(dir) << "': " << what << std::endl;
   };
