@@ -41,6 +41,23 @@ namespace keff {
 
 namespace {
 
+// `keff`, `keff --help`: the commands first; each command's --help gives its options.
+constexpr const char* commands_text =
+    "usage: keff <command> [arguments] [options]\n"
+    "\n"
+    "keff runs k-eigenvalue (criticality) power iterations of Monte Carlo neutron transport on a CSG model.\n"
+    "\n"
+    "commands:\n"
+    "  keff run [input.toml] [options]                 a power iteration; without an input, the embedded\n"
+    "                                                  default benchmark (keff run --help)\n"
+    "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
+    "  keff plot [input.toml] [options]                draw slices of the geometry (keff plot --help)\n"
+    "  keff tally show STATEPOINT [NAME] [--csv]       print a statepoint's tallies (keff tally --help)\n"
+    "  keff data generate|convert|info ...             nuclear-data library tools (keff data --help)\n"
+    "  keff --help | --version                         this text; the version and what the build holds\n"
+    "\n"
+    "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) go after the command.\n";
+
 constexpr const char* usage_text =
     "usage: keff run [input.toml] [options]\n"
     "\n"
@@ -74,12 +91,7 @@ constexpr const char* usage_text =
     "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) are passed to Kokkos.\n"
     "Before transport, settings.geometry_check_points (default 100000) points of the geometry are checked\n"
     "for overlapping cells and gaps; a model found faulty is refused.\n"
-    "\n"
-    "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
-    "  keff plot [input.toml] [options]                draw slices of the geometry (keff plot --help)\n"
-    "  keff tally show STATEPOINT [NAME] [--csv]       print a statepoint's tallies\n"
-    "  keff data generate|convert|info ...             nuclear-data library tools\n"
-    "  keff --help | --version\n";
+    "The other commands: keff --help.\n";
 
 std::string format_bytes(std::size_t bytes) {
   char text[32];
@@ -601,9 +613,9 @@ std::string version_text() {
 
 std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& all) {
   const auto args = keff_arguments(all);
-  if (args.empty()) return ImmediateAnswer{usage_text, 2};
+  if (args.empty()) return ImmediateAnswer{commands_text, 2};
   const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
-  if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{usage_text, 0};
+  if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{commands_text, 0};
   if (args[0] == "--version") return ImmediateAnswer{version_text(), 0};
   const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
   if (args[0] == "run" && help) return ImmediateAnswer{usage_text, 0};
