@@ -146,6 +146,6 @@ done
 log "spack audit packages keff ncrystal; ruff with spack-packages' configuration"
 "$spack" audit packages keff ncrystal
 "$work/python/bin/pip" install --quiet ruff
-"$work/python/bin/ruff" check --no-fix --config "$work/spack-packages/pyproject.toml" scripts/spack
-"$work/python/bin/ruff" format --check --config "$work/spack-packages/pyproject.toml" scripts/spack
+"$work/python/bin/ruff" check --no-cache --no-fix --config "$work/spack-packages/pyproject.toml" scripts/spack
+"$work/python/bin/ruff" format --no-cache --check --config "$work/spack-packages/pyproject.toml" scripts/spack
 log "every check passed"
