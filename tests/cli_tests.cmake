@@ -12,9 +12,12 @@ set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
 set(_mpiflags "-DMPIFLAGS=${KEFF_MPIEXEC_PREFLAGS}")  # one argument: quoted wherever it is used
 
 add_test(NAME cli_help COMMAND keff --help)
+# The install layout a module or Spack points at (cmake --install into a scratch prefix).
+add_test(NAME cli_install_layout
+         COMMAND ${CMAKE_COMMAND} -DBUILD=${PROJECT_BINARY_DIR} -DOUT=${_out}/install -P ${_cmake_dir}/install_layout.cmake)
 add_test(NAME cli_default_summary
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DOUT=${_out}/summary -P ${_cmake_dir}/check_summary.cmake)
-set_tests_properties(cli_help cli_default_summary PROPERTIES LABELS "cli")
+set_tests_properties(cli_help cli_default_summary cli_install_layout PROPERTIES LABELS "cli")
 
 # Same seed, 1 and 2 OpenMP threads: bit-identical k per batch, entropy, leakage and tallies.
 add_test(NAME determinism_threads_default
