@@ -20,8 +20,9 @@ if(NOT _keff_nc STREQUAL "OFF")
     message(STATUS "keff: NCrystal ${NCrystal_VERSION} (${NCrystal_DIR})")
   else()
     string(CONCAT _keff_nc_how
-        "NCrystal was not found. Install it (scripts/setup-ncrystal.sh, pip install ncrystal, spack install "
-        "ncrystal) and point CMake at it with -DNCrystal_DIR=$(ncrystal-config --show cmakedir).")
+        "NCrystal was not found. Install it (scripts/setup-ncrystal.sh, pip install ncrystal, or Spack with "
+        "scripts/spack: spack install keff +ncrystal) and point CMake at it with "
+        "-DNCrystal_DIR=$(ncrystal-config --show cmakedir).")
     if(_keff_nc STREQUAL "AUTO")
       message(WARNING "keff: NCrystal is OFF: `ncrystal` materials will be refused. ${_keff_nc_how} "
                       "-DKEFF_ENABLE_NCRYSTAL=OFF silences this message.")

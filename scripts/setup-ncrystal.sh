@@ -41,7 +41,7 @@ if ! as_root python3 -m venv "$keff_ncrystal_prefix" ||
   as_root rm -rf "$keff_ncrystal_prefix"
   if [ "$want" = ON ]; then
     log "error: KEFF_ENABLE_NCRYSTAL=ON but NCrystal could not be installed from PyPI (above)."
-    log "Install it (pip install ncrystal==$keff_ncrystal_version, spack install ncrystal) and put ncrystal-config on PATH."
+    log "Install it (pip install ncrystal==$keff_ncrystal_version; or spack install ncrystal with scripts/spack's repository) and put ncrystal-config on PATH."
     exit 1
   fi
   log "NCrystal could not be installed from PyPI: keff builds without thermal scattering libraries."

@@ -3,8 +3,9 @@
 # this machine's packages registered as externals so that nothing is downloaded:
 #   1. `spack install keff@develop +cmfd` builds this checkout's main branch;
 #   2. `spack test run keff` runs the installed keff (scripts/spack/.../keff/package.py's test_*);
-#   3. `spack spec` concretizes keff +cuda cuda_arch=90 and keff +rocm amdgpu_target=gfx942 (spec only:
-#      nothing is built for them; a GPU machine with a CUDA toolchain can install the first);
+#   3. `spack spec` concretizes keff +cuda cuda_arch=90, keff +rocm amdgpu_target=gfx942 (spec only:
+#      nothing is built for them; a GPU machine with a CUDA toolchain can install the first) and
+#      keff +ncrystal;
 #   4. `spack audit packages` on the recipes, and ruff, the style checker of Spack's builtin packages,
 #      with their configuration.
 # Run by hand, like ../shared/tools/fresh-machine-check (CI cannot fetch Spack); ~15 min on 2 cores.
@@ -142,6 +143,9 @@ for spec in "keff +cuda cuda_arch=90" "keff +rocm amdgpu_target=gfx942"; do
   name=${spec#keff +}; name=${name%% *}
   grep -qE "kokkos@[0-9.]+.*\+$name" "$work/spec.txt"
 done
+log "spack spec keff +ncrystal (NCrystal from this repository's recipe)"
+"$spack" spec -l keff +ncrystal | tee "$work/spec.txt"
+grep -qE "ncrystal@4" "$work/spec.txt"
 
 log "spack audit packages keff ncrystal; ruff with spack-packages' configuration"
 "$spack" audit packages keff ncrystal
