@@ -2,7 +2,7 @@
 """A continuous-energy keff input run as the same OpenMC model, with keff's own nuclear data
 (perf/openmc_library.py wrote it in OpenMC's format): the peer side of perf/thermal_openmc.sh.
 
-Read from the keff input (io/README.md): surfaces (every type keff has, with their boundaries), cells
+Read from the keff input (examples/INPUT.md): surfaces (every type keff has, with their boundaries), cells
 (intersections of half-spaces, in universes), rectangular lattices (2-D and 3-D, with `outer`), materials
 (`nuclides` in atoms/barn-cm, `temperature`, `ncrystal`), and settings.particles, batches, inactive,
 seed, temperature and the source box. The source is uniform in the box on fissionable material, as
@@ -24,7 +24,7 @@ import tomllib
 
 import openmc
 
-DEFAULT_TEMPERATURE = 293.6  # io/README.md: settings.temperature
+DEFAULT_TEMPERATURE = 293.6  # examples/INPUT.md: settings.temperature
 
 
 def surfaces(problem):
@@ -78,7 +78,7 @@ def materials(problem, default_temperature):
             if "temp" not in NCrystal.decodeCfg(cfg):
                 cfg += f";temp={temperature}K"
             # What openmc.Material.from_ncrystal sets, with keff's composition instead of NCrystal's
-            # (keff holds them equal by element, io/README.md)
+            # (keff holds them equal by element, examples/INPUT.md)
             mat._ncrystal_cfg = NCrystal.normaliseCfg(cfg)
         made[m["name"]] = mat
     return made

@@ -118,7 +118,7 @@ def assembly_rows(pin_map, legend, rods=False, reflector=False):
     return rows
 
 
-# The colours of the pictures `keff plot` draws of the core (the README shows the 2-D one).
+# The colours of the pictures `keff plot` draws of the core (examples/README.md shows the 2-D one).
 PLOT_COLORS = {"uo2": [200, 60, 50], "mox43": [250, 190, 70], "mox7": [240, 140, 40], "mox87": [215, 95, 30],
                "guide_tube": [150, 150, 150], "fiss_chamber": [60, 160, 60], "control_rod": [40, 40, 40],
                "water": [175, 215, 245]}
@@ -127,7 +127,7 @@ PLOT_COLORS = {"uo2": [200, 60, 50], "mox43": [250, 190, 70], "mox7": [240, 140,
 def plot_tables(three_d):
     colors = ", ".join(f"{name} = [{rgb[0]}, {rgb[1]}, {rgb[2]}]" for name, rgb in PLOT_COLORS.items()
                        if three_d or name != "control_rod")
-    lines = ["# Pictures of the model: keff plot <this file> draws them (io/README.md, [[plot]]).",
+    lines = ["# Pictures of the model: keff plot <this file> draws them (examples/INPUT.md, [[plot]]).",
              "[[plot]]",
              'name = "core"',
              f"origin = {numbers([CORE / 2, CORE / 2, FUEL_THIRD / 2 if three_d else 0])}",

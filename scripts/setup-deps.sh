@@ -6,7 +6,7 @@
 # tests.
 # Kokkos: if a Kokkos CMake package is already visible (Kokkos_ROOT, CMAKE_PREFIX_PATH, or installed), it is
 # used and no system package is touched. Otherwise libkokkos-dev comes from Debian unstable, pinned low so
-# nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see README).
+# nothing else is taken from there unasked (this upgrades glibc and the gcc runtime libraries; see scripts/README.md).
 # Kokkos Kernels (CMFD): found as installed, or built from a pinned commit outside the repository
 # (scripts/setup-kokkos-kernels.sh says from where; without a source keff builds without CMFD).
 # NCrystal (thermal scattering): found as installed, or PyPI's release in a virtual environment outside the
@@ -49,7 +49,7 @@ fi
 if have_kokkos; then
   log "Kokkos found; no system package touched"
 else
-  log "Kokkos not found: installing libkokkos-dev from Debian unstable (pinned, see README)"
+  log "Kokkos not found: installing libkokkos-dev from Debian unstable (pinned, see scripts/README.md)"
   # Unstable's Release file on this mirror can be past Valid-Until, hence check-valid-until=no.
   echo 'deb [check-valid-until=no] http://deb.debian.org/debian sid main' |
     as_root tee /etc/apt/sources.list.d/keff-sid.list >/dev/null

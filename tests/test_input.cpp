@@ -179,13 +179,13 @@ TEST(Input, MultigroupExamples) {
 }
 
 TEST(Input, ReadmeExampleParses) {
-  // The complete example in io/README.md: the ```toml block under "A complete example".
-  const std::string readme = read_text(examples + "/../io/README.md");
-  const auto start = readme.find("```toml\n", readme.find("### A complete example"));
+  // The complete example in examples/INPUT.md: the ```toml block under "A complete example".
+  const std::string readme = read_text(examples + "/INPUT.md");
+  const auto start = readme.find("```toml\n", readme.find("## A complete example"));
   ASSERT_NE(start, std::string::npos);
   const auto body = start + 8;
   const auto end = readme.find("```", body);
-  const auto p = read_problem_string(readme.substr(body, end - body), "README.md");
+  const auto p = read_problem_string(readme.substr(body, end - body), "INPUT.md");
   EXPECT_EQ(p.settings.energy_grid, EnergyGridKind::unionized);
   EXPECT_EQ(p.tallies.at(0).filters.at(1).energy_bounds.size(), 4u);
   EXPECT_EQ(p.settings.entropy_mesh.box.upper, p.settings.source.upper);
@@ -193,13 +193,13 @@ TEST(Input, ReadmeExampleParses) {
   EXPECT_EQ(p.materials.at(0).nuclides.size(), 23u);
 }
 
-// The tally examples of README.md and io/README.md, each added to the default benchmark (with
+// The tally examples of examples/README.md and examples/INPUT.md, each added to the default benchmark (with
 // settings.max_batches, which their triggers need): they parse, their tallies as written.
 TEST(Input, ReadmeTallyExamplesParse) {
   std::string base = read_text(examples + "/default.toml");
   base.insert(base.find("[settings]\n") + 11, "max_batches = 400\n");
-  const std::pair<const char*, const char*> blocks[] = {{"/../README.md", "Tallies say what else"},
-                                                        {"/../io/README.md", "### `[[mesh]]` and `[[tally]]`"}};
+  const std::pair<const char*, const char*> blocks[] = {{"/README.md", "Tallies say what else"},
+                                                        {"/INPUT.md", "## `[[mesh]]` and `[[tally]]`"}};
   for (const auto& [file, heading] : blocks) {
     const std::string readme = read_text(examples + file);
     const auto start = readme.find("```toml\n", readme.find(heading));

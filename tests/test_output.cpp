@@ -516,7 +516,7 @@ TEST(Output, StatepointReadsBackEveryListedField) {
   }
 }
 
-// A batch's keys in the order io/README.md documents, its CMFD solve's after its own (and why a solve
+// A batch's keys in the order examples/OUTPUTS.md documents, its CMFD solve's after its own (and why a solve
 // failed, after them); the running k null before the first active batch.
 TEST(Output, JsonBatchKeysInDocumentedOrder) {
   TempDir dir;

@@ -1,6 +1,6 @@
 // Reading and validating a TOML problem. Every check that needs no nuclear data happens here, so a
 // mistake is reported with its file, line and key before any device memory is touched. The schema is
-// documented in io/README.md; messages have one shape:
+// documented in examples/INPUT.md; messages have one shape:
 //   <file>:<line>: <table>[<name>].<key>: <what is wrong> (allowed: <what is allowed>)
 #include "io/input/geometry_bounds.hpp"
 #include "io/input/input_parts.hpp"

@@ -1,7 +1,7 @@
 // [cmfd]: coarse-mesh finite difference acceleration. The coarse mesh (a box and its shape, or a lattice's
 // elements), the albedos of its outer faces, the coarse energy groups, the first batch tallied, feedback,
 // the tally window and the solver's [cmfd.solver], each checked with the file, line and key of what is
-// wrong (io/README.md). Whether the mesh holds every fission is known only once fissions happen: the run
+// wrong (examples/INPUT.md). Whether the mesh holds every fission is known only once fissions happen: the run
 // checks that (src/cmfd/cmfd_accelerator.cpp); here a mesh that misses the source box altogether is refused.
 #include "io/input/geometry_bounds.hpp"
 #include "io/input/input_parts.hpp"

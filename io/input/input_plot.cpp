@@ -1,4 +1,4 @@
-// [[plot]]: the slices `keff plot` draws (io/README.md, "[[plot]]"). Read once the materials and the
+// [[plot]]: the slices `keff plot` draws (examples/INPUT.md, "[[plot]]"). Read once the materials and the
 // geometry are, since colours name materials and cells; what is left out is worked out when the slice
 // is drawn (src/host/plot_frame.hpp), where the geometry's bounding box is known.
 #include "io/input/input_parts.hpp"

@@ -223,7 +223,7 @@ inline constexpr EnumName<CmfdWindow> cmfd_window_names[] = {
     {CmfdWindow::none, "none"}, {CmfdWindow::expanding, "expanding"}, {CmfdWindow::rolling, "rolling"}};
 constexpr std::span<const EnumName<CmfdWindow>> enum_names(CmfdWindow) { return cmfd_window_names; }
 
-// [cmfd]: coarse-mesh finite difference acceleration (src/cmfd/README.md, keys in io/README.md).
+// [cmfd]: coarse-mesh finite difference acceleration (src/cmfd/README.md, keys in examples/INPUT.md).
 struct Cmfd {
   bool enabled = true;                // [cmfd] enabled; keff run --cmfd / --no-cmfd
   Mesh mesh;                          // the coarse mesh: a box and its shape, or a lattice's

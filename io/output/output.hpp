@@ -13,7 +13,7 @@ namespace keff {
 // batch's k round-trips bit for bit.
 void write_summary_json(const std::string& path, const RunResults& results);
 
-// HDF5 statepoint, layout documented in io/README.md.
+// HDF5 statepoint, layout documented in examples/OUTPUTS.md.
 void write_statepoint(const std::string& path, const RunResults& results);
 
 // Reads back what a restart needs: metadata, batches, the restart group and the source bank (timing,

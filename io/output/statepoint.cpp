@@ -1,6 +1,6 @@
 // The HDF5 statepoint: run metadata, k and entropy per batch, the estimators, the tallies, the
 // source bank for the next batch and what a restart needs beyond them, written by one rank and
-// published atomically. The layout (io/README.md) keeps every array a plain dataset so h5py, h5dump
+// published atomically. The layout (examples/OUTPUTS.md) keeps every array a plain dataset so h5py, h5dump
 // and a restart read it without keff's types.
 #include "io/atomic_write.hpp"
 #include "io/checksum.hpp"
@@ -248,7 +248,7 @@ std::vector<Record> read_table(const std::string& path, const H5Group& g, const 
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The groups, as io/README.md lays them out.
+// The groups, as examples/OUTPUTS.md lays them out.
 
 void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("filetype", "statepoint");

@@ -1,5 +1,5 @@
 #pragma once
-// The tallies' part of a statepoint (io/README.md, "Statepoint"): /tallies holds `names` (the tallies in
+// The tallies' part of a statepoint (examples/OUTPUTS.md, "Statepoint"): /tallies holds `names` (the tallies in
 // input order) and a group per tally with its estimator, scores, units, filters, means and standard
 // deviations shaped [filter bins..., scores], and the running sums a restart continues from.
 #include "io/hdf5_file.hpp"

@@ -1,5 +1,5 @@
 """keff's results in Python: its HDF5 statepoint read into numpy arrays (StatePoint, Tally) and pictures
-of them (python3 scripts/keff_results --help). io/README.md, "Reading results in Python", documents both.
+of them (python3 scripts/keff_results --help). examples/OUTPUTS.md, "Reading results in Python", documents both.
 
     import sys; sys.path.insert(0, "scripts")
     from keff_results import StatePoint

@@ -19,7 +19,7 @@ PROG = "python3 scripts/keff_results"
 USAGE_STATUS = 2
 
 DESCRIPTION = """Pictures of a keff statepoint (keff run --statepoint FILE), written as PNG files of exactly
---size pixels. io/README.md, "Reading results in Python", says what each shows."""
+--size pixels. examples/OUTPUTS.md, "Reading results in Python", says what each shows."""
 
 
 class OneLineParser(argparse.ArgumentParser):

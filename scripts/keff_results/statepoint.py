@@ -1,5 +1,5 @@
 """keff's HDF5 statepoint read into numpy arrays, in the spirit of openmc.StatePoint: the run's metadata,
-the per-batch table, k by estimator, the leakage, the timing and the tallies. The layout is io/README.md's
+the per-batch table, k by estimator, the leakage, the timing and the tallies. The layout is examples/OUTPUTS.md's
 ("Statepoint", versions 4 and 5, which differ only in what keff's checksum covers; written by
 io/output/statepoint.cpp and statepoint_tallies.cpp). The checksum is keff's to check; this reader holds
 each tally's description to its values (io/output/results_check.hpp says the same for keff), so an edited

@@ -1,5 +1,5 @@
 """A tally's results as numpy arrays shaped by its bins: [filter bins...][scores], the statepoint's layout
-(io/README.md, "Statepoint"). Built from a statepoint's /tallies/<name> or from a JSON summary's entry."""
+(examples/OUTPUTS.md, "Statepoint"). Built from a statepoint's /tallies/<name> or from a JSON summary's entry."""
 from dataclasses import dataclass
 
 import numpy as np

@@ -43,8 +43,8 @@ std::string tool_library_problem(const std::string& name) {
 
 // Kokkos warns on every rank of every run when OMP_PROC_BIND is unset. The OpenMP runtime read its
 // environment when it was loaded, before main(), and with neither OMP_PROC_BIND nor OMP_PLACES set it
-// binds no thread: saying so (false) silences the warning and changes nothing. README.md says how to bind
-// (OMP_PROC_BIND=spread OMP_PLACES=threads); with OMP_PLACES alone Kokkos' warning stays.
+// binds no thread: saying so (false) silences the warning and changes nothing. examples/README.md says
+// how to bind (OMP_PROC_BIND=spread OMP_PLACES=threads); with OMP_PLACES alone Kokkos' warning stays.
 void state_openmp_binding() {
   if (!std::getenv("OMP_PROC_BIND") && !std::getenv("OMP_PLACES")) ::setenv("OMP_PROC_BIND", "false", 0);
 }

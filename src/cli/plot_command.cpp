@@ -36,7 +36,7 @@ constexpr const char* plot_usage =
     "counted; outside the model is white, void cells light grey. Beside each FILE.png, FILE.legend.txt says\n"
     "what each colour is and how many pixels show it.\n"
     "\n"
-    "Without slice options, draws every [[plot]] of the input (io/README.md), or one xy slice through the\n"
+    "Without slice options, draws every [[plot]] of the input (examples/INPUT.md), or one xy slice through the\n"
     "middle of the geometry when it has none. --plot NAME draws that [[plot]] alone, with any of the options\n"
     "below in place of its keys; without --plot, the options draw one slice of their own:\n"
     "  --basis xy|xz|yz     the plane, named by the axes across and up the picture (default xy)\n"

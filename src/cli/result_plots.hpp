@@ -1,6 +1,6 @@
 #pragma once
 // `keff run --plots DIR`: the result pictures drawn at the end of a run by the Python package
-// scripts/keff_results (io/README.md, "Reading results in Python") from the statepoint just written.
+// scripts/keff_results (examples/OUTPUTS.md, "Reading results in Python") from the statepoint just written.
 #include <ostream>
 #include <string>
 

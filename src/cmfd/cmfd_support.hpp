@@ -14,7 +14,7 @@ inline constexpr bool cmfd_available = KEFF_HAVE_CMFD != 0;
 inline constexpr const char* cmfd_unavailable_message =
     "CMFD was requested, but this keff was built without Kokkos Kernels, which CMFD needs. Install Kokkos "
     "Kernels (spack install kokkos-kernels, a module, or scripts/setup-deps.sh) and reconfigure with "
-    "-DKokkosKernels_ROOT=<prefix> (README: CMFD and Kokkos Kernels)";
+    "-DKokkosKernels_ROOT=<prefix> (scripts/README.md: CMFD and Kokkos Kernels)";
 
 // Throws std::runtime_error with cmfd_unavailable_message in a build without CMFD.
 inline void require_cmfd() {

@@ -1,4 +1,4 @@
-# Runs the default benchmark briefly and checks the JSON summary holds what the README promises.
+# Runs the default benchmark briefly and checks the JSON summary holds what examples/OUTPUTS.md promises.
 #   cmake -DKEFF=... -DOUT=dir -P check_summary.cmake
 file(MAKE_DIRECTORY "${OUT}")
 execute_process(COMMAND ${KEFF} run --particles 2000 --batches 6 --inactive 2 --json "${OUT}/s.json"

@@ -1,5 +1,5 @@
 # `cmake --install` into a scratch prefix, then the installed keff as a module user meets it: the files
-# where scripts/spack/README.md and README.md ("On a cluster") say, --version naming the build, and a run
+# where scripts/spack/README.md and scripts/README.md ("On a cluster") say, --version naming the build, and a run
 # of an installed example whose k is exact (the two-group infinite medium, 1.125) from another folder.
 #   cmake -DBUILD=<build dir> -DOUT=dir -P install_layout.cmake
 file(REMOVE_RECURSE "${OUT}")

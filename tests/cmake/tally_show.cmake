@@ -1,4 +1,4 @@
-# `keff tally show` (io/README.md, "Statepoint"): a statepoint's tallies printed bin by bin, as a table and
+# `keff tally show` (examples/OUTPUTS.md, "Statepoint"): a statepoint's tallies printed bin by bin, as a table and
 # as CSV with one row per bin and score, the values those of the JSON summary; an unknown tally name and
 # a file that is not a statepoint refused with status 2 and what is allowed; output that cannot be written
 # (/dev/full) an error.

@@ -1,4 +1,4 @@
-# A tally trigger (io/README.md, "`[[mesh]]` and `[[tally]]`"): the run goes on past settings.batches, batch by batch, until
+# A tally trigger (examples/INPUT.md, "`[[mesh]]` and `[[tally]]`"): the run goes on past settings.batches, batch by batch, until
 # the trigger holds or settings.max_batches; it says which happened; and the same bits at 1 and 2 ranks,
 # where every rank decides on the same sums, end it after the same batch. One trigger the run meets, one
 # it cannot (max_batches reached); --batches ends the run where it says.

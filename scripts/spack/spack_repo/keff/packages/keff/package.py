@@ -56,7 +56,7 @@ class Keff(CMakePackage, CudaPackage, ROCmPackage):
     for _target in ROCmPackage.amdgpu_targets:
         depends_on(f"kokkos+rocm amdgpu_target={_target}", when=f"+rocm amdgpu_target={_target}")
     # With a host CMAKE_CXX_COMPILER, Kokkos' compile launcher sends the translation units that use
-    # Kokkos to nvcc_wrapper (README.md, "GPU builds"): Kokkos must be built with it. Kokkos 4 also
+    # Kokkos to nvcc_wrapper (scripts/README.md, "GPU builds"): Kokkos must be built with it. Kokkos 4 also
     # needs its device lambdas switched on (always on from Kokkos 5).
     depends_on("kokkos+wrapper", when="+cuda")
     conflicts("^kokkos@4 +cuda ~cuda_lambda", msg="device lambdas: Kokkos 4 +cuda_lambda")
@@ -72,7 +72,7 @@ class Keff(CMakePackage, CudaPackage, ROCmPackage):
     conflicts("+cuda", when="cuda_arch=none", msg="name the GPU: keff +cuda cuda_arch=90")
     conflicts("+rocm", when="amdgpu_target=none", msg="name the GPU: amdgpu_target=gfx942")
     conflicts("+cuda", when="+rocm", msg="one Kokkos device backend per build")
-    # CUDA 13.0 and 13.1's math headers clash with glibc >= 2.42 (README.md, "GPU builds").
+    # CUDA 13.0 and 13.1's math headers clash with glibc >= 2.42 (scripts/README.md, "GPU builds").
     conflicts("^cuda@13.0:13.1", when="^glibc@2.42:")
 
     def cmake_args(self):
@@ -91,7 +91,7 @@ class Keff(CMakePackage, CudaPackage, ROCmPackage):
         else:
             args.append(self.define("CMAKE_DISABLE_FIND_PACKAGE_PNG", True))
         if spec.satisfies("+rocm"):
-            # The `hip` preset's compiler: hipcc compiles every unit (README.md, "GPU builds").
+            # The `hip` preset's compiler: hipcc compiles every unit (scripts/README.md, "GPU builds").
             args.append(self.define("CMAKE_CXX_COMPILER", spec["hip"].hipcc))
         return args
 
