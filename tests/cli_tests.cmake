@@ -326,6 +326,12 @@ foreach(_help "--help" "run;--help" "data;generate;-h" "check-geometry;--help" "
                    -P ${_cmake_dir}/expect_failure.cmake)
   set_tests_properties(cli_help_${_id} PROPERTIES LABELS "cli;bad-input" TIMEOUT 150)
 endforeach()
+# `keff help run` is `keff run --help`, whose options come from the parser's table: an integer flag's
+# range as the parser refuses it (cli_zero_particles, cli_batches_too_many); an unknown command lists the commands.
+keff_expect_failure(cli_help_run_ranges
+                    "--particles N +histories per batch \\(an integer in \\[1, 2\\^40\\]\\).*--batches B +batches in all \\(an integer in \\[1, 1000000\\]\\).*--no-cmfd" 0
+                    help run)
+keff_expect_failure(cli_help_unknown_command "commands:.*keff run" 2 help walk)
 add_test(NAME cli_no_proc_bind_warning
          COMMAND ${CMAKE_COMMAND}
                  "-DCMD=${CMAKE_COMMAND};-E;env;--unset=OMP_PROC_BIND;--unset=OMP_PLACES;${_keff};run;--particles;200;--batches;2;--inactive;1;--statepoint;${_out}/nobind.h5;--quiet"

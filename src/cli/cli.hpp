@@ -19,16 +19,17 @@ int cli_main(int argc, char** argv);
 // ranks, which then wait for each other for ever in different collectives.
 std::string command_name(const std::vector<std::string_view>& args);
 
-// What keff answers without running anything: `keff` alone (usage, status 2), `keff --help | -h | help`,
-// `keff --version`, and --help or -h anywhere in `keff run ...` or `keff data ...` (status 0). main()
-// answers these before Kokkos initialises: Kokkos prints its own help banner for --help, and none of
-// them needs Kokkos. Nothing for a command to run.
 // The first collective of every command (over MPI_COMM_WORLD), before Kokkos initialises: every rank
 // passes its arguments and the problem check_kokkos_arguments found in them ("" if none). Returns 0 when
 // every rank runs the same command with good Kokkos arguments; otherwise the lowest rank concerned
 // prints why, once, and every rank gets the exit status to stop with (2).
 int agree_on_start(const std::vector<std::string_view>& args, const std::string& kokkos_problem);
 
+// What keff answers without running anything: `keff` alone (the commands, status 2), `keff --help | -h |
+// help`, `keff --version`, --help or -h anywhere in a command's arguments and `keff help <command>`
+// (that command's options; the commands with status 2 for one that does not exist). main() answers
+// these before Kokkos initialises: Kokkos prints its own help banner for --help, and none of them needs
+// Kokkos. Nothing for a command to run.
 struct ImmediateAnswer {
   std::string text;  // for standard output, on rank 0
   int status = 0;

@@ -38,7 +38,7 @@ std::array<int, 3> parse_domains(std::string_view text) {
 void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
   if (o.cmfd && *o.cmfd && !p.cmfd) {
     throw UsageError("--cmfd: " + p.source_name + " has no [cmfd] table to turn on (allowed: an input with [cmfd], "
-                     "which names the coarse mesh; io/README.md)");
+                     "which names the coarse mesh; examples/INPUT.md)");
   }
   if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
   // A run may stop before CMFD begins and be continued past it (--restart): said, not refused.
@@ -62,49 +62,124 @@ std::int64_t parse_integer(std::string_view flag, std::string_view text, std::in
   return v;
 }
 
+namespace {
+
+// One option of `keff run`: its spelling, its value's name ("" for a switch), what it does, and how it
+// sets RunOptions. The parser and `keff run --help` both read the table below, so a flag exists exactly
+// when its help does, and an integer's range is said and held from the same numbers (io/limits.hpp).
+struct RunFlag {
+  std::string_view name;
+  std::string_view value;
+  std::string_view help;
+  void (*set)(const RunFlag& flag, std::string_view value, RunOptions& o);
+  std::int64_t min = 0, max = 0;  // an integer flag's range (max > 0)
+};
+
+template <std::optional<std::int64_t> RunOptions::*Field>
+void set_integer(const RunFlag& f, std::string_view v, RunOptions& o) {
+  o.*Field = parse_integer(f.name, v, f.min, f.max);
+}
+
+// A path given as an empty string: only --statepoint '' has a meaning (write none).
+template <std::optional<std::string> RunOptions::*Field>
+void set_path(const RunFlag& f, std::string_view v, RunOptions& o) {
+  if (v.empty()) throw UsageError(std::string(f.name) + ": the path is empty (allowed: a file path)");
+  o.*Field = std::string(v);
+}
+
+template <bool RunOptions::*Field>
+void set_switch(const RunFlag&, std::string_view, RunOptions& o) {
+  o.*Field = true;
+}
+
+constexpr RunFlag run_flags[] = {
+    {"--particles", "N", "histories per batch", set_integer<&RunOptions::particles>, 1, limits::max_particles},
+    {"--batches", "B", "batches in all", set_integer<&RunOptions::batches>, 1, limits::max_batches},
+    {"--inactive", "I", "batches before tallies start, fewer than B", set_integer<&RunOptions::inactive>, 0,
+     limits::max_batches - 1},
+    {"--seed", "S", "random number seed", set_integer<&RunOptions::seed>, 1, limits::int64_max},
+    {"--json", "FILE", "write the run summary as JSON", set_path<&RunOptions::json>},
+    {"--statepoint", "FILE",
+     "write the HDF5 statepoint here ('' for none; default: settings.statepoint); also every "
+     "settings.statepoint_interval batches when that is set",
+     [](const RunFlag&, std::string_view v, RunOptions& o) { o.statepoint = std::string(v); }},
+    {"--restart", "FILE",
+     "continue from a statepoint of the same input (same particles, inactive, seed) up to --batches; the "
+     "results equal an uninterrupted run bit for bit",
+     set_path<&RunOptions::restart>},
+    {"--mode", "MODE",
+     "transport: 'history' (one thread per neutron) or 'event' (a kernel per event over queues of "
+     "particles; settings.transport)",
+     [](const RunFlag& f, std::string_view v, RunOptions& o) { o.transport = parse_choice<TransportMode>(f.name, v); }},
+    {"--domains", "NX,NY,NZ",
+     "decompose space into NX x NY x NZ domains over the geometry's bounding box (or [domains] of the "
+     "input); the rank count must be a multiple of NX*NY*NZ",
+     [](const RunFlag&, std::string_view v, RunOptions& o) { o.domains = parse_domains(v); }},
+    {"--cmfd", "", "CMFD acceleration on, with the input's [cmfd] mesh and settings",
+     [](const RunFlag&, std::string_view, RunOptions& o) { o.cmfd = true; }},
+    {"--no-cmfd", "", "CMFD acceleration off, whatever the input's [cmfd] says",
+     [](const RunFlag&, std::string_view, RunOptions& o) { o.cmfd = false; }},
+    {"--exchange", "MODE",
+     "fission-bank and particle exchange: 'overlapped' (default; computation goes on while messages "
+     "move) or 'blocking' (waits for each exchange: the benchmarks' baseline)",
+     [](const RunFlag& f, std::string_view v, RunOptions& o) { o.exchange = parse_choice<ExchangeMode>(f.name, v); }},
+    {"--plots", "DIR",
+     "at the end, draw the convergence and every tally into DIR from the statepoint (Python 3 with "
+     "numpy, h5py and matplotlib; examples/OUTPUTS.md)",
+     set_path<&RunOptions::plots>},
+    {"--sync-timers", "", "a barrier before each timed phase (scaling studies; slows the run)",
+     set_switch<&RunOptions::sync_timers>},
+    {"--allow-oversubscribed-memory", "", "run even if the memory estimate exceeds the memory available",
+     set_switch<&RunOptions::allow_oversubscribed_memory>},
+    {"--quiet", "", "print only errors", set_switch<&RunOptions::quiet>},
+};
+
+// "  --flag VALUE       what it does", the help from column 21, wrapped at 100 columns; a flag too long
+// for the column gets a line of its own.
+std::string help_lines(const std::string& lead, std::string_view help) {
+  constexpr std::size_t column = 21, width = 100;
+  std::string out, line = lead;
+  if (line.size() >= column) out = line + "\n", line.clear();
+  line.resize(column, ' ');
+  bool empty = true;
+  for (std::size_t at = 0; at <= help.size();) {
+    const std::size_t end = std::min(help.find(' ', at), help.size());
+    const std::string_view word = help.substr(at, end - at);
+    if (!empty && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line.assign(column, ' ');
+      empty = true;
+    }
+    if (!empty) line += ' ';
+    line += word;
+    empty = false;
+    at = end + 1;
+  }
+  return out + line + "\n";
+}
+
+}  // namespace
+
+std::string run_options_help() {
+  std::string out;
+  for (const RunFlag& f : run_flags) {
+    std::string help(f.help), lead("  ");
+    if (f.max > 0) help.append(" (").append(limits::integer_range(f.min, f.max)).append(")");
+    lead.append(f.name);
+    if (!f.value.empty()) lead.append(" ").append(f.value);
+    out += help_lines(lead, help);
+  }
+  return out;
+}
+
 RunOptions parse_run_options(const std::vector<std::string_view>& args) {
   RunOptions o;
-  // A path given as an empty string: only --statepoint '' has a meaning (write none).
-  const auto path = [](std::string_view flag, std::string_view v) {
-    if (v.empty()) throw UsageError(std::string(flag) + ": the path is empty (allowed: a file path)");
-    return std::string(v);
-  };
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
-    const auto value = [&]() -> std::string_view {
-      if (i + 1 >= args.size()) throw UsageError(printable(a) + " needs a value");
-      return args[++i];
-    };
-    if (a == "--particles") {
-      o.particles = parse_integer(a, value(), 1, limits::max_particles);
-    } else if (a == "--batches") {
-      o.batches = parse_integer(a, value(), 1, limits::max_batches);
-    } else if (a == "--inactive") {
-      o.inactive = parse_integer(a, value(), 0, limits::max_batches - 1);
-    } else if (a == "--seed") {
-      o.seed = parse_integer(a, value(), 1, limits::int64_max);
-    } else if (a == "--json") {
-      o.json = path(a, value());
-    } else if (a == "--plots") {
-      o.plots = path(a, value());
-    } else if (a == "--statepoint") {
-      o.statepoint = std::string(value());
-    } else if (a == "--restart") {
-      o.restart = path(a, value());
-    } else if (a == "--exchange") {
-      o.exchange = parse_choice<ExchangeMode>(a, value());
-    } else if (a == "--mode") {
-      o.transport = parse_choice<TransportMode>(a, value());
-    } else if (a == "--domains") {
-      o.domains = parse_domains(value());
-    } else if (a == "--cmfd" || a == "--no-cmfd") {
-      o.cmfd = a == "--cmfd";
-    } else if (a == "--sync-timers") {
-      o.sync_timers = true;
-    } else if (a == "--quiet") {
-      o.quiet = true;
-    } else if (a == "--allow-oversubscribed-memory") {
-      o.allow_oversubscribed_memory = true;
+    const auto flag = std::find_if(std::begin(run_flags), std::end(run_flags), [&](const RunFlag& f) { return f.name == a; });
+    if (flag != std::end(run_flags)) {
+      if (!flag->value.empty() && i + 1 >= args.size()) throw UsageError(printable(a) + " needs a value");
+      flag->set(*flag, flag->value.empty() ? std::string_view{} : args[++i], o);
     } else if (a.starts_with("-")) {
       throw UsageError("unknown option '" + printable(a) + "'");
     } else if (!o.input) {

@@ -39,6 +39,9 @@ struct RunOptions {
 // The arguments after `keff run`. Throws UsageError naming the flag, the value and what is allowed.
 RunOptions parse_run_options(const std::vector<std::string_view>& args);
 
+// The options part of `keff run --help`, a line or more per flag, from the table the parser reads.
+std::string run_options_help();
+
 // Applies the flags that override the input's settings. Throws UsageError if the result is not allowed
 // (inactive batches not below batches, domains with history transport or without a bounding box,
 // --cmfd without a [cmfd] table, CMFD beginning past the last batch).
