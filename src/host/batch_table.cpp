@@ -41,21 +41,13 @@ std::string format_correlation(const BatchCorrelation& c) {
 
 std::string correlation_warning(const KEstimate& k) {
   const BatchCorrelation& c = k.correlation;
-  if (!c.estimated()) return {};
-  const bool wide = c.factor() > correlation_warning_factor;
-  if (!wide && c.reliable) return {};
+  if (!c.estimated() || !(c.factor() > correlation_warning_factor)) return {};
   char text[512];
-  std::string out;
-  if (wide) {
-    std::snprintf(text, sizeof text,
-                  "successive batches are correlated (integrated autocorrelation time %.3g batches over %d lags): "
-                  "+/- %.5f assumes independent batches and understates k's uncertainty; quote +/- %.5f (x%.2f)",
-                  c.autocorrelation_time, c.window, k.std, c.std_corrected, c.factor());
-    out = text;
-  } else {
-    std::snprintf(text, sizeof text, "the batches' correlation could not be measured firmly (x%.2f found)", c.factor());
-    out = text;
-  }
+  std::snprintf(text, sizeof text,
+                "successive batches are correlated (integrated autocorrelation time %.3g batches over %d lags): "
+                "+/- %.5f assumes independent batches and understates k's uncertainty; quote +/- %.5f (x%.2f)",
+                c.autocorrelation_time, c.window, k.std, c.std_corrected, c.factor());
+  std::string out = text;
   if (!c.reliable) {
     std::snprintf(text, sizeof text,
                   ". %d active batches are fewer than %.0f autocorrelation times (or the window did not close), so "
@@ -64,6 +56,17 @@ std::string correlation_warning(const KEstimate& k) {
     out += text;
   }
   return out;
+}
+
+std::string correlation_note(const KEstimate& k) {
+  const BatchCorrelation& c = k.correlation;
+  if (!c.estimated() || c.reliable || c.factor() > correlation_warning_factor) return {};
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "%d active batches look independent (x%.2f found), but measuring that firmly takes %.0f "
+                "autocorrelation times: if they are correlated after all, +/- is too small (more batches tell)",
+                k.batches, c.factor(), reliable_correlation_batches);
+  return text;
 }
 
 std::string format_batch_row(const BatchResult& b, bool cmfd) {

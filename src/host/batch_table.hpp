@@ -30,4 +30,8 @@ std::string format_correlation(const BatchCorrelation& c);
 // correlation_warning_factor, with what to quote and what helps; "" otherwise.
 std::string correlation_warning(const KEstimate& k);
 
+// The note for a run's k whose batches look independent, but too few of them to say so firmly: its std
+// may be too small, and more batches would tell; "" otherwise (and where correlation_warning speaks).
+std::string correlation_note(const KEstimate& k);
+
 }  // namespace keff
