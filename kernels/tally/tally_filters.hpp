@@ -70,6 +70,8 @@ KOKKOS_INLINE_FUNCTION void match_filter(const TallyParams<Mem>& tp, const Geome
                                          const TallyFilterParams& f, Vec3 r, const GeometryState& s, Real energy,
                                          int group, FilterMatches& m) {
   m.n = 0;
+  // A particle is always in a cell; no level means the calling kernel did not load them.
+  KEFF_EXPECT(!filter_reads_levels(f.kind) || s.n_levels > 0);
   switch (f.kind) {
     case TallyFilterKind::mesh: {
       const int b = tp.meshes(f.mesh).bin(r);

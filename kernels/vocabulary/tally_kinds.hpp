@@ -60,7 +60,7 @@ inline constexpr auto tally_score_names = tally_score_name_table();
 }  // namespace detail
 constexpr std::span<const EnumName<TallyScore>> enum_names(TallyScore) { return detail::tally_score_names; }
 
-// The filters a tally's bins are a product of (io/README.md, "Tallies"):
+// The filters a tally's bins are a product of (examples/INPUT.md, "`[[mesh]]` and `[[tally]]`"):
 //   mesh           the bin of a regular mesh the particle is in (a track is split at the mesh planes)
 //   cell           a listed cell the particle is in, at any level of the geometry
 //   material       the listed material it is in
@@ -75,6 +75,14 @@ inline constexpr EnumName<TallyFilterKind> tally_filter_names[] = {
     {TallyFilterKind::cell_instance, "cell_instance"}, {TallyFilterKind::energy, "energy"},
     {TallyFilterKind::group, "group"}};
 constexpr std::span<const EnumName<TallyFilterKind>> enum_names(TallyFilterKind) { return tally_filter_names; }
+
+// Whether a filter's bin depends on the particle's geometry levels (cells, universes, placements): an
+// event that scores it at collisions must load the slot's geometry fields (TallyParams'
+// geometry_at_collisions, set from this; match_filter checks the levels are there).
+constexpr bool filter_reads_levels(TallyFilterKind kind) {
+  return kind == TallyFilterKind::cell || kind == TallyFilterKind::universe ||
+         kind == TallyFilterKind::cell_instance;
+}
 
 // A tally's filters at most, and the bins one filter can match at once (a cell or universe at every
 // level of the geometry; kernels/tally/tally_filters.hpp).

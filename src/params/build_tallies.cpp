@@ -113,11 +113,7 @@ TallyParams<DeviceMem> build_tallies(const DeviceExec& exec, const model::Proble
     out.collision |= t.estimator == TallyEstimator::collision;
     out.analog |= t.estimator == TallyEstimator::analog;
     const bool at_collisions = t.estimator != TallyEstimator::tracklength;
-    for (const auto& f : t.filters) {
-      const bool geometric = f.kind == TallyFilterKind::cell || f.kind == TallyFilterKind::universe ||
-                             f.kind == TallyFilterKind::cell_instance;
-      out.geometry_at_collisions |= at_collisions && geometric;
-    }
+    for (const auto& f : t.filters) out.geometry_at_collisions |= at_collisions && filter_reads_levels(f.kind);
   }
   out.n_values = offset;
   out.n_cells = static_cast<int>(p.cells.size());
