@@ -7,6 +7,7 @@
 // (group, cell) or (group, face), cells (faces) fastest. Every per-cell array is [group][cell] (or
 // [from group][to group][cell]) in LayoutRight, and the CMFD vectors flatten it as g * n_cells + c.
 #include "kernels/regular_mesh.hpp"
+#include "kernels/vocabulary/cmfd_layout.hpp"
 #include "kernels/vocabulary/cmfd_options.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -159,7 +160,8 @@ struct CmfdTallies {
 };
 
 // Calls f with the same array of each of `tallies` (one shape), array by array in the order of
-// CmfdTallies: the one list of its arrays, for resets, copies and packing.
+// CmfdTallies, which is CmfdArray's (kernels/vocabulary/cmfd_layout.hpp): the one list of its arrays, for
+// resets, copies and packing, whose flat offsets the layout gives (a unit test holds the two together).
 template <class F, class... Tallies>
 void for_each_cmfd_array(F&& f, Tallies&... tallies) {
   f(tallies.flux...), f(tallies.total...), f(tallies.scatter...), f(tallies.nu_fission...), f(tallies.current...),

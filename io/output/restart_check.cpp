@@ -7,6 +7,7 @@
 #include "io/output/results_check.hpp"
 #include "io/printable.hpp"
 #include "io/thermal/ncrystal.hpp"
+#include "kernels/vocabulary/cmfd_layout.hpp"
 #include "kernels/vocabulary/fixed_point_bits.hpp"
 #include "kernels/vocabulary/types.hpp"
 
@@ -187,26 +188,9 @@ std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
   return {};
 }
 
-// CMFD's window as a flat list in the order of kernels/cmfd_data.hpp's CmfdTallies: the arrays a check
-// reads, as offsets and lengths for `groups` groups on `cells` cells and `faces` faces.
-struct CmfdLayout {
-  std::size_t groups, cells, faces;
-  std::size_t rates() const { return groups * cells; }
-  std::size_t transfers() const { return groups * groups * cells; }
-  std::size_t currents() const { return 2 * groups * faces; }
-  std::size_t values() const { return 5 * rates() + 2 * transfers() + currents(); }
-  // flux, total, scatter, nu_fission, current, track_total, track_absorption, track_nu_fission
-  std::size_t total_at() const { return rates(); }
-  std::size_t scatter_at() const { return 2 * rates(); }
-  std::size_t track_total_at() const { return 2 * rates() + 2 * transfers() + currents(); }
-  std::size_t track_absorption_at() const { return track_total_at() + rates(); }
-};
-
+// CMFD's window as a flat list in the one order kernels/vocabulary/cmfd_layout.hpp gives.
 CmfdLayout cmfd_layout(const model::Cmfd& c) {
-  const auto& n = c.mesh.shape;
-  const std::size_t nx = static_cast<std::size_t>(n[0]), ny = static_cast<std::size_t>(n[1]),
-                    nz = static_cast<std::size_t>(n[2]);
-  return {static_cast<std::size_t>(c.n_groups()), nx * ny * nz, (nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1)};
+  return keff::cmfd_layout(static_cast<std::size_t>(c.n_groups()), c.mesh.shape);
 }
 
 // What one batch can score at most, in fixed point: its histories weigh at most `weight` in all and make
@@ -247,7 +231,7 @@ std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, cons
   const double unit = std::ldexp(1.0, cmfd_fraction_bits);
   const double most = batches * b.collisions;
   if (b.flux > 0) {
-    for (std::size_t i = 0; i < n.rates(); ++i) {
+    for (std::size_t i = 0; i < n.size(CmfdArray::flux); ++i) {
       if (static_cast<double>(v[i]) > batches * b.flux) {
         return "flux value " + std::to_string(i) + " is " + exact_number(v[i] / unit) + " (allowed: at most " +
                exact_number(batches * b.flux / unit) + ", the track length " + exact_number(batches) +
@@ -255,8 +239,8 @@ std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, cons
       }
     }
   }
-  for (std::size_t i = 0; i < n.currents(); ++i) {
-    const std::int64_t current = v[2 * n.rates() + 2 * n.transfers() + i];
+  for (std::size_t i = 0; i < n.size(CmfdArray::current); ++i) {
+    const std::int64_t current = v[n.offset(CmfdArray::current) + i];
     if (static_cast<double>(current) > batches * b.crossings) {
       return "current value " + std::to_string(i) + " is " + exact_number(current / unit) + " (allowed: at most " +
              exact_number(batches * b.crossings / unit) + ", the face crossings " + exact_number(batches) +
@@ -265,20 +249,20 @@ std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, cons
   }
   for (std::size_t g = 0; g < n.groups; ++g) {
     for (std::size_t c = 0; c < n.cells; ++c) {
-      const std::int64_t collisions = v[n.total_at() + g * n.cells + c];
+      const std::int64_t collisions = v[n.offset(CmfdArray::total) + g * n.cells + c];
       if (static_cast<double>(collisions) > most) {
         return "the collision weight of group " + std::to_string(g) + ", cell " + std::to_string(c) + " is " +
                exact_number(collisions / unit) + " (allowed: at most " + exact_number(most / unit) + ", what " + exact_number(batches) +
                " batches of histories can make in settings.max_events collisions each)";
       }
       std::int64_t survived = 0;
-      for (std::size_t h = 0; h < n.groups; ++h) survived += v[n.scatter_at() + (g * n.groups + h) * n.cells + c];
+      for (std::size_t h = 0; h < n.groups; ++h) survived += v[n.offset(CmfdArray::scatter) + (g * n.groups + h) * n.cells + c];
       if (survived > collisions) {
         return "group " + std::to_string(g) + ", cell " + std::to_string(c) + ": the collisions survived weigh " +
                exact_number(survived / unit) + ", more than all its collisions, " + exact_number(collisions / unit);
       }
       const std::size_t at = g * n.cells + c;
-      if (v[n.track_absorption_at() + at] > v[n.track_total_at() + at]) {
+      if (v[n.offset(CmfdArray::track_absorption) + at] > v[n.offset(CmfdArray::track_total) + at]) {
         return "group " + std::to_string(g) + ", cell " + std::to_string(c) +
                ": the track-length absorption exceeds the track-length total";
       }
@@ -305,9 +289,9 @@ std::string cmfd_problem(const RunResults& sp, const model::Problem& p) {
            std::to_string(n.values()) + ", this problem's [cmfd] mesh and groups: 5 G C + 2 G^2 C + 2 G F)";
   }
   if (!w.flux.empty()) {  // the warm start: one finite value per group and cell
-    if (w.flux.size() != n.rates()) {
+    if (w.flux.size() != n.size(CmfdArray::flux)) {
       return "its CMFD warm-start flux holds " + std::to_string(w.flux.size()) + " values (allowed: " +
-             std::to_string(n.rates()) + ", one per coarse group and cell)";
+             std::to_string(n.size(CmfdArray::flux)) + ", one per coarse group and cell)";
     }
     if (!std::all_of(w.flux.begin(), w.flux.end(), [](double v) { return std::isfinite(v); })) {
       return "its CMFD warm-start flux is not finite everywhere (allowed: the flux of a converged solve)";
