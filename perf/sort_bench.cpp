@@ -2,11 +2,15 @@
 // and the fission bank (sites by parent) do: keff's own counting sort against Kokkos' sorts, std::sort
 // and a std::map, with the time and the allocations of one call.
 //
-//   sort_bench [--n N[,N...]] [--keys K] [--sorters counting,sort_by_key,sort_by_key_unique,binsort,std_sort,std_map]
+//   sort_bench [--n N[,N...]] [--keys K]
+//              [--sorters event_queue,counting,sort_by_key,sort_by_key_unique,binsort,std_sort,std_map]
 //              [--min-seconds S] [--seed X]
 //
 // The items are 0..n-1 with keys uniform in [0, K) (K = 16384 by default: 8 materials x 2048 energy
 // bands, the size of an event queue's key space). Each sorter produces the items in key order:
+//   event_queue         the counting sort event transport runs (kernels/transport/event_queue.hpp,
+//                       counting_sort_queue: counts by atomics, a scan, a scatter by atomics into
+//                       preallocated buffers): the order within a key is the atomics'
 //   counting            keff's stable counting sort (kernels/counting_sort.hpp): positions from the keys,
 //                       then one scatter; preallocated scratch, stable, so the order is the same every run
 //   sort_by_key         Kokkos::Experimental::sort_by_key on the int keys with the items as values:
@@ -27,6 +31,7 @@
 #include <Kokkos_Sort.hpp>
 
 #include "kernels/counting_sort.hpp"
+#include "kernels/transport/event_queue.hpp"
 #include "perf/heap_counter.hpp"
 
 #include <algorithm>
@@ -59,7 +64,7 @@ using IntView = Kokkos::View<int*, Mem>;
 struct Options {
   std::vector<std::int64_t> sizes{1000, 10000, 100000, 1000000, 10000000};
   int keys = 16384;
-  std::vector<std::string> sorters{"counting", "sort_by_key", "sort_by_key_unique", "binsort", "std_sort", "std_map"};
+  std::vector<std::string> sorters{"event_queue", "counting", "sort_by_key", "sort_by_key_unique", "binsort", "std_sort", "std_map"};
   double min_seconds = 0.5;
   unsigned seed = 1;
 };
@@ -129,6 +134,25 @@ std::vector<int> to_host(const IntView& v, std::int64_t n) {
   Kokkos::deep_copy(Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(out.data(), out.size()),
                     Kokkos::subview(v, std::make_pair(std::int64_t{0}, n)));
   return out;
+}
+
+// The queue holds the items, its keys are the benchmark's; each call sorts the whole queue, as a round of
+// event transport sorts its lookups.
+Sorter event_queue_sorter(const Exec& exec, const IntView& keys, int n, int n_keys) {
+  keff::EventQueues<Exec> q;
+  q.queue = IntView("sort_bench::queue", n);
+  q.sorted = IntView("sort_bench::sorted", n);
+  q.keys = keys;
+  q.key_offsets = IntView("sort_bench::key_offsets", static_cast<std::size_t>(n_keys) + 1);
+  fill_iota(exec, q.queue, n);
+  Sorter s;
+  s.deterministic = false;
+  s.run = [=] {
+    keff::counting_sort_queue(exec, q, n);
+    exec.fence();
+  };
+  s.result = [=] { return to_host(q.sorted, n); };
+  return s;
 }
 
 Sorter counting_sorter(const Exec& exec, const IntView& keys, int n, int n_keys) {
@@ -245,7 +269,8 @@ void bench(const Options& o, const Exec& exec, std::int64_t n64) {
 
   for (const std::string& name : o.sorters) {
     Sorter s;
-    if (name == "counting") s = counting_sorter(exec, keys, n, o.keys);
+    if (name == "event_queue") s = event_queue_sorter(exec, keys, n, o.keys);
+    else if (name == "counting") s = counting_sorter(exec, keys, n, o.keys);
     else if (name == "sort_by_key") s = sort_by_key_sorter<int>(exec, keys, n, false);
     else if (name == "sort_by_key_unique") s = sort_by_key_sorter<std::int64_t>(exec, keys, n, true);
     else if (name == "binsort") s = binsort_sorter(exec, keys, n, o.keys);

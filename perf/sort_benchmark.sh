@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sorting by small integer keys (perf/sort_bench.cpp): keff's counting sort, Kokkos' sort_by_key (int keys,
+# Sorting by small integer keys (perf/sort_bench.cpp): keff's two counting sorts (the event queue's, the
+# stable one of the bank and the communication plan), Kokkos' sort_by_key (int keys,
 # and the unique (key, item) key a bit-identical result needs) and BinSort, std::sort and std::map, for n
 # items, ROUNDS rounds interleaved (this machine's timings drift between minutes), the median per sorter
 # and n printed as a Markdown table with the allocations per call.
