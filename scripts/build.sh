@@ -3,7 +3,8 @@
 # CMAKE_PREFIX_PATH is used as it is; so is a Kokkos Kernels found through KokkosKernels_ROOT,
 # CMAKE_PREFIX_PATH, or the prefix scripts/setup-deps.sh builds it into; NCrystal through NCrystal_DIR or
 # the first ncrystal-config (scripts/ncrystal-pin.sh). KEFF_ENABLE_CMFD and KEFF_ENABLE_NCRYSTAL (AUTO, ON,
-# OFF; see cmake/KeffCmfd.cmake, cmake/KeffNCrystal.cmake) go to CMake when set. Extra arguments go to the first CMake configure.
+# OFF; see cmake/KeffCmfd.cmake, cmake/KeffNCrystal.cmake) go to CMake when set. Extra arguments go to the
+# first CMake configure (--preset checked or debug there: that preset, with its own build type).
 #
 # These settings also reach an existing build directory: it is configured again, with just the
 # settings whose value differs from its cache (e.g. after setup-deps.sh built Kokkos Kernels, or with
@@ -29,8 +30,13 @@ fi
 [ -z "$nc_dir" ] || settings+=("NCrystal_DIR=$nc_dir")
 [ -z "${KEFF_ENABLE_NCRYSTAL:-}" ] || settings+=("KEFF_ENABLE_NCRYSTAL=$KEFF_ENABLE_NCRYSTAL")
 
+# A preset (--preset checked, debug) brings its own build type; a -D on the command line would override it.
+build_type=(-DCMAKE_BUILD_TYPE=Release)
+for argument in "$@"; do
+  case "$argument" in --preset|--preset=*) build_type=() ;; esac
+done
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${settings[@]/#/-D}" "$@"
+  cmake -S . -B "$build_dir" -G Ninja "${build_type[@]}" "${settings[@]/#/-D}" "$@"
 else
   changed=()
   for setting in "${settings[@]}"; do
