@@ -111,20 +111,42 @@ CellPlacements cell_placements(const model::Problem& p, int cell) {
 }
 
 std::int64_t filter_bins(const model::Problem& p, const model::TallyFilter& f, const std::vector<std::int64_t>& placed) {
-  switch (f.kind) {
-    case TallyFilterKind::mesh: {
+  switch (info_of(f.kind).bins) {
+    case FilterBins::mesh: {
       const auto& shape = p.meshes[static_cast<std::size_t>(f.mesh)].mesh.shape;
       return std::int64_t{shape[0]} * shape[1] * shape[2];
     }
-    case TallyFilterKind::cell_instance: {
+    case FilterBins::placements: {
       std::int64_t total = 0;
       for (const int c : f.items) total += placed[static_cast<std::size_t>(c)];
       return total;
     }
-    case TallyFilterKind::energy: return static_cast<std::int64_t>(f.energy_bounds.size()) - 1;
-    case TallyFilterKind::group: return p.groups;
-    default: return static_cast<std::int64_t>(f.items.size());
+    case FilterBins::bounds: return static_cast<std::int64_t>(f.energy_bounds.size()) - 1;
+    case FilterBins::groups: return p.groups;
+    case FilterBins::names: break;
   }
+  return static_cast<std::int64_t>(f.items.size());
+}
+
+std::size_t item_count(const model::Problem& p, FilterItems items) {
+  switch (items) {
+    case FilterItems::cells: return p.cells.size();
+    case FilterItems::materials: return p.materials.size();
+    case FilterItems::universes: return p.universes.size();
+    case FilterItems::none: break;
+  }
+  return 0;
+}
+
+const std::string& item_name(const model::Problem& p, FilterItems items, int i) {
+  const auto at = static_cast<std::size_t>(i);
+  switch (items) {
+    case FilterItems::materials: return p.materials[at].name;
+    case FilterItems::universes: return p.universes[at].name;
+    case FilterItems::cells:
+    case FilterItems::none: break;
+  }
+  return p.cells[at].name;
 }
 
 std::int64_t tally_values(const model::Problem& p, const model::Tally& t, const std::vector<std::int64_t>& placed) {

@@ -34,4 +34,9 @@ CellPlacements cell_placements(const model::Problem& p, int cell);
 std::int64_t filter_bins(const model::Problem& p, const model::TallyFilter& f, const std::vector<std::int64_t>& placed);
 std::int64_t tally_values(const model::Problem& p, const model::Tally& t, const std::vector<std::int64_t>& placed);
 
+// What a cell, material or universe filter lists (FilterItems, kernels/vocabulary/tally_kinds.hpp): how
+// many the problem has, and the name of the i-th.
+std::size_t item_count(const model::Problem& p, FilterItems items);
+const std::string& item_name(const model::Problem& p, FilterItems items, int i);
+
 }  // namespace keff

@@ -13,20 +13,22 @@ namespace keff::detail {
 
 namespace {
 
-constexpr std::string_view filter_keys_text = "mesh, cells, materials, universes, cell_instance, energy";
-
-// The key that names a filter's bins, "" for the group filter (one bin per group, nothing to name).
-std::string_view bins_key(TallyFilterKind kind) {
-  switch (kind) {
-    case TallyFilterKind::mesh: return "mesh";
-    case TallyFilterKind::cell: return "cells";
-    case TallyFilterKind::material: return "materials";
-    case TallyFilterKind::universe: return "universes";
-    case TallyFilterKind::cell_instance: return "cell_instance";
-    case TallyFilterKind::energy: return "energy";
-    case TallyFilterKind::group: break;
+// The keys that give filters' bins (a row's bins_key; the group filter has none), and a [[tally]]'s
+// keys: those and its own.
+constexpr auto filter_bins_keys = [] {
+  std::array<std::string_view, tally_filter_count> keys{};
+  std::size_t n = 0;
+  for (const auto& f : tally_filters) {
+    if (!f.bins_key.empty()) keys[n++] = f.bins_key;
   }
-  return "";
+  return std::pair{keys, n};
+}();
+constexpr std::span<const std::string_view> bins_keys{filter_bins_keys.first.data(), filter_bins_keys.second};
+
+std::vector<std::string_view> tally_keys() {
+  std::vector<std::string_view> keys{"name", "filters", "scores", "estimator", "trigger"};
+  keys.insert(keys.begin() + 2, bins_keys.begin(), bins_keys.end());
+  return keys;
 }
 
 // A string or an array of strings, as a list.
@@ -124,24 +126,59 @@ struct Names {
   std::map<std::string, int> meshes, cells, materials, universes;
 };
 
+// The names a cell, material or universe filter may list, and what one of them is called.
+const std::map<std::string, int>& names_for(const Names& n, FilterItems items) {
+  switch (items) {
+    case FilterItems::materials: return n.materials;
+    case FilterItems::universes: return n.universes;
+    case FilterItems::cells:
+    case FilterItems::none: break;
+  }
+  return n.cells;
+}
+
+std::string_view item_word(FilterItems items) {
+  switch (items) {
+    case FilterItems::materials: return "material";
+    case FilterItems::universes: return "universe";
+    case FilterItems::cells:
+    case FilterItems::none: break;
+  }
+  return "cell";
+}
+
+// "a group filter", "an energy filter".
+std::string a_filter(std::string_view name) {
+  std::string text = std::string_view("aeiou").find(name.front()) == std::string_view::npos ? "a " : "an ";
+  text += name;
+  text += " filter";
+  return text;
+}
+
 model::TallyFilter read_filter(const Section& s, TallyFilterKind kind, const model::Problem& p, const Names& n,
                                const std::vector<std::int64_t>& placements) {
+  const TallyFilterInfo& info = info_of(kind);
   model::TallyFilter f;
   f.kind = kind;
-  const std::string_view key = bins_key(kind);
+  const std::string_view key = info.bins_key;
   const bool multigroup = p.settings.mode == model::PhysicsMode::multigroup;
-  switch (kind) {
-    case TallyFilterKind::mesh: {
-      const auto names = names_of(s, key, "the name of a [[mesh]]");
-      if (names.size() != 1) s.fail(key, "expected one mesh, got " + std::to_string(names.size()), "the name of a [[mesh]]");
+  if (info.physics == FilterPhysics::continuous_energy && multigroup) {
+    s.fail("filters", a_filter(info.name) + " in a multigroup problem", info.instead);
+  }
+  if (info.physics == FilterPhysics::multigroup && !multigroup) {
+    s.fail("filters", a_filter(info.name) + " in a continuous-energy problem", info.instead);
+  }
+  switch (info.bins) {
+    case FilterBins::mesh: {
+      const auto names = names_of(s, key, info.bins_allowed);
+      if (names.size() != 1) s.fail(key, "expected one mesh, got " + std::to_string(names.size()), info.bins_allowed);
       f.mesh = resolve(s, key, names, n.meshes, "mesh")[0];
       break;
     }
-    case TallyFilterKind::cell:
-      f.items = resolve(s, key, names_of(s, key, "names of [[cell]]s"), n.cells, "cell");
-      break;
-    case TallyFilterKind::cell_instance:
-      f.items = resolve(s, key, names_of(s, key, "names of [[cell]]s"), n.cells, "cell");
+    case FilterBins::names:
+    case FilterBins::placements:
+      f.items = resolve(s, key, names_of(s, key, info.bins_allowed), names_for(n, info.items), item_word(info.items));
+      if (info.bins != FilterBins::placements) break;
       for (const int c : f.items) {
         if (placements[static_cast<std::size_t>(c)] == 0) {
           s.fail(key, "cell " + in_quotes(p.cells[static_cast<std::size_t>(c)].name) +
@@ -150,30 +187,14 @@ model::TallyFilter read_filter(const Section& s, TallyFilterKind kind, const mod
         }
       }
       break;
-    case TallyFilterKind::material:
-      f.items = resolve(s, key, names_of(s, key, "names of [[material]]s"), n.materials, "material");
-      break;
-    case TallyFilterKind::universe:
-      f.items = resolve(s, key, names_of(s, key, "names of universes"), n.universes, "universe");
-      break;
-    case TallyFilterKind::energy:
-      if (multigroup) {
-        s.fail("filters", "an energy filter in a multigroup problem", "the group filter: one bin per group of the data");
-      }
-      f.energy_bounds = read_energy_bounds(s, key);
-      break;
-    case TallyFilterKind::group:
-      if (!multigroup) {
-        s.fail("filters", "a group filter in a continuous-energy problem", "the energy filter, with bounds in eV");
-      }
-      break;
+    case FilterBins::bounds: f.energy_bounds = read_energy_bounds(s, key); break;
+    case FilterBins::groups: break;
   }
   return f;
 }
 
 model::Tally read_tally(Section s, const model::Problem& p, const Names& n, const std::vector<std::int64_t>& placements) {
-  s.allow_only({"name", "filters", "mesh", "cells", "materials", "universes", "cell_instance", "energy", "scores",
-                "estimator", "trigger"});
+  s.allow_only(tally_keys());
   model::Tally t;
   t.where = s.loc();
   t.name = s.required_string("name", name_rule);
@@ -198,11 +219,12 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
   if (kinds.size() > static_cast<std::size_t>(max_tally_filters)) {
     s.fail("filters", std::to_string(kinds.size()) + " filters", "at most " + std::to_string(max_tally_filters));
   }
-  for (const auto key : {"mesh", "cells", "materials", "universes", "cell_instance", "energy"}) {
-    const bool used = std::any_of(kinds.begin(), kinds.end(), [&](TallyFilterKind k) { return bins_key(k) == key; });
+  for (const std::string_view key : bins_keys) {
+    const bool used =
+        std::any_of(kinds.begin(), kinds.end(), [&](TallyFilterKind k) { return info_of(k).bins_key == key; });
     if (s.has(key) && !used) {
       s.fail(key, "the bins of a filter the tally does not have", "list its filter in filters (keys: " +
-                                                                   std::string(filter_keys_text) + ")");
+                                                                   join(bins_keys) + ")");
     }
   }
   for (const TallyFilterKind kind : kinds) t.filters.push_back(read_filter(s, kind, p, n, placements));
@@ -313,7 +335,7 @@ void read_tally_mesh_shorthand(const Section& root, model::Problem& p) {
 // zeros without a word, and a trigger on it was reported as held.
 std::string never_scores(const model::Problem& p, const model::Tally& t, const std::optional<model::Box>& bounds) {
   for (const auto& f : t.filters) {
-    if (f.kind == TallyFilterKind::mesh && bounds) {
+    if (info_of(f.kind).bins == FilterBins::mesh && bounds) {
       const model::Box& m = p.meshes[static_cast<std::size_t>(f.mesh)].mesh.box;
       for (std::size_t a = 0; a < 3; ++a) {
         if (m.upper[a] <= bounds->lower[a] || m.lower[a] >= bounds->upper[a]) {
@@ -324,7 +346,7 @@ std::string never_scores(const model::Problem& p, const model::Tally& t, const s
         }
       }
     }
-    if (f.kind == TallyFilterKind::energy && !f.energy_bounds.empty() &&
+    if (info_of(f.kind).bins == FilterBins::bounds && !f.energy_bounds.empty() &&
         (f.energy_bounds.front() >= constants::energy_max_ev || f.energy_bounds.back() <= constants::energy_min_ev)) {
       return "its energy bins [" + format_number(f.energy_bounds.front()) + ", " + format_number(f.energy_bounds.back()) +
              "] eV lie outside the neutrons' range [" + format_number(constants::energy_min_ev) + ", " +

@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -52,11 +53,12 @@ inline std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-inline std::string join(std::initializer_list<std::string_view> items) {
+inline std::string join(std::span<const std::string_view> items) {
   std::vector<std::string> v;
   for (auto s : items) v.emplace_back(s);
   return join(v);
 }
+inline std::string join(std::initializer_list<std::string_view> items) { return join(std::span(items.begin(), items.size())); }
 
 inline std::string in_quotes(std::string_view s) {
   std::string out;  // built in place: "'" + std::string(s) + "'" trips GCC 12's false -Wrestrict when inlined
@@ -142,7 +144,8 @@ class Section {
   }
 
   // Unknown keys are errors: a misspelt optional key would otherwise be silently ignored.
-  void allow_only(std::initializer_list<std::string_view> allowed) const {
+  void allow_only(std::initializer_list<std::string_view> allowed) const { allow_only(std::span(allowed.begin(), allowed.size())); }
+  void allow_only(std::span<const std::string_view> allowed) const {
     const toml::key* first = nullptr;
     for (auto&& [k, v] : *table_) {
       (void)v;

@@ -26,9 +26,9 @@ std::string filter_problem(const TallyFilterResult& f) {
            std::to_string(limits::max_tally_values) + ")";
   }
   const auto n = static_cast<std::size_t>(f.bins);
-  const bool named = *kind == TallyFilterKind::cell || *kind == TallyFilterKind::material ||
-                     *kind == TallyFilterKind::universe || *kind == TallyFilterKind::cell_instance;
-  if (*kind == TallyFilterKind::mesh) {
+  const FilterBins bins = info_of(*kind).bins;
+  const bool named = bins == FilterBins::names || bins == FilterBins::placements;
+  if (bins == FilterBins::mesh) {
     std::int64_t product = 1;
     for (std::size_t a = 0; a < 3; ++a) {
       if (f.shape[a] < 1 || f.shape[a] > limits::max_tally_values) {
@@ -48,7 +48,7 @@ std::string filter_problem(const TallyFilterResult& f) {
   } else if (f.shape != std::array<int, 3>{1, 1, 1}) {
     return "a " + f.kind + " filter with a mesh shape (allowed: a mesh's only)";
   }
-  if ((*kind == TallyFilterKind::energy) != !f.energy_bounds.empty()) {
+  if ((bins == FilterBins::bounds) != !f.energy_bounds.empty()) {
     return "a " + f.kind + " filter " + (f.energy_bounds.empty() ? "without" : "with") +
            " energy bounds (allowed: an energy filter's only, bins + 1 of them)";
   }
@@ -69,9 +69,10 @@ std::string filter_problem(const TallyFilterResult& f) {
   for (const auto& name : f.names) {
     if (!valid_name(name)) return "the bin name '" + printable_cut(name) + "' (allowed: " + std::string(name_rule) + ")";
   }
-  if (f.positions.size() != (*kind == TallyFilterKind::cell_instance ? n : 0)) {
+  const bool placed = bins == FilterBins::placements;
+  if (f.positions.size() != (placed ? n : 0)) {
     return "a " + f.kind + " filter of " + std::to_string(n) + " bins with " + std::to_string(f.positions.size()) +
-           " positions (allowed: " + (*kind == TallyFilterKind::cell_instance ? "one per placement" : "none") + ")";
+           " positions (allowed: " + (placed ? "one per placement" : "none") + ")";
   }
   for (const auto& p : f.positions) {
     if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) return "a placement's position is not finite";

@@ -2,6 +2,7 @@
 // as the shortest text that reads back to the same bits, so values compare exactly after a round trip.
 #include "io/atomic_write.hpp"
 #include "io/output/output.hpp"
+#include "kernels/vocabulary/tally_kinds.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -93,7 +94,7 @@ json batches_json(const std::vector<BatchResult>& batches) {
 // A filter's description: its kind and bins, and what its kind says of them.
 json filter_json(const TallyFilterResult& f) {
   json out = {{"kind", f.kind}, {"bins", f.bins}};
-  if (f.kind == "mesh") {
+  if (has_bins(f.kind, FilterBins::mesh)) {
     out["shape"] = f.shape;
     out["lower"] = f.lower;
     out["upper"] = f.upper;

@@ -71,7 +71,7 @@ KOKKOS_INLINE_FUNCTION void match_filter(const TallyParams<Mem>& tp, const Geome
                                          int group, FilterMatches& m) {
   m.n = 0;
   // A particle is always in a cell; no level means the calling kernel did not load them.
-  KEFF_EXPECT(!filter_reads_levels(f.kind) || s.n_levels > 0);
+  KEFF_EXPECT(!f.reads_levels || s.n_levels > 0);
   switch (f.kind) {
     case TallyFilterKind::mesh: {
       const int b = tp.meshes(f.mesh).bin(r);

@@ -30,6 +30,7 @@ struct TallyFilterParams {
   int data = 0;
   int count = 0;
   int mesh = -1;
+  bool reads_levels = false;  // its row's reads_levels (kernels/vocabulary/tally_kinds.hpp)
 };
 
 // Where one listed cell's placements are numbered (kernels/tally/tally_filters.hpp, cell_instance).

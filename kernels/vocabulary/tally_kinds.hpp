@@ -60,28 +60,99 @@ inline constexpr auto tally_score_names = tally_score_name_table();
 }  // namespace detail
 constexpr std::span<const EnumName<TallyScore>> enum_names(TallyScore) { return detail::tally_score_names; }
 
-// The filters a tally's bins are a product of (examples/INPUT.md, "`[[mesh]]` and `[[tally]]`"):
-//   mesh           the bin of a regular mesh the particle is in (a track is split at the mesh planes)
-//   cell           a listed cell the particle is in, at any level of the geometry
-//   material       the listed material it is in
-//   universe       a listed universe it is in, at any level
-//   cell_instance  one placement of a listed cell in the lattices (OpenMC's distribcell): pin by pin
-//   energy         an energy band, continuous energy (bounds in eV)
-//   group          a group of the multigroup data, one bin each
+// The filters a tally's bins are a product of (examples/INPUT.md, "`[[mesh]]` and `[[tally]]`"). Each
+// kind is one row of tally_filters below, the host's one description of it; match_filter
+// (kernels/tally/tally_filters.hpp) is its one case on the device.
 enum class TallyFilterKind : int { mesh = 0, cell, material, universe, cell_instance, energy, group };
-inline constexpr EnumName<TallyFilterKind> tally_filter_names[] = {
-    {TallyFilterKind::mesh, "mesh"},         {TallyFilterKind::cell, "cell"},
-    {TallyFilterKind::material, "material"}, {TallyFilterKind::universe, "universe"},
-    {TallyFilterKind::cell_instance, "cell_instance"}, {TallyFilterKind::energy, "energy"},
-    {TallyFilterKind::group, "group"}};
-constexpr std::span<const EnumName<TallyFilterKind>> enum_names(TallyFilterKind) { return tally_filter_names; }
 
-// Whether a filter's bin depends on the particle's geometry levels (cells, universes, placements): an
-// event that scores it at collisions must load the slot's geometry fields (TallyParams'
-// geometry_at_collisions, set from this; match_filter checks the levels are there).
-constexpr bool filter_reads_levels(TallyFilterKind kind) {
-  return kind == TallyFilterKind::cell || kind == TallyFilterKind::universe ||
-         kind == TallyFilterKind::cell_instance;
+// Where a filter's bins come from: what its input key gives, how many bins that makes and how the
+// outputs describe them (a mesh's shape and box, a name per bin, bounds, nothing for groups).
+enum class FilterBins : int {
+  mesh,        // one [[mesh]]: a bin per mesh bin
+  names,       // listed cells, materials or universes: a bin each
+  placements,  // listed cells: a bin per placement of each in the lattices, with its position
+  bounds,      // ascending bounds: a bin between each two
+  groups,      // nothing to give: a bin per group of the multigroup data
+};
+
+// What a `names` or `placements` filter lists.
+enum class FilterItems : int { none, cells, materials, universes };
+
+// The physics mode a filter works in.
+enum class FilterPhysics : int { any, continuous_energy, multigroup };
+
+// A filter kind: its name (in `filters`, the statepoint, the JSON summary and keff_results), the input
+// key that gives its bins ("" when nothing is given) and what that key allows, where its bins come
+// from, what it lists or the units of its bounds, whether its bin depends on the particle's geometry levels (cells, universes,
+// placements: an event that scores it at collisions must load the slot's geometry fields, TallyParams'
+// geometry_at_collisions; match_filter checks the levels are there), its physics mode and, for the other
+// mode, what to use instead, and what it does (for `keff tally` and the docs).
+struct TallyFilterInfo {
+  TallyFilterKind kind;
+  std::string_view name;
+  std::string_view bins_key;
+  std::string_view bins_allowed;
+  FilterBins bins;
+  FilterItems items;
+  std::string_view units;
+  bool reads_levels;
+  FilterPhysics physics;
+  std::string_view instead;
+  std::string_view description;
+};
+inline constexpr TallyFilterInfo tally_filters[] = {
+    {TallyFilterKind::mesh, "mesh", "mesh", "the name of a [[mesh]]", FilterBins::mesh, FilterItems::none, "", false,
+     FilterPhysics::any, "", "the bin of a regular mesh the particle is in (a track is split at the mesh planes)"},
+    {TallyFilterKind::cell, "cell", "cells", "names of [[cell]]s", FilterBins::names, FilterItems::cells, "", true,
+     FilterPhysics::any, "", "a listed cell the particle is in, at any level of the geometry"},
+    {TallyFilterKind::material, "material", "materials", "names of [[material]]s", FilterBins::names,
+     FilterItems::materials, "", false, FilterPhysics::any, "", "the listed material it is in"},
+    {TallyFilterKind::universe, "universe", "universes", "names of universes", FilterBins::names,
+     FilterItems::universes, "", true, FilterPhysics::any, "", "a listed universe it is in, at any level"},
+    {TallyFilterKind::cell_instance, "cell_instance", "cell_instance", "names of [[cell]]s", FilterBins::placements,
+     FilterItems::cells, "", true, FilterPhysics::any, "",
+     "one placement of a listed cell in the lattices (OpenMC's distribcell): pin by pin"},
+    {TallyFilterKind::energy, "energy", "energy", "", FilterBins::bounds, FilterItems::none, "eV", false,
+     FilterPhysics::continuous_energy, "the group filter: one bin per group of the data",
+     "an energy band, continuous energy (bounds in eV)"},
+    {TallyFilterKind::group, "group", "", "", FilterBins::groups, FilterItems::none, "", false,
+     FilterPhysics::multigroup,
+     "the energy filter, with bounds in eV", "a group of the multigroup data, one bin each"},
+};
+inline constexpr std::size_t tally_filter_count = std::size(tally_filters);
+
+constexpr const TallyFilterInfo& info_of(TallyFilterKind kind) { return tally_filters[static_cast<std::size_t>(kind)]; }
+
+// Rows in the enum's order, so info_of is an index.
+static_assert([] {
+  for (std::size_t i = 0; i < tally_filter_count; ++i) {
+    if (static_cast<std::size_t>(tally_filters[i].kind) != i) return false;
+  }
+  return true;
+}());
+
+namespace detail {
+constexpr auto tally_filter_name_table() {
+  std::array<EnumName<TallyFilterKind>, tally_filter_count> names{};
+  for (std::size_t i = 0; i < tally_filter_count; ++i) names[i] = {tally_filters[i].kind, tally_filters[i].name};
+  return names;
+}
+inline constexpr auto tally_filter_names = tally_filter_name_table();
+}  // namespace detail
+constexpr std::span<const EnumName<TallyFilterKind>> enum_names(TallyFilterKind) { return detail::tally_filter_names; }
+
+// The row of the filter kind called `name`, or none: the outputs hold kinds by name.
+constexpr const TallyFilterInfo* filter_named(std::string_view name) {
+  for (const auto& f : tally_filters) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+// Whether the filter kind called `name` has bins of that form.
+constexpr bool has_bins(std::string_view name, FilterBins bins) {
+  const TallyFilterInfo* f = filter_named(name);
+  return f != nullptr && f->bins == bins;
 }
 
 // A tally's filters at most, and the bins one filter can match at once (a cell or universe at every

@@ -1,6 +1,8 @@
 // `keff tally show`'s table and CSV (tally_table.hpp).
 #include "src/cli/tally_table.hpp"
 
+#include "kernels/vocabulary/tally_kinds.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -19,20 +21,23 @@ std::string number(double v) {
 // What bin b of filter f is, in words.
 std::string bin_label(const TallyFilterResult& f, std::int64_t b) {
   const auto i = static_cast<std::size_t>(b);
-  if (f.kind == "mesh") {
+  const TallyFilterInfo* info = filter_named(f.kind);
+  const FilterBins bins = info ? info->bins : FilterBins::names;
+  if (bins == FilterBins::mesh) {
     const std::int64_t nx = f.shape[0], ny = f.shape[1];
     char text[80];  // not "(" + std::string: GCC 12 warns falsely (-Wrestrict) of that
     std::snprintf(text, sizeof text, "(%lld %lld %lld)", static_cast<long long>(b % nx),
                   static_cast<long long>((b / nx) % ny), static_cast<long long>(b / (nx * ny)));
     return text;
   }
-  if (f.kind == "energy") {
+  if (bins == FilterBins::bounds) {
     std::string text = "[";
-    text += number(f.energy_bounds[i]) + ", " + number(f.energy_bounds[i + 1]) + ") eV";
+    text += number(f.energy_bounds[i]) + ", " + number(f.energy_bounds[i + 1]) + ")";
+    if (!info->units.empty()) text.append(" ").append(info->units);
     return text;
   }
-  if (f.kind == "group") return "group " + std::to_string(b + 1);
-  if (f.kind == "cell_instance" && i < f.positions.size()) {
+  if (bins == FilterBins::groups) return "group " + std::to_string(b + 1);
+  if (bins == FilterBins::placements && i < f.positions.size()) {
     const auto& p = f.positions[i];
     return f.names[i] + " at (" + number(p[0]) + " " + number(p[1]) + " " + number(p[2]) + ")";
   }

@@ -48,33 +48,27 @@ int add_cell_instances(HostTallies& h, const model::Problem& p, const model::Tal
 }
 
 TallyFilterParams filter_params(HostTallies& h, const model::Problem& p, const model::TallyFilter& f) {
+  const TallyFilterInfo& info = info_of(f.kind);
   TallyFilterParams out;
   out.kind = f.kind;
-  switch (f.kind) {
-    case TallyFilterKind::mesh:
+  out.reads_levels = info.reads_levels;
+  switch (info.bins) {
+    case FilterBins::mesh:
       out.mesh = f.mesh;
       out.n_bins = make_mesh(p.meshes[static_cast<std::size_t>(f.mesh)].mesh).n_bins();
       break;
-    case TallyFilterKind::cell:
-      out.data = add_item_map(h, f.items, p.cells.size());
+    case FilterBins::names:
+      out.data = add_item_map(h, f.items, item_count(p, info.items));
       out.n_bins = static_cast<int>(f.items.size());
       break;
-    case TallyFilterKind::material:
-      out.data = add_item_map(h, f.items, p.materials.size());
-      out.n_bins = static_cast<int>(f.items.size());
-      break;
-    case TallyFilterKind::universe:
-      out.data = add_item_map(h, f.items, p.universes.size());
-      out.n_bins = static_cast<int>(f.items.size());
-      break;
-    case TallyFilterKind::cell_instance: out.n_bins = add_cell_instances(h, p, f, out); break;
-    case TallyFilterKind::energy:
+    case FilterBins::placements: out.n_bins = add_cell_instances(h, p, f, out); break;
+    case FilterBins::bounds:
       out.data = static_cast<int>(h.energy_bounds.size());
       out.count = static_cast<int>(f.energy_bounds.size());
       out.n_bins = out.count - 1;
       h.energy_bounds.insert(h.energy_bounds.end(), f.energy_bounds.begin(), f.energy_bounds.end());
       break;
-    case TallyFilterKind::group: out.n_bins = p.groups; break;
+    case FilterBins::groups: out.n_bins = p.groups; break;
   }
   return out;
 }
@@ -96,7 +90,7 @@ TallyParams<DeviceMem> build_tallies(const DeviceExec& exec, const model::Proble
     layout.offset = offset;
     for (std::size_t j = 0; j < t.filters.size(); ++j) {
       h.filters.push_back(filter_params(h, p, t.filters[j]));
-      if (t.filters[j].kind == TallyFilterKind::mesh) layout.mesh_filter = static_cast<int>(j);
+      if (info_of(t.filters[j].kind).bins == FilterBins::mesh) layout.mesh_filter = static_cast<int>(j);
     }
     // Strides: the first filter varies slowest.
     std::int64_t stride = 1;
@@ -113,7 +107,7 @@ TallyParams<DeviceMem> build_tallies(const DeviceExec& exec, const model::Proble
     out.collision |= t.estimator == TallyEstimator::collision;
     out.analog |= t.estimator == TallyEstimator::analog;
     const bool at_collisions = t.estimator != TallyEstimator::tracklength;
-    for (const auto& f : t.filters) out.geometry_at_collisions |= at_collisions && filter_reads_levels(f.kind);
+    for (const auto& f : t.filters) out.geometry_at_collisions |= at_collisions && info_of(f.kind).reads_levels;
   }
   out.n_values = offset;
   out.n_cells = static_cast<int>(p.cells.size());

@@ -15,13 +15,10 @@ namespace {
 
 TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFilter& f) {
   TallyFilterResult out;
-  out.kind = std::string(name_of(f.kind));
-  const auto names = [&](const auto& items) {
-    for (const int i : f.items) out.names.push_back(items[static_cast<std::size_t>(i)].name);
-    out.bins = static_cast<std::int64_t>(out.names.size());
-  };
-  switch (f.kind) {
-    case TallyFilterKind::mesh: {
+  const TallyFilterInfo& info = info_of(f.kind);
+  out.kind = std::string(info.name);
+  switch (info.bins) {
+    case FilterBins::mesh: {
       const model::Mesh& m = p.meshes[static_cast<std::size_t>(f.mesh)].mesh;
       out.shape = m.shape;
       out.lower = m.box.lower;
@@ -29,23 +26,24 @@ TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFil
       out.bins = std::int64_t{m.shape[0]} * m.shape[1] * m.shape[2];
       break;
     }
-    case TallyFilterKind::cell: names(p.cells); break;
-    case TallyFilterKind::material: names(p.materials); break;
-    case TallyFilterKind::universe: names(p.universes); break;
-    case TallyFilterKind::cell_instance:
+    case FilterBins::names:
+      for (const int i : f.items) out.names.push_back(item_name(p, info.items, i));
+      out.bins = static_cast<std::int64_t>(out.names.size());
+      break;
+    case FilterBins::placements:
       out.bins = 0;
       for (const int c : f.items) {
         const CellPlacements placed = cell_placements(p, c);
-        out.names.insert(out.names.end(), static_cast<std::size_t>(placed.count), p.cells[static_cast<std::size_t>(c)].name);
+        out.names.insert(out.names.end(), static_cast<std::size_t>(placed.count), item_name(p, info.items, c));
         out.positions.insert(out.positions.end(), placed.positions.begin(), placed.positions.end());
         out.bins += placed.count;
       }
       break;
-    case TallyFilterKind::energy:
+    case FilterBins::bounds:
       out.energy_bounds = f.energy_bounds;
       out.bins = static_cast<std::int64_t>(f.energy_bounds.size()) - 1;
       break;
-    case TallyFilterKind::group: out.bins = p.groups; break;
+    case FilterBins::groups: out.bins = p.groups; break;
   }
   return out;
 }
