@@ -16,7 +16,7 @@ import h5py
 import numpy as np
 
 from .errors import SelectionError, StatePointError
-from .tally import Filter, Tally
+from .tally import FILTER_FORMS, Filter, Tally
 
 SUPPORTED_VERSIONS = (4, 5)
 
@@ -263,8 +263,10 @@ def _read_batches(g):
 # anything is allocated for it.
 MAX_TALLY_VALUES = 1 << 27
 MAX_TALLY_FILTERS = 6
-NAMED_KINDS = ("cell", "material", "universe", "cell_instance")
-FILTER_KINDS = ("mesh", "energy", "group") + NAMED_KINDS
+FILTER_KINDS = tuple(FILTER_FORMS)
+NAMED_KINDS = tuple(k for k, form in FILTER_FORMS.items() if form in ("names", "placements"))
+BOUNDED_KINDS = tuple(k for k, form in FILTER_FORMS.items() if form == "bounds")
+PLACED_KINDS = tuple(k for k, form in FILTER_FORMS.items() if form == "placements")
 
 
 def _sized_dataset(g, name, count, what):
@@ -285,7 +287,7 @@ def _read_filter(g):
     if not 1 <= bins <= MAX_TALLY_VALUES:
         raise StatePointError(f"{g.name}: {bins} bins (allowed: 1 to {MAX_TALLY_VALUES})")
     f = Filter(kind=kind, bins=bins)
-    if kind == "mesh":
+    if FILTER_FORMS[kind] == "mesh":
         f.shape = tuple(int(n) for n in _sized(g, "shape", 3, "bins along x, y and z"))
         f.lower, f.upper = _sized(g, "lower", 3, "the box's corner"), _sized(g, "upper", 3, "the box's corner")
         if min(f.shape) < 1 or int(np.prod(f.shape, dtype=object)) != bins:
@@ -294,9 +296,9 @@ def _read_filter(g):
         if not (np.all(np.isfinite(f.lower)) and np.all(np.isfinite(f.upper)) and np.all(f.lower < f.upper)):
             raise StatePointError(f"{g.name}: the mesh box {list(f.lower)} to {list(f.upper)} (allowed: finite, "
                                   "lower below upper)")
-    if ("energy_bounds" in g) != (kind == "energy"):
+    if ("energy_bounds" in g) != (kind in BOUNDED_KINDS):
         raise StatePointError(f"{g.name}: energy bounds on a {kind} filter (allowed: an energy filter's, and it has them)")
-    if kind == "energy":
+    if kind in BOUNDED_KINDS:
         f.energy_bounds = _sized(g, "energy_bounds", bins + 1, "the bins' edges")
         if not (np.all(np.isfinite(f.energy_bounds)) and np.all(f.energy_bounds >= 0)
                 and np.all(np.diff(f.energy_bounds) > 0)):
@@ -308,9 +310,9 @@ def _read_filter(g):
         f.names = _strings(_sized_dataset(g, "names", bins, "a name per bin"))
         if not all(isinstance(n, str) and n.isprintable() and 0 < len(n) <= 256 for n in f.names):
             raise StatePointError(f"{g.name}: a bin name that is not a printable name")
-    if ("positions" in g) != (kind == "cell_instance"):
+    if ("positions" in g) != (kind in PLACED_KINDS):
         raise StatePointError(f"{g.name}: positions on a {kind} filter (allowed: a cell_instance filter's, and it has them)")
-    if kind == "cell_instance":
+    if kind in PLACED_KINDS:
         f.positions = _sized(g, "positions", 3 * bins, "a position per placement").reshape(-1, 3)
         if not np.all(np.isfinite(f.positions)):
             raise StatePointError(f"{g.name}: a placement's position is not finite")

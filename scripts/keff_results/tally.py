@@ -15,6 +15,14 @@ def number(value):
     return "%.6g" % value
 
 
+# The filter kinds, each with the form of its bins and the units of its bounds, as `keff tally filters`
+# lists them from their one table (kernels/vocabulary/tally_kinds.hpp); tests/python/test_keff_results.py
+# holds the two equal.
+FILTER_FORMS = {"mesh": "mesh", "cell": "names", "material": "names", "universe": "names",
+                "cell_instance": "placements", "energy": "bounds", "group": "groups"}
+BOUNDS_UNITS = {"energy": "eV"}
+
+
 @dataclass
 class Filter:
     """One axis of a tally's results: its kind (mesh, energy, group, cell, material, universe,
@@ -40,15 +48,21 @@ class Filter:
             return None
         return np.linspace(lo, hi, self.shape[axis] + 1)
 
+    @property
+    def form(self):
+        """Where the bins come from: mesh, names, placements, bounds or groups (FILTER_FORMS)."""
+        return FILTER_FORMS.get(self.kind, "names")
+
     def bin_label(self, b):
-        """Bin b in words, as `keff tally show` prints it (src/cli/tally_command.cpp)."""
-        if self.kind == "mesh":
+        """Bin b in words, as `keff tally show` prints it (src/cli/tally_table.cpp)."""
+        if self.form == "mesh":
             return "(%d %d %d)" % self.mesh_index(b)
-        if self.kind == "energy":
-            return f"[{number(self.energy_bounds[b])}, {number(self.energy_bounds[b + 1])}) eV"
-        if self.kind == "group":
+        if self.form == "bounds":
+            units = BOUNDS_UNITS.get(self.kind, "")
+            return f"[{number(self.energy_bounds[b])}, {number(self.energy_bounds[b + 1])})" + (f" {units}" if units else "")
+        if self.form == "groups":
             return f"group {b + 1}"
-        if self.kind == "cell_instance" and self.positions is not None and b < len(self.positions):
+        if self.form == "placements" and self.positions is not None and b < len(self.positions):
             x, y, z = self.positions[b]
             return f"{self.names[b]} at ({number(x)} {number(y)} {number(z)})"
         return self.names[b] if self.names is not None and b < len(self.names) else str(b)
@@ -154,15 +168,17 @@ class Tally:
 
 
 def _filter_columns(f, index):
-    if f.kind == "mesh":
+    if f.form == "mesh":
         ix, iy, iz = f.mesh_index(index)
         return {"mesh x": ix.tolist(), "mesh y": iy.tolist(), "mesh z": iz.tolist()}
-    if f.kind == "energy":
-        return {"energy low [eV]": f.energy_bounds[index].tolist(), "energy high [eV]": f.energy_bounds[index + 1].tolist()}
-    if f.kind == "group":
+    if f.form == "bounds":
+        units = f" [{BOUNDS_UNITS[f.kind]}]" if f.kind in BOUNDS_UNITS else ""
+        return {f"{f.kind} low{units}": f.energy_bounds[index].tolist(),
+                f"{f.kind} high{units}": f.energy_bounds[index + 1].tolist()}
+    if f.form == "groups":
         return {"group": (index + 1).tolist()}
     columns = {f.kind: [f.names[b] for b in index]}
-    if f.kind == "cell_instance":
+    if f.form == "placements":
         for axis, label in enumerate(("x", "y", "z")):
             columns[label] = f.positions[index, axis].tolist()
     return columns

@@ -41,6 +41,7 @@ constexpr const char* commands_text =
     "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
     "  keff plot [input.toml] [options]                draw slices of the geometry (keff plot --help)\n"
     "  keff tally show STATEPOINT [NAME] [--csv]       print a statepoint's tallies (keff tally --help)\n"
+    "  keff tally filters                              list the filter kinds a [[tally]] can have\n"
     "  keff data generate|convert|info ...             nuclear-data library tools (keff data --help)\n"
     "  keff help COMMAND                               a command's options (as keff COMMAND --help)\n"
     "  keff --help | --version                         this text; the version and what the build holds\n"

@@ -1,3 +1,5 @@
+// `keff tally filters`: the filter kinds a [[tally]] can have, from their one table
+// (kernels/vocabulary/tally_kinds.hpp).
 // `keff tally show`: rank 0 reads the statepoint (read_statepoint_tallies checks it as a restart does)
 // and prints each tally bin by bin: what the bin is (a mesh cell's indices, an energy band, a cell's
 // name, a placement and where it is), then every score's mean, standard deviation and relative error.
@@ -8,6 +10,7 @@
 #include "io/printable.hpp"
 #include "src/cli/run_options.hpp"
 #include "src/cli/tally_table.hpp"
+#include "kernels/vocabulary/tally_kinds.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -20,18 +23,56 @@ namespace {
 
 constexpr const char* tally_usage =
     "usage: keff tally show STATEPOINT [NAME] [--csv]\n"
+    "       keff tally filters\n"
+    "\n"
+    "filters lists the filter kinds a [[tally]] can have: each one's name, the key that gives its bins,\n"
+    "what it bins by and the physics mode it needs.\n"
     "\n"
     "Prints the tallies of a statepoint (all of them, or the one named NAME) bin by bin: each filter's bin\n"
     "(mesh indices, energy band in eV, group, cell, material, universe, or a cell's placement and its\n"
     "position), then every score's mean and standard deviation per source particle and its relative\n"
     "error. --csv prints the same as comma-separated values, one row per bin and score.\n";
 
+std::string_view form_of(FilterBins bins) {
+  switch (bins) {
+    case FilterBins::mesh: return "mesh";
+    case FilterBins::names: return "names";
+    case FilterBins::placements: return "placements";
+    case FilterBins::bounds: return "bounds";
+    case FilterBins::groups: return "groups";
+  }
+  return "?";
+}
+
+std::string_view mode_of(FilterPhysics physics) {
+  switch (physics) {
+    case FilterPhysics::continuous_energy: return "continuous-energy";
+    case FilterPhysics::multigroup: return "multigroup";
+    case FilterPhysics::any: break;
+  }
+  return "any";
+}
+
+// One line per kind, tab-separated: name, bins key ("-": none), bins form, units ("-"), mode, description.
+void print_filters(std::ostream& os) {
+  for (const auto& f : tally_filters) {
+    os << f.name << '\t' << (f.bins_key.empty() ? "-" : f.bins_key) << '\t' << form_of(f.bins) << '\t'
+       << (f.units.empty() ? "-" : f.units) << '\t' << mode_of(f.physics) << '\t' << f.description << '\n';
+  }
+}
+
 }  // namespace
 
 const char* tally_usage_text() { return tally_usage; }
 
 int tally_command(const std::vector<std::string_view>& args, const Communicator& comm) {
-  if (args.empty() || args[0] != "show") throw UsageError("tally: expected 'show' (keff tally show STATEPOINT [NAME] [--csv])");
+  if (args.size() == 1 && args[0] == "filters") {
+    if (comm.is_root()) print_filters(std::cout);
+    return 0;
+  }
+  if (args.empty() || args[0] != "show") {
+    throw UsageError("tally: expected 'show' or 'filters' (keff tally show STATEPOINT [NAME] [--csv], keff tally filters)");
+  }
   std::optional<std::string> path, name;
   bool csv = false;
   for (std::size_t i = 1; i < args.size(); ++i) {

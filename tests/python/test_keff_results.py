@@ -249,6 +249,21 @@ class Reader(unittest.TestCase):
             self.sp.get_tally("nosuch")
 
 
+class FilterTable(unittest.TestCase):
+    """keff_results' filter kinds and forms are keff's (`keff tally filters`, from their one table)."""
+
+    def test_same_kinds(self):
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        from keff_results.tally import BOUNDS_UNITS, FILTER_FORMS
+        result = subprocess.run([KEFF, "tally", "filters"], capture_output=True, text=True, timeout=60,
+                                env=dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false"))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        rows = [line.split("\t") for line in result.stdout.splitlines()]
+        self.assertTrue(all(len(row) == 6 for row in rows), result.stdout)
+        self.assertEqual({row[0]: row[2] for row in rows}, FILTER_FORMS)
+        self.assertEqual({row[0]: row[3] for row in rows if row[3] != "-"}, BOUNDS_UNITS)
+
+
 class Commands(unittest.TestCase):
     """The pictures: written, of the size asked for; bad input refused with one line."""
 
