@@ -83,10 +83,10 @@ enum class FilterPhysics : int { any, continuous_energy, multigroup };
 
 // A filter kind: its name (in `filters`, the statepoint, the JSON summary and keff_results), the input
 // key that gives its bins ("" when nothing is given) and what that key allows, where its bins come
-// from, what it lists or the units of its bounds, whether its bin depends on the particle's geometry levels (cells, universes,
-// placements: an event that scores it at collisions must load the slot's geometry fields, TallyParams'
-// geometry_at_collisions; match_filter checks the levels are there), its physics mode and, for the other
-// mode, what to use instead, and what it does (for `keff tally` and the docs).
+// from, what it lists or the units of its bounds, whether its bin depends on the particle's geometry
+// levels (cells, universes, placements: an event that scores it at collisions must load the slot's
+// geometry fields, TallyParams' geometry_at_collisions; match_filter checks the levels are there), its
+// physics mode and, for the other mode, what to use instead, and what it does (`keff tally filters`).
 struct TallyFilterInfo {
   TallyFilterKind kind;
   std::string_view name;
