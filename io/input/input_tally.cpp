@@ -6,6 +6,7 @@
 #include "io/input/input_parts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 

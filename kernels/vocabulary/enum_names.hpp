@@ -2,6 +2,8 @@
 // One table of names per enum, kept beside the enum and read by the input parser, the command line and
 // the printed and written results alike, so a name is spelled once. An enum E opts in with an overload
 // `enum_names(E)` returning its table (found by argument-dependent lookup). Host only; no Kokkos.
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +16,15 @@ struct EnumName {
   E value;
   std::string_view name;
 };
+
+// The names table of an enum described by a table of rows, each holding its value (the member `value`
+// points to) and its `name`: the rows stay the one place a name is written.
+template <class E, class Row, std::size_t N>
+constexpr std::array<EnumName<E>, N> enum_name_table(const Row (&rows)[N], E Row::*value) {
+  std::array<EnumName<E>, N> names{};
+  for (std::size_t i = 0; i < N; ++i) names[i] = {rows[i].*value, rows[i].name};
+  return names;
+}
 
 // The name of `value` in its enum's table ("?" for a value outside it).
 template <class E>

@@ -4,7 +4,6 @@
 // estimators are written here once). No Kokkos: host-only code includes this.
 #include "kernels/vocabulary/enum_names.hpp"
 
-#include <array>
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -51,12 +50,7 @@ inline constexpr std::size_t tally_score_count = std::size(tally_scores);
 constexpr const TallyScoreInfo& info_of(TallyScore s) { return tally_scores[static_cast<std::size_t>(s)]; }
 
 namespace detail {
-constexpr auto tally_score_name_table() {
-  std::array<EnumName<TallyScore>, tally_score_count> names{};
-  for (std::size_t i = 0; i < tally_score_count; ++i) names[i] = {tally_scores[i].score, tally_scores[i].name};
-  return names;
-}
-inline constexpr auto tally_score_names = tally_score_name_table();
+inline constexpr auto tally_score_names = enum_name_table(tally_scores, &TallyScoreInfo::score);
 }  // namespace detail
 constexpr std::span<const EnumName<TallyScore>> enum_names(TallyScore) { return detail::tally_score_names; }
 
@@ -132,12 +126,7 @@ static_assert([] {
 }());
 
 namespace detail {
-constexpr auto tally_filter_name_table() {
-  std::array<EnumName<TallyFilterKind>, tally_filter_count> names{};
-  for (std::size_t i = 0; i < tally_filter_count; ++i) names[i] = {tally_filters[i].kind, tally_filters[i].name};
-  return names;
-}
-inline constexpr auto tally_filter_names = tally_filter_name_table();
+inline constexpr auto tally_filter_names = enum_name_table(tally_filters, &TallyFilterInfo::kind);
 }  // namespace detail
 constexpr std::span<const EnumName<TallyFilterKind>> enum_names(TallyFilterKind) { return detail::tally_filter_names; }
 
