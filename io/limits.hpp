@@ -44,8 +44,8 @@ inline constexpr std::int64_t max_tally_values = std::int64_t{1} << 27;
 // batch's are reduced over ranks with an int MPI count and kept while in the tally window, and its
 // operators hold G C rows of up to G + 6 entries, indexed with ints.
 inline constexpr std::int64_t max_cmfd_tally_values = std::int64_t{1} << 27;
-// Entries of an energy filter's bounds, or of [settings.tally_mesh] energy_bounds (bins + 1).
-inline constexpr std::int64_t max_energy_bounds = 100000;
+// Entries of a bounds filter's bounds (an energy filter's, [settings.tally_mesh] energy_bounds): bins + 1.
+inline constexpr std::int64_t max_filter_bounds = 100000;
 // Fission-bank sites per source particle before the bank overflows (and grows): more than 100 sites per
 // history is no physical problem's need, and the bank is allocated up front.
 inline constexpr double max_bank_capacity_factor = 100.0;

@@ -125,7 +125,7 @@ TEST(Input, DefaultProblem) {
   EXPECT_EQ(t.name, "mesh");
   ASSERT_EQ(t.filters.size(), 2u);
   EXPECT_EQ(p.meshes.at(static_cast<std::size_t>(t.filters[0].mesh)).mesh.shape, (std::array<int, 3>{9, 9, 1}));
-  EXPECT_EQ(t.filters[1].energy_bounds, (std::vector<double>{1.0e-5, 0.625, 2.0e7}));
+  EXPECT_EQ(t.filters[1].bounds, (std::vector<double>{1.0e-5, 0.625, 2.0e7}));
   EXPECT_EQ(t.scores, (std::vector<TallyScore>{TallyScore::flux, TallyScore::fission}));
   EXPECT_EQ(t.estimator, TallyEstimator::collision);
 }
@@ -180,7 +180,7 @@ TEST(Input, ReadmeExampleParses) {
   const auto end = readme.find("```", body);
   const auto p = read_problem_string(readme.substr(body, end - body), "INPUT.md");
   EXPECT_EQ(p.settings.energy_grid, EnergyGridKind::unionized);
-  EXPECT_EQ(p.tallies.at(0).filters.at(1).energy_bounds.size(), 4u);
+  EXPECT_EQ(p.tallies.at(0).filters.at(1).bounds.size(), 4u);
   EXPECT_EQ(p.settings.entropy_mesh.box.upper, p.settings.source.upper);
   EXPECT_EQ(p.lattices.at(0).shape, (std::array<int, 3>{2, 2, 1}));
   EXPECT_EQ(p.materials.at(0).nuclides.size(), 23u);

@@ -235,7 +235,7 @@ TEST_P(DirectAgreesWithTables, InKAndThermalSpectrum) {
   spectrum.name = "thermal_spectrum";
   model::TallyFilter energy;
   energy.kind = TallyFilterKind::energy;
-  for (int b = 0; b <= 12; ++b) energy.energy_bounds.push_back(1e-3 * std::pow(1000.0, b / 12.0));  // 1 meV to 1 eV
+  for (int b = 0; b <= 12; ++b) energy.bounds.push_back(1e-3 * std::pow(1000.0, b / 12.0));  // 1 meV to 1 eV
   spectrum.filters.push_back(energy);
   spectrum.scores = {TallyScore::flux};
   problem.tallies.push_back(spectrum);

@@ -119,14 +119,17 @@ RunResults sample_results() {
   t.units = {"particle-cm per source particle", "reactions per source particle"};
   TallyFilterResult mesh;
   mesh.kind = "mesh";
+  mesh.form = "mesh";
   mesh.bins = 6;
   mesh.shape = {3, 2, 1};
   mesh.lower = {-1.5, -1.0, -0.5};
   mesh.upper = {1.5, 1.0, 0.5};
   TallyFilterResult energy;
   energy.kind = "energy";
+  energy.form = "bounds";
+  energy.units = "eV";
   energy.bins = 2;
-  energy.energy_bounds = {1e-5, 0.625, 2e7};
+  energy.bounds = {1e-5, 0.625, 2e7};
   t.filters = {mesh, energy};
   // The sums as the 3 active batches' values make them (every reader checks that); the means and
   // deviations awkward doubles.
@@ -255,7 +258,7 @@ TEST(Output, JsonSummaryRoundTripsBitForBit) {
   EXPECT_EQ(tally.at("name"), "pins");
   EXPECT_EQ(tally.at("shape").get<std::vector<int>>(), (std::vector<int>{6, 2, 2}));
   EXPECT_EQ(tally.at("filters").at(0).at("shape").get<std::vector<int>>(), (std::vector<int>{3, 2, 1}));
-  EXPECT_EQ(tally.at("filters").at(1).at("energy_bounds").get<std::vector<double>>(), r.tallies[0].filters[1].energy_bounds);
+  EXPECT_EQ(tally.at("filters").at(1).at("bounds").get<std::vector<double>>(), r.tallies[0].filters[1].bounds);
   EXPECT_EQ(tally.at("scores").get<std::vector<std::string>>(), r.tallies[0].scores);
   const auto mean = tally.at("mean").get<std::vector<double>>();
   const auto std_dev = tally.at("std_dev").get<std::vector<double>>();
@@ -309,7 +312,7 @@ TEST(Output, StatepointReadsBack) {
 
   auto file = H5File::open(path);
   EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
-  EXPECT_EQ(file.attribute_int64("version"), 5);
+  EXPECT_EQ(file.attribute_int64("version"), 6);
   EXPECT_EQ(file.attribute_string("input"), r.input);
   EXPECT_EQ(file.attribute_string("mode"), r.mode);
   EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);
@@ -391,7 +394,7 @@ TEST(Output, StatepointReadsBackForRestart) {
   const std::vector<TallyResult> shown = read_statepoint_tallies(dir.file("sp.h5"));
   ASSERT_EQ(shown.size(), 1u);
   EXPECT_EQ(shown[0].mean, r.tallies[0].mean);
-  EXPECT_EQ(shown[0].filters[1].energy_bounds, r.tallies[0].filters[1].energy_bounds);
+  EXPECT_EQ(shown[0].filters[1].bounds, r.tallies[0].filters[1].bounds);
   EXPECT_EQ(shown[0].units, r.tallies[0].units);
   EXPECT_EQ(back.seed, r.seed);
   EXPECT_EQ(back.particles, r.particles);
@@ -583,11 +586,14 @@ TEST(Output, ForgedStatepointsAreRefused) {
       {"mesh shape 0 x 0 x 0 (allowed: at least 1 bin", [](RunResults& r) { r.tallies[0].filters[0].shape = {0, 0, 0}; }},
       {"dataset '/tallies/pins/units' holds 1 values (allowed: 2)", [](RunResults& r) { r.tallies[0].units.pop_back(); }},
       {"dataset '/tallies/pins/filters/1/names' holds 1 values (allowed: 2)", [](RunResults& r) {
-         r.tallies[0].filters[1] = TallyFilterResult{"cell", 2, {1, 1, 1}, {}, {}, {}, {"fuel"}, {}};
+         r.tallies[0].filters[1] = TallyFilterResult{"cell", "names", "", 2, {1, 1, 1}, {}, {}, {}, {"fuel"}, {}};
        }},
-      {"dataset '/tallies/pins/filters/1/energy_bounds' holds 2 values (allowed: 3)", [](RunResults& r) {
-         r.tallies[0].filters[1] = TallyFilterResult{"energy", 2, {1, 1, 1}, {}, {}, {0.0, 1.0}, {}, {}};
+      {"dataset '/tallies/pins/filters/1/bounds' holds 2 values (allowed: 3)", [](RunResults& r) {
+         r.tallies[0].filters[1] = TallyFilterResult{"energy", "bounds", "eV", 2, {1, 1, 1}, {}, {}, {0.0, 1.0}, {}, {}};
        }},
+      {"an energy filter of form 'names' in 'eV' (allowed: form 'bounds', units 'eV')",
+       [](RunResults& r) { r.tallies[0].filters[1].form = "names"; }},
+      {"energy bound 0 is -1 (allowed: ascending, >= 0)", [](RunResults& r) { r.tallies[0].filters[1].bounds[0] = -1; }},
       {"score 'heat'", [](RunResults& r) { r.tallies[0].scores[0] = "heat"; }},
       {"the units of flux are 'furlongs'", [](RunResults& r) { r.tallies[0].units[0] = "furlongs"; }},
       {"value 3 has mean nan and deviation", [](RunResults& r) { r.tallies[0].mean[3] = std::nan(""); }},
@@ -623,9 +629,9 @@ TEST(Output, ForgedStatepointsAreRefused) {
 // energy filter's bounds are its bins + 1 edges (fewer made tally show read past them).
 TEST(Output, TallyDescriptionHoldsEnergyBoundsToBins) {
   TallyResult t = sample_results().tallies[0];
-  t.filters[1] = TallyFilterResult{"energy", 2, {1, 1, 1}, {}, {}, {0.0, 1.0, 2.0}, {}, {}};
+  t.filters[1] = TallyFilterResult{"energy", "bounds", "eV", 2, {1, 1, 1}, {}, {}, {0.0, 1.0, 2.0}, {}, {}};
   EXPECT_EQ(tally_description_problem(t), "");
-  t.filters[1].energy_bounds.pop_back();
+  t.filters[1].bounds.pop_back();
   EXPECT_NE(tally_description_problem(t).find("an energy filter of 2 bins with 2 bounds (allowed: bins + 1)"),
             std::string::npos)
       << tally_description_problem(t);

@@ -121,7 +121,7 @@ std::int64_t filter_bins(const model::Problem& p, const model::TallyFilter& f, c
       for (const int c : f.items) total += placed[static_cast<std::size_t>(c)];
       return total;
     }
-    case FilterBins::bounds: return static_cast<std::int64_t>(f.energy_bounds.size()) - 1;
+    case FilterBins::bounds: return static_cast<std::int64_t>(f.bounds.size()) - 1;
     case FilterBins::groups: return p.groups;
     case FilterBins::names: break;
   }

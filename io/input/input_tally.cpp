@@ -72,15 +72,20 @@ std::map<std::string, int> index_by_name(const std::vector<T>& items) {
   return index;
 }
 
-// Energy bounds in eV: at least two, >= 0 and strictly ascending.
-std::vector<double> read_energy_bounds(const Section& s, std::string_view key) {
-  const std::string allowed = "2 to " + std::to_string(limits::max_energy_bounds) + " energies in eV, >= 0 and strictly ascending";
-  const auto b = s.numbers(key, 2, static_cast<std::size_t>(limits::max_energy_bounds), allowed);
+// A bounds filter's bounds (`bounds` is its row): at least two, strictly ascending, within the row's range.
+std::vector<double> read_bounds(const Section& s, std::string_view key, const TallyFilterInfo& bounds) {
+  const BoundsRange& range = bounds.range;
+  const std::string within = range.highest < constants::infinity
+                                 ? "in [" + format_number(range.lowest) + ", " + format_number(range.highest) + "]"
+                                 : ">= " + format_number(range.lowest);
+  const std::string allowed = "2 to " + std::to_string(limits::max_filter_bounds) + " " + std::string(bounds.bins_allowed) +
+                              " in " + std::string(bounds.units) + ", " + within + " and strictly ascending";
+  const auto b = s.numbers(key, 2, static_cast<std::size_t>(limits::max_filter_bounds), allowed);
   if (b.empty()) s.fail(key, "missing required key", allowed);
   for (std::size_t i = 0; i < b.size(); ++i) {
-    if (b[i] < 0 || (i > 0 && !(b[i] > b[i - 1]))) {
-      s.fail(key, std::string(key) + "[" + std::to_string(i) + "] = " + format_number(b[i]) + " is out of order", allowed);
-    }
+    const std::string which = std::string(key) + "[" + std::to_string(i) + "] = " + format_number(b[i]);
+    if (!(b[i] >= range.lowest && b[i] <= range.highest)) s.fail(key, which + " is out of range", allowed);
+    if (i > 0 && !(b[i] > b[i - 1])) s.fail(key, which + " is out of order", allowed);
   }
   return b;
 }
@@ -148,14 +153,6 @@ std::string_view item_word(FilterItems items) {
   return "cell";
 }
 
-// "a group filter", "an energy filter".
-std::string a_filter(std::string_view name) {
-  std::string text = std::string_view("aeiou").find(name.front()) == std::string_view::npos ? "a " : "an ";
-  text += name;
-  text += " filter";
-  return text;
-}
-
 model::TallyFilter read_filter(const Section& s, TallyFilterKind kind, const model::Problem& p, const Names& n,
                                const std::vector<std::int64_t>& placements) {
   const TallyFilterInfo& info = info_of(kind);
@@ -188,7 +185,7 @@ model::TallyFilter read_filter(const Section& s, TallyFilterKind kind, const mod
         }
       }
       break;
-    case FilterBins::bounds: f.energy_bounds = read_energy_bounds(s, key); break;
+    case FilterBins::bounds: f.bounds = read_bounds(s, key, info); break;
     case FilterBins::groups: break;
   }
   return f;
@@ -314,8 +311,8 @@ void read_tally_mesh_shorthand(const Section& root, model::Problem& p) {
     energy.kind = TallyFilterKind::group;
   } else {
     energy.kind = TallyFilterKind::energy;
-    energy.energy_bounds = tm->has("energy_bounds") ? read_energy_bounds(*tm, "energy_bounds")
-                                                    : std::vector<double>{1.0e-5, 0.625, 2.0e7};
+    energy.bounds = tm->has("energy_bounds") ? read_bounds(*tm, "energy_bounds", info_of(TallyFilterKind::energy))
+                                             : std::vector<double>{1.0e-5, 0.625, 2.0e7};
   }
   t.filters.push_back(energy);
   t.scores = {TallyScore::flux, TallyScore::fission};
@@ -332,7 +329,7 @@ void read_tally_mesh_shorthand(const Section& root, model::Problem& p) {
 }
 
 // Why tally t can never score, or "": a mesh that misses the geometry's bounding box (where it has one),
-// or energy bins all outside the continuous-energy range a neutron lives in. Such a tally used to give
+// or bounds all outside the values a neutron takes (an energy filter's beyond the continuous-energy range). Such a tally used to give
 // zeros without a word, and a trigger on it was reported as held.
 std::string never_scores(const model::Problem& p, const model::Tally& t, const std::optional<model::Box>& bounds) {
   for (const auto& f : t.filters) {
@@ -347,11 +344,13 @@ std::string never_scores(const model::Problem& p, const model::Tally& t, const s
         }
       }
     }
-    if (info_of(f.kind).bins == FilterBins::bounds && !f.energy_bounds.empty() &&
-        (f.energy_bounds.front() >= constants::energy_max_ev || f.energy_bounds.back() <= constants::energy_min_ev)) {
-      return "its energy bins [" + format_number(f.energy_bounds.front()) + ", " + format_number(f.energy_bounds.back()) +
-             "] eV lie outside the neutrons' range [" + format_number(constants::energy_min_ev) + ", " +
-             format_number(constants::energy_max_ev) + "] eV";
+    const TallyFilterInfo& info = info_of(f.kind);
+    if (info.bins == FilterBins::bounds && !f.bounds.empty() &&
+        (f.bounds.front() >= info.range.reach_high || f.bounds.back() <= info.range.reach_low)) {
+      return "its " + std::string(info.name) + " bins [" + format_number(f.bounds.front()) + ", " +
+             format_number(f.bounds.back()) + "] " + std::string(info.units) + " lie outside the neutrons' range [" +
+             format_number(info.range.reach_low) + ", " + format_number(info.range.reach_high) + "] " +
+             std::string(info.units);
     }
   }
   return {};

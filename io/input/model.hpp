@@ -143,7 +143,7 @@ struct TallyFilter {
   TallyFilterKind kind = TallyFilterKind::mesh;
   int mesh = -1;                      // mesh: index into Problem::meshes
   std::vector<int> items;             // cell, cell_instance: cells; material: materials; universe: universes
-  std::vector<double> energy_bounds;  // energy: eV, ascending
+  std::vector<double> bounds;         // energy and other bounds filters: ascending, in the kind's units
 };
 
 // [[tally]] trigger: the run goes on (to settings.max_batches) until the largest relative error of

@@ -14,19 +14,25 @@ namespace keff {
 
 namespace {
 
-// What filter f may hold beyond its kind and bin count: a mesh its shape (bins per axis multiplying to
-// its bins) and a box with lower < upper on every axis; an energy filter its bins + 1 ascending, finite,
-// non-negative bounds; a cell, material or universe filter a valid name per bin; a cell_instance filter a
-// name and a finite position per placement; a group filter nothing. "" or the problem.
+// What filter f may hold beyond its kind and bin count, by its kind's form (which, with the units, it
+// must state as its row does): a mesh its shape (bins per axis multiplying to its bins) and a box with
+// lower < upper on every axis; bounds (energy) its bins + 1 bounds, ascending within the row's range;
+// names (cell, material, universe) a valid name per bin; placements (cell_instance) a name and a finite
+// position per placement; groups nothing. "" or the problem.
 std::string filter_problem(const TallyFilterResult& f) {
   const auto kind = enum_from_name<TallyFilterKind>(f.kind);
   if (!kind) return "filter kind '" + printable_cut(f.kind) + "' (allowed: " + allowed_names<TallyFilterKind>() + ")";
   if (f.bins < 1 || f.bins > limits::max_tally_values) {
-    return "a " + f.kind + " filter of " + std::to_string(f.bins) + " bins (allowed: 1 to " +
+    return a_filter(f.kind) + " of " + std::to_string(f.bins) + " bins (allowed: 1 to " +
            std::to_string(limits::max_tally_values) + ")";
   }
   const auto n = static_cast<std::size_t>(f.bins);
-  const FilterBins bins = info_of(*kind).bins;
+  const TallyFilterInfo& info = info_of(*kind);
+  const FilterBins bins = info.bins;
+  if (f.form != name_of(bins) || f.units != info.units) {
+    return a_filter(f.kind) + " of form '" + printable_cut(f.form) + "' in '" + printable_cut(f.units) +
+           "' (allowed: form '" + std::string(name_of(bins)) + "', units '" + std::string(info.units) + "')";
+  }
   const bool named = bins == FilterBins::names || bins == FilterBins::placements;
   if (bins == FilterBins::mesh) {
     std::int64_t product = 1;
@@ -46,24 +52,24 @@ std::string filter_problem(const TallyFilterResult& f) {
       return "a mesh of " + std::to_string(product) + " cells with " + std::to_string(f.bins) + " bins (allowed: equal)";
     }
   } else if (f.shape != std::array<int, 3>{1, 1, 1}) {
-    return "a " + f.kind + " filter with a mesh shape (allowed: a mesh's only)";
+    return a_filter(f.kind) + " with a mesh shape (allowed: a mesh's only)";
   }
-  if ((bins == FilterBins::bounds) != !f.energy_bounds.empty()) {
-    return "a " + f.kind + " filter " + (f.energy_bounds.empty() ? "without" : "with") +
-           " energy bounds (allowed: an energy filter's only, bins + 1 of them)";
+  const bool bounded = bins == FilterBins::bounds;
+  if (f.bounds.size() != (bounded ? n + 1 : 0)) {
+    return a_filter(f.kind) + " of " + std::to_string(n) + " bins with " + std::to_string(f.bounds.size()) +
+           " bounds (allowed: " + (bounded ? "bins + 1" : "none") + ")";
   }
-  if (!f.energy_bounds.empty() && f.energy_bounds.size() != n + 1) {
-    return "an energy filter of " + std::to_string(n) + " bins with " + std::to_string(f.energy_bounds.size()) +
-           " bounds (allowed: bins + 1)";
-  }
-  for (std::size_t i = 0; i < f.energy_bounds.size(); ++i) {
-    const double e = f.energy_bounds[i];
-    if (!std::isfinite(e) || e < 0 || (i > 0 && !(e > f.energy_bounds[i - 1]))) {
-      return "energy bound " + std::to_string(i) + " is " + exact_number(e) + " (allowed: finite, >= 0, ascending)";
+  for (std::size_t i = 0; i < f.bounds.size(); ++i) {
+    const double b = f.bounds[i];
+    if (!(b >= info.range.lowest && b <= info.range.highest) || (i > 0 && !(b > f.bounds[i - 1]))) {
+      const std::string within = info.range.highest < constants::infinity
+                                     ? "from " + exact_number(info.range.lowest) + " to " + exact_number(info.range.highest)
+                                     : ">= " + exact_number(info.range.lowest);
+      return f.kind + " bound " + std::to_string(i) + " is " + exact_number(b) + " (allowed: ascending, " + within + ")";
     }
   }
   if (f.names.size() != (named ? n : 0)) {
-    return "a " + f.kind + " filter of " + std::to_string(n) + " bins with " + std::to_string(f.names.size()) +
+    return a_filter(f.kind) + " of " + std::to_string(n) + " bins with " + std::to_string(f.names.size()) +
            " names (allowed: " + (named ? "one per bin" : "none") + ")";
   }
   for (const auto& name : f.names) {
@@ -71,7 +77,7 @@ std::string filter_problem(const TallyFilterResult& f) {
   }
   const bool placed = bins == FilterBins::placements;
   if (f.positions.size() != (placed ? n : 0)) {
-    return "a " + f.kind + " filter of " + std::to_string(n) + " bins with " + std::to_string(f.positions.size()) +
+    return a_filter(f.kind) + " of " + std::to_string(n) + " bins with " + std::to_string(f.positions.size()) +
            " positions (allowed: " + (placed ? "one per placement" : "none") + ")";
   }
   for (const auto& p : f.positions) {

@@ -108,13 +108,16 @@ void for_each_field(C& c, F&& f) {
   f("converged", c.converged);
 }
 
-// One filter of a tally as the outputs describe it: its kind, its bins and what each bin is.
+// One filter of a tally as the outputs describe it: its kind, its row's form and units (written so that
+// a reader knows the bins without knowing the kind), its bins and what each bin is.
 struct TallyFilterResult {
   std::string kind;                          // kernels/vocabulary/tally_kinds.hpp's name
+  std::string form;                          // its row's FilterBins, by name
+  std::string units;                         // its row's units ("" but for bounds)
   std::int64_t bins = 1;
   std::array<int, 3> shape{1, 1, 1};         // mesh: bins per axis (x fastest in the bin number)
   std::array<double, 3> lower{}, upper{};    //       its box (+-1e300 on an axis the mesh spans whole)
-  std::vector<double> energy_bounds;         // energy: the bins' edges in eV, ascending
+  std::vector<double> bounds;                // bounds (energy): the bins' edges in `units`, ascending
   std::vector<std::string> names;            // cell, material, universe, cell_instance: each bin's cell (...)
   std::vector<std::array<double, 3>> positions;  // cell_instance: each placement's origin
 };

@@ -28,13 +28,14 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 5;
+constexpr std::int64_t statepoint_version = 6;
 
 // The checksum of everything a restart or a reader of the results reads (metadata, batches, the tallies'
 // descriptions, means, deviations and sums, source bank, CMFD's settings, solves, window and warm start),
 // over the values as held in RunResults, so the writer and the reader compute it alike (io/checksum.hpp).
 // Since version 5 the tallies' descriptions and results and CMFD's settings and warm start join it: a
-// reader had trusted them unchecked.
+// reader had trusted them unchecked. Version 6 writes each filter's form and units and names its bounds
+// `bounds` (they were `energy_bounds`, when energy was the one filter with bounds).
 class ContentChecksum {
  public:
   void add(std::string_view text) { add(checksum64(text.data(), text.size())); }
@@ -98,13 +99,15 @@ void add_tally(ContentChecksum& c, const TallyResult& t) {
   c.add(static_cast<std::uint64_t>(t.filters.size()));
   for (const TallyFilterResult& f : t.filters) {
     c.add(f.kind);
+    c.add(f.form);
+    c.add(f.units);
     c.add(static_cast<std::uint64_t>(f.bins));
     for (std::size_t a = 0; a < 3; ++a) {
       c.add(static_cast<std::uint64_t>(f.shape[a]));
       c.add_real(f.lower[a]);
       c.add_real(f.upper[a]);
     }
-    c.add(std::span<const double>(f.energy_bounds));
+    c.add(std::span<const double>(f.bounds));
     add_texts(c, f.names);
     for (const auto& p : f.positions) c.add(std::span<const double>(p));
   }

@@ -27,13 +27,15 @@ std::vector<std::size_t> shape_of(const TallyResult& t) {
 
 void write_filter(const H5Group& g, const TallyFilterResult& f) {
   g.set_attribute("kind", f.kind);
+  g.set_attribute("form", f.form);
+  g.set_attribute("units", f.units);
   g.set_attribute("bins", f.bins);
   if (has_bins(f.kind, FilterBins::mesh)) {
     g.write("shape", std::vector<std::int64_t>(f.shape.begin(), f.shape.end()));
     g.write("lower", std::vector<double>(f.lower.begin(), f.lower.end()));
     g.write("upper", std::vector<double>(f.upper.begin(), f.upper.end()));
   }
-  if (!f.energy_bounds.empty()) g.write("energy_bounds", f.energy_bounds);
+  if (!f.bounds.empty()) g.write("bounds", f.bounds);
   if (!f.names.empty()) g.write("names", std::span<const std::string>(f.names));
   if (!f.positions.empty()) {
     std::vector<double> xyz;
@@ -72,6 +74,8 @@ std::vector<std::string> read_strings(const H5Group& g, const std::string& path,
 TallyFilterResult read_filter(const H5Group& g, const std::string& path) {
   TallyFilterResult f;
   f.kind = g.attribute_string("kind");
+  f.form = g.attribute_string("form");
+  f.units = g.attribute_string("units");
   f.bins = g.attribute_int64("bins");
   if (f.bins < 1 || f.bins > limits::max_tally_values) {
     throw OutputError("statepoint '" + printable_cut(path) + "': " + g.path() + " has " + std::to_string(f.bins) + " bins");
@@ -86,7 +90,7 @@ TallyFilterResult read_filter(const H5Group& g, const std::string& path) {
       f.upper[a] = upper[a];
     }
   }
-  if (g.contains("energy_bounds")) f.energy_bounds = read_values(g, path, "energy_bounds", n + 1);
+  if (g.contains("bounds")) f.bounds = read_values(g, path, "bounds", n + 1);
   if (g.contains("names")) f.names = read_strings(g, path, "names", n);
   if (g.contains("positions")) {
     const auto xyz = read_values(g, path, "positions", 3 * n);

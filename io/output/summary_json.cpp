@@ -93,13 +93,14 @@ json batches_json(const std::vector<BatchResult>& batches) {
 
 // A filter's description: its kind and bins, and what its kind says of them.
 json filter_json(const TallyFilterResult& f) {
-  json out = {{"kind", f.kind}, {"bins", f.bins}};
+  json out = {{"kind", f.kind}, {"form", f.form}, {"bins", f.bins}};
+  if (!f.units.empty()) out["units"] = f.units;
   if (has_bins(f.kind, FilterBins::mesh)) {
     out["shape"] = f.shape;
     out["lower"] = f.lower;
     out["upper"] = f.upper;
   }
-  if (!f.energy_bounds.empty()) out["energy_bounds"] = f.energy_bounds;
+  if (!f.bounds.empty()) out["bounds"] = f.bounds;
   if (!f.names.empty()) out["names"] = f.names;
   if (!f.positions.empty()) out["positions"] = f.positions;
   return out;

@@ -105,7 +105,7 @@ KOKKOS_INLINE_FUNCTION void match_filter(const TallyParams<Mem>& tp, const Geome
       }
       return;
     case TallyFilterKind::energy: {
-      const int b = energy_band(tp.energy_bounds.data() + f.data, f.count, energy);
+      const int b = energy_band(tp.bounds.data() + f.data, f.count, energy);
       if (b >= 0) m.add(b);
       return;
     }

@@ -16,13 +16,14 @@
 
 namespace keff {
 
-// One filter of one tally. `data` and `count` locate its entries in the array its kind reads:
-//   cell, material, universe: item_bin[data .. data + count), the bin of each cell (material, universe)
-//                             index of the problem, -1 for those the filter does not list;
-//   cell_instance:            `count` listed cells, each at cell_instance[data + i]: its cell index, its
+// One filter of one tally. `data` and `count` locate its entries in the array its form
+// (kernels/vocabulary/tally_kinds.hpp) reads:
+//   names (cell, material, universe): item_bin[data .. data + count), the bin of each cell (material,
+//                             universe) index of the problem, -1 for those the filter does not list;
+//   placements (cell_instance): `count` listed cells, each at cell_instance[data + i]: its cell index, its
 //                             first bin, and where its placement offsets begin in instance_offsets;
-//   energy:                   energy_bounds[data .. data + count), count - 1 bins, ascending in energy;
-//   mesh:                     meshes(mesh); group: nothing (one bin per group).
+//   bounds (energy):          bounds[data .. data + count), count - 1 bins, ascending;
+//   mesh:                     meshes(mesh); groups: nothing (one bin per group).
 struct TallyFilterParams {
   TallyFilterKind kind = TallyFilterKind::mesh;
   int n_bins = 1;
@@ -57,7 +58,7 @@ struct TallyParams {
   Kokkos::View<const TallyScore*, Mem> scores;
   Kokkos::View<const RegularMesh*, Mem> meshes;
   Kokkos::View<const int*, Mem> item_bin;
-  Kokkos::View<const Real*, Mem> energy_bounds;
+  Kokkos::View<const Real*, Mem> bounds;
   Kokkos::View<const CellInstanceTarget*, Mem> cell_instance;
   Kokkos::View<const std::int64_t*, Mem> instance_offsets;
   int n_cells = 0, n_lattice_elements = 0;  // the sections of each target's placement offsets

@@ -3,9 +3,11 @@
 // input reader, the device scoring, the output writers and the checks alike (a score's name, units and
 // estimators are written here once). No Kokkos: host-only code includes this.
 #include "kernels/vocabulary/enum_names.hpp"
+#include "kernels/vocabulary/types.hpp"
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace keff {
@@ -68,6 +70,21 @@ enum class FilterBins : int {
   bounds,      // ascending bounds: a bin between each two
   groups,      // nothing to give: a bin per group of the multigroup data
 };
+// The forms' names, which the outputs write beside each filter's kind (keff_results reads a filter by
+// its form, so a new kind of an existing form needs nothing there).
+inline constexpr EnumName<FilterBins> filter_bins_names[] = {{FilterBins::mesh, "mesh"},
+                                                             {FilterBins::names, "names"},
+                                                             {FilterBins::placements, "placements"},
+                                                             {FilterBins::bounds, "bounds"},
+                                                             {FilterBins::groups, "groups"}};
+constexpr std::span<const EnumName<FilterBins>> enum_names(FilterBins) { return filter_bins_names; }
+
+// A `bounds` filter's range: the bounds the input may give (lowest to highest), and the values a particle
+// takes (reach_low to reach_high; bins that all lie outside them never score, which the input refuses).
+struct BoundsRange {
+  double lowest = 0, highest = 0;
+  double reach_low = 0, reach_high = 0;
+};
 
 // What a `names` or `placements` filter lists.
 enum class FilterItems : int { none, cells, materials, universes };
@@ -77,7 +94,7 @@ enum class FilterPhysics : int { any, continuous_energy, multigroup };
 
 // A filter kind: its name (in `filters`, the statepoint, the JSON summary and keff_results), the input
 // key that gives its bins ("" when nothing is given) and what that key allows, where its bins come
-// from, what it lists or the units of its bounds, whether its bin depends on the particle's geometry
+// from, what it lists or the units and range of its bounds, whether its bin depends on the particle's geometry
 // levels (cells, universes, placements: an event that scores it at collisions must load the slot's
 // geometry fields, TallyParams' geometry_at_collisions; match_filter checks the levels are there), its
 // physics mode and, for the other mode, what to use instead, and what it does (`keff tally filters`).
@@ -89,27 +106,28 @@ struct TallyFilterInfo {
   FilterBins bins;
   FilterItems items;
   std::string_view units;
+  BoundsRange range;
   bool reads_levels;
   FilterPhysics physics;
   std::string_view instead;
   std::string_view description;
 };
 inline constexpr TallyFilterInfo tally_filters[] = {
-    {TallyFilterKind::mesh, "mesh", "mesh", "the name of a [[mesh]]", FilterBins::mesh, FilterItems::none, "", false,
+    {TallyFilterKind::mesh, "mesh", "mesh", "the name of a [[mesh]]", FilterBins::mesh, FilterItems::none, "", {}, false,
      FilterPhysics::any, "", "the bin of a regular mesh the particle is in (a track is split at the mesh planes)"},
-    {TallyFilterKind::cell, "cell", "cells", "names of [[cell]]s", FilterBins::names, FilterItems::cells, "", true,
+    {TallyFilterKind::cell, "cell", "cells", "names of [[cell]]s", FilterBins::names, FilterItems::cells, "", {}, true,
      FilterPhysics::any, "", "a listed cell the particle is in, at any level of the geometry"},
     {TallyFilterKind::material, "material", "materials", "names of [[material]]s", FilterBins::names,
-     FilterItems::materials, "", false, FilterPhysics::any, "", "the listed material it is in"},
+     FilterItems::materials, "", {}, false, FilterPhysics::any, "", "the listed material it is in"},
     {TallyFilterKind::universe, "universe", "universes", "names of universes", FilterBins::names,
-     FilterItems::universes, "", true, FilterPhysics::any, "", "a listed universe it is in, at any level"},
+     FilterItems::universes, "", {}, true, FilterPhysics::any, "", "a listed universe it is in, at any level"},
     {TallyFilterKind::cell_instance, "cell_instance", "cell_instance", "names of [[cell]]s", FilterBins::placements,
-     FilterItems::cells, "", true, FilterPhysics::any, "",
+     FilterItems::cells, "", {}, true, FilterPhysics::any, "",
      "one placement of a listed cell in the lattices (OpenMC's distribcell): pin by pin"},
-    {TallyFilterKind::energy, "energy", "energy", "", FilterBins::bounds, FilterItems::none, "eV", false,
-     FilterPhysics::continuous_energy, "the group filter: one bin per group of the data",
+    {TallyFilterKind::energy, "energy", "energy", "energies", FilterBins::bounds, FilterItems::none, "eV",
+     {0, constants::infinity, constants::energy_min_ev, constants::energy_max_ev}, false, FilterPhysics::continuous_energy, "the group filter: one bin per group of the data",
      "an energy band, continuous energy (bounds in eV)"},
-    {TallyFilterKind::group, "group", "", "", FilterBins::groups, FilterItems::none, "", false,
+    {TallyFilterKind::group, "group", "", "", FilterBins::groups, FilterItems::none, "", {}, false,
      FilterPhysics::multigroup,
      "the energy filter, with bounds in eV", "a group of the multigroup data, one bin each"},
 };
@@ -136,6 +154,14 @@ constexpr const TallyFilterInfo* filter_named(std::string_view name) {
     if (f.name == name) return &f;
   }
   return nullptr;
+}
+
+// "a group filter", "an energy filter": a kind in a message.
+inline std::string a_filter(std::string_view name) {
+  std::string text = !name.empty() && std::string_view("aeiou").find(name.front()) != std::string_view::npos ? "an " : "a ";
+  text += name;
+  text += " filter";
+  return text;
 }
 
 // Whether the filter kind called `name` has bins of that form.

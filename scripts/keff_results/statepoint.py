@@ -1,6 +1,6 @@
 """keff's HDF5 statepoint read into numpy arrays, in the spirit of openmc.StatePoint: the run's metadata,
 the per-batch table, k by estimator, the leakage, the timing and the tallies. The layout is examples/OUTPUTS.md's
-("Statepoint", versions 4 and 5, which differ only in what keff's checksum covers; written by
+("Statepoint", version 6, whose filters state their form and units; written by
 io/output/statepoint.cpp and statepoint_tallies.cpp). The checksum is keff's to check; this reader holds
 each tally's description to its values (io/output/results_check.hpp says the same for keff), so an edited
 file is refused with one line, never a traceback or a wrong picture.
@@ -16,9 +16,9 @@ import h5py
 import numpy as np
 
 from .errors import SelectionError, StatePointError
-from .tally import FILTER_FORMS, Filter, Tally
+from .tally import FORMS, Filter, Tally
 
-SUPPORTED_VERSIONS = (4, 5)
+SUPPORTED_VERSIONS = (6,)
 
 # A mean and its standard deviation (NaN where undefined: fewer than two active batches).
 Estimate = namedtuple("Estimate", "mean std")
@@ -263,10 +263,6 @@ def _read_batches(g):
 # anything is allocated for it.
 MAX_TALLY_VALUES = 1 << 27
 MAX_TALLY_FILTERS = 6
-FILTER_KINDS = tuple(FILTER_FORMS)
-NAMED_KINDS = tuple(k for k, form in FILTER_FORMS.items() if form in ("names", "placements"))
-BOUNDED_KINDS = tuple(k for k, form in FILTER_FORMS.items() if form == "bounds")
-PLACED_KINDS = tuple(k for k, form in FILTER_FORMS.items() if form == "placements")
 
 
 def _sized_dataset(g, name, count, what):
@@ -281,13 +277,18 @@ def _sized(g, name, count, what):
 
 
 def _read_filter(g):
-    kind, bins = _value(g.attrs["kind"]), int(g.attrs["bins"])
-    if not isinstance(kind, str) or kind not in FILTER_KINDS:
-        raise StatePointError(f"{g.name}: filter kind {printable_cut(repr(kind), 40)} (allowed: {', '.join(FILTER_KINDS)})")
+    kind, form, units, bins = (_value(g.attrs["kind"]), _value(g.attrs["form"]), _value(g.attrs["units"]),
+                               int(g.attrs["bins"]))
+    if not (isinstance(kind, str) and kind.isidentifier() and len(kind) <= 64):
+        raise StatePointError(f"{g.name}: filter kind {printable_cut(repr(kind), 40)} (allowed: a kind's name)")
+    if not (isinstance(form, str) and form in FORMS):
+        raise StatePointError(f"{g.name}: filter form {printable_cut(repr(form), 40)} (allowed: {', '.join(FORMS)})")
+    if not (isinstance(units, str) and units.isprintable() and len(units) <= 64):
+        raise StatePointError(f"{g.name}: filter units {printable_cut(repr(units), 40)} (allowed: printable, short)")
     if not 1 <= bins <= MAX_TALLY_VALUES:
         raise StatePointError(f"{g.name}: {bins} bins (allowed: 1 to {MAX_TALLY_VALUES})")
-    f = Filter(kind=kind, bins=bins)
-    if FILTER_FORMS[kind] == "mesh":
+    f = Filter(kind=kind, bins=bins, form=form, units=units)
+    if form == "mesh":
         f.shape = tuple(int(n) for n in _sized(g, "shape", 3, "bins along x, y and z"))
         f.lower, f.upper = _sized(g, "lower", 3, "the box's corner"), _sized(g, "upper", 3, "the box's corner")
         if min(f.shape) < 1 or int(np.prod(f.shape, dtype=object)) != bins:
@@ -296,23 +297,24 @@ def _read_filter(g):
         if not (np.all(np.isfinite(f.lower)) and np.all(np.isfinite(f.upper)) and np.all(f.lower < f.upper)):
             raise StatePointError(f"{g.name}: the mesh box {list(f.lower)} to {list(f.upper)} (allowed: finite, "
                                   "lower below upper)")
-    if ("energy_bounds" in g) != (kind in BOUNDED_KINDS):
-        raise StatePointError(f"{g.name}: energy bounds on a {kind} filter (allowed: an energy filter's, and it has them)")
-    if kind in BOUNDED_KINDS:
-        f.energy_bounds = _sized(g, "energy_bounds", bins + 1, "the bins' edges")
-        if not (np.all(np.isfinite(f.energy_bounds)) and np.all(f.energy_bounds >= 0)
-                and np.all(np.diff(f.energy_bounds) > 0)):
-            raise StatePointError(f"{g.name}: energy bounds not finite, non-negative and ascending")
-    if ("names" in g) != (kind in NAMED_KINDS):
-        raise StatePointError(f"{g.name}: names on a {kind} filter (allowed: a cell, material, universe or "
-                              "cell_instance filter's, and it has them)")
-    if kind in NAMED_KINDS:
+    if ("bounds" in g) != (form == "bounds"):
+        raise StatePointError(f"{g.name}: bounds on a {form} filter (allowed: a bounds filter's, and it has them)")
+    if form == "bounds":
+        f.bounds = _sized(g, "bounds", bins + 1, "the bins' edges")
+        if not (np.all(np.isfinite(f.bounds)) and np.all(np.diff(f.bounds) > 0)):
+            raise StatePointError(f"{g.name}: bounds not finite and ascending")
+    named = form in ("names", "placements")
+    if ("names" in g) != named:
+        raise StatePointError(f"{g.name}: names on a {form} filter (allowed: a names or placements filter's, "
+                              "and it has them)")
+    if named:
         f.names = _strings(_sized_dataset(g, "names", bins, "a name per bin"))
         if not all(isinstance(n, str) and n.isprintable() and 0 < len(n) <= 256 for n in f.names):
             raise StatePointError(f"{g.name}: a bin name that is not a printable name")
-    if ("positions" in g) != (kind in PLACED_KINDS):
-        raise StatePointError(f"{g.name}: positions on a {kind} filter (allowed: a cell_instance filter's, and it has them)")
-    if kind in PLACED_KINDS:
+    if ("positions" in g) != (form == "placements"):
+        raise StatePointError(f"{g.name}: positions on a {form} filter (allowed: a placements filter's, and it "
+                              "has them)")
+    if form == "placements":
         f.positions = _sized(g, "positions", 3 * bins, "a position per placement").reshape(-1, 3)
         if not np.all(np.isfinite(f.positions)):
             raise StatePointError(f"{g.name}: a placement's position is not finite")

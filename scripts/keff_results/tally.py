@@ -15,25 +15,26 @@ def number(value):
     return "%.6g" % value
 
 
-# The filter kinds, each with the form of its bins and the units of its bounds, as `keff tally filters`
-# lists them from their one table (kernels/vocabulary/tally_kinds.hpp); tests/python/test_keff_results.py
-# holds the two equal.
-FILTER_FORMS = {"mesh": "mesh", "cell": "names", "material": "names", "universe": "names",
-                "cell_instance": "placements", "energy": "bounds", "group": "groups"}
-BOUNDS_UNITS = {"energy": "eV"}
+# Where a filter's bins come from (kernels/vocabulary/tally_kinds.hpp's FilterBins). keff writes each
+# filter's form and units beside its kind, so a filter is read by its form and a kind added to keff's
+# table needs nothing here.
+FORMS = ("mesh", "names", "placements", "bounds", "groups")
 
 
 @dataclass
 class Filter:
     """One axis of a tally's results: its kind (mesh, energy, group, cell, material, universe,
-    cell_instance) and bins, with what describes the bins of that kind."""
+    cell_instance, ...: `keff tally filters`), the form of its bins (FORMS) and their units, and what
+    describes the bins of that form."""
     kind: str
     bins: int
+    form: str = "names"
+    units: str = ""
     shape: tuple = None          # mesh: (nx, ny, nz), x fastest in the bin number
     lower: np.ndarray = None     # mesh: cm
     upper: np.ndarray = None
-    energy_bounds: np.ndarray = None  # energy: eV, bins + 1 ascending
-    names: list = None           # cell, material, universe, cell_instance
+    bounds: np.ndarray = None    # bounds (energy): bins + 1 ascending, in `units`
+    names: list = None           # names and placements (cell, material, universe, cell_instance)
     positions: np.ndarray = None  # cell_instance: [bins][3], each placement's origin (cm)
 
     def mesh_index(self, b):
@@ -48,18 +49,12 @@ class Filter:
             return None
         return np.linspace(lo, hi, self.shape[axis] + 1)
 
-    @property
-    def form(self):
-        """Where the bins come from: mesh, names, placements, bounds or groups (FILTER_FORMS)."""
-        return FILTER_FORMS.get(self.kind, "names")
-
     def bin_label(self, b):
         """Bin b in words, as `keff tally show` prints it (src/cli/tally_table.cpp)."""
         if self.form == "mesh":
             return "(%d %d %d)" % self.mesh_index(b)
         if self.form == "bounds":
-            units = BOUNDS_UNITS.get(self.kind, "")
-            return f"[{number(self.energy_bounds[b])}, {number(self.energy_bounds[b + 1])})" + (f" {units}" if units else "")
+            return f"[{number(self.bounds[b])}, {number(self.bounds[b + 1])})" + (f" {self.units}" if self.units else "")
         if self.form == "groups":
             return f"group {b + 1}"
         if self.form == "placements" and self.positions is not None and b < len(self.positions):
@@ -172,9 +167,9 @@ def _filter_columns(f, index):
         ix, iy, iz = f.mesh_index(index)
         return {"mesh x": ix.tolist(), "mesh y": iy.tolist(), "mesh z": iz.tolist()}
     if f.form == "bounds":
-        units = f" [{BOUNDS_UNITS[f.kind]}]" if f.kind in BOUNDS_UNITS else ""
-        return {f"{f.kind} low{units}": f.energy_bounds[index].tolist(),
-                f"{f.kind} high{units}": f.energy_bounds[index + 1].tolist()}
+        units = f" [{f.units}]" if f.units else ""
+        return {f"{f.kind} low{units}": f.bounds[index].tolist(),
+                f"{f.kind} high{units}": f.bounds[index + 1].tolist()}
     if f.form == "groups":
         return {"group": (index + 1).tolist()}
     columns = {f.kind: [f.names[b] for b in index]}
@@ -186,15 +181,15 @@ def _filter_columns(f, index):
 
 def _filter_from_summary(entry):
     kind = entry["kind"]
-    f = Filter(kind=kind, bins=entry.get("bins", 0))
-    if kind == "mesh":
+    f = Filter(kind=kind, bins=entry.get("bins", 0), form=entry.get("form", "names"), units=entry.get("units", ""))
+    if f.form == "mesh":
         f.shape = tuple(int(n) for n in entry["shape"])
         f.lower = np.array(entry.get("lower", [-1e300] * 3), dtype=float)
         f.upper = np.array(entry.get("upper", [1e300] * 3), dtype=float)
         f.bins = f.bins or int(np.prod(f.shape))
-    if "energy_bounds" in entry:
-        f.energy_bounds = np.array(entry["energy_bounds"], dtype=float)
-        f.bins = f.bins or len(f.energy_bounds) - 1
+    if "bounds" in entry:
+        f.bounds = np.array(entry["bounds"], dtype=float)
+        f.bins = f.bins or len(f.bounds) - 1
     if "names" in entry:
         f.names = list(entry["names"])
         f.bins = f.bins or len(f.names)

@@ -32,8 +32,8 @@ std::string bin_label(const TallyFilterResult& f, std::int64_t b) {
   }
   if (bins == FilterBins::bounds) {
     std::string text = "[";
-    text += number(f.energy_bounds[i]) + ", " + number(f.energy_bounds[i + 1]) + ")";
-    if (!info->units.empty()) text.append(" ").append(info->units);
+    text += number(f.bounds[i]) + ", " + number(f.bounds[i + 1]) + ")";
+    if (!f.units.empty()) text.append(" ").append(f.units);
     return text;
   }
   if (bins == FilterBins::groups) return "group " + std::to_string(b + 1);

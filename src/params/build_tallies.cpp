@@ -17,7 +17,7 @@ struct HostTallies {
   std::vector<TallyScore> scores;
   std::vector<RegularMesh> meshes;
   std::vector<int> item_bin;
-  std::vector<Real> energy_bounds;
+  std::vector<Real> bounds;
   std::vector<CellInstanceTarget> cell_instance;
   std::vector<std::int64_t> instance_offsets;
 };
@@ -63,10 +63,10 @@ TallyFilterParams filter_params(HostTallies& h, const model::Problem& p, const m
       break;
     case FilterBins::placements: out.n_bins = add_cell_instances(h, p, f, out); break;
     case FilterBins::bounds:
-      out.data = static_cast<int>(h.energy_bounds.size());
-      out.count = static_cast<int>(f.energy_bounds.size());
+      out.data = static_cast<int>(h.bounds.size());
+      out.count = static_cast<int>(f.bounds.size());
       out.n_bins = out.count - 1;
-      h.energy_bounds.insert(h.energy_bounds.end(), f.energy_bounds.begin(), f.energy_bounds.end());
+      h.bounds.insert(h.bounds.end(), f.bounds.begin(), f.bounds.end());
       break;
     case FilterBins::groups: out.n_bins = p.groups; break;
   }
@@ -117,7 +117,7 @@ TallyParams<DeviceMem> build_tallies(const DeviceExec& exec, const model::Proble
   out.scores = to_device(exec, "keff::tally::scores", h.scores);
   out.meshes = to_device(exec, "keff::tally::meshes", h.meshes);
   out.item_bin = to_device(exec, "keff::tally::item_bins", h.item_bin);
-  out.energy_bounds = to_device(exec, "keff::tally::energy_bounds", h.energy_bounds);
+  out.bounds = to_device(exec, "keff::tally::bounds", h.bounds);
   out.cell_instance = to_device(exec, "keff::tally::cell_instances", h.cell_instance);
   out.instance_offsets = to_device(exec, "keff::tally::instance_offsets", h.instance_offsets);
   return out;

@@ -17,6 +17,8 @@ TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFil
   TallyFilterResult out;
   const TallyFilterInfo& info = info_of(f.kind);
   out.kind = std::string(info.name);
+  out.form = std::string(name_of(info.bins));
+  out.units = std::string(info.units);
   switch (info.bins) {
     case FilterBins::mesh: {
       const model::Mesh& m = p.meshes[static_cast<std::size_t>(f.mesh)].mesh;
@@ -40,8 +42,8 @@ TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFil
       }
       break;
     case FilterBins::bounds:
-      out.energy_bounds = f.energy_bounds;
-      out.bins = static_cast<std::int64_t>(f.energy_bounds.size()) - 1;
+      out.bounds = f.bounds;
+      out.bins = static_cast<std::int64_t>(f.bounds.size()) - 1;
       break;
     case FilterBins::groups: out.bins = p.groups; break;
   }

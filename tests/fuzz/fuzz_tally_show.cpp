@@ -1,9 +1,10 @@
 // libFuzzer target: any bytes as a tally a statepoint describes (name, estimator, scores, units, filters
-// with their bins, mesh shape and box, energy bounds, names, positions; means, deviations and sums of any
+// with their bins, mesh shape and box, form, units, bounds, names, positions; means, deviations and sums of any
 // length): tally_description_problem, which every statepoint reader applies, must accept it or say why,
 // and a tally it accepts must print (`keff tally show`'s table and CSV) without reading past an array.
 // Forged shapes and lists used to crash tally show (SIGFPE, SIGSEGV).
 #include "io/output/results_check.hpp"
+#include "kernels/vocabulary/tally_kinds.hpp"
 #include "src/cli/tally_table.hpp"
 #include "tests/fuzz/fuzz_bytes.hpp"
 
@@ -34,6 +35,8 @@ const auto scores = {"flux", "total", "absorption", "scatter", "fission", "nu-fi
 const auto units = {"particle-cm per source particle", "reactions per source particle",
                     "neutrons per source particle", "collisions per source particle"};
 const auto kinds = {"mesh", "cell", "material", "universe", "cell_instance", "energy", "group"};
+const auto forms = {"mesh", "names", "placements", "bounds", "groups", "", "heat"};
+const auto filter_units = {"", "eV", "rad", "furlongs"};
 const auto names = {"fuel", "water", "pin", "a.b-c_1", "names", "."};
 
 }  // namespace
@@ -48,12 +51,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::int64_t f = in.count(4); f > 0 && f < 10; --f) {
     keff::TallyFilterResult filter;
     filter.kind = in.text(kinds);
+    if (const keff::TallyFilterInfo* row = keff::filter_named(filter.kind); row && in.next<std::uint8_t>() % 4) {
+      filter.form = keff::name_of(row->bins);
+      filter.units = row->units;
+    } else {
+      filter.form = in.text(forms);
+      filter.units = in.text(filter_units);
+    }
     filter.bins = in.count(6);
     for (auto& n : filter.shape) n = static_cast<int>(in.count(4));
     for (auto& v : filter.lower) v = in.next<std::uint8_t>() % 4 ? -1.0 : in.next<double>();
     for (auto& v : filter.upper) v = in.next<std::uint8_t>() % 4 ? 1.0 : in.next<double>();
     for (std::int64_t i = in.count(8); i > 0 && i < 64; --i) {
-      filter.energy_bounds.push_back(in.next<std::uint8_t>() % 4 ? static_cast<double>(filter.energy_bounds.size())
+      filter.bounds.push_back(in.next<std::uint8_t>() % 4 ? static_cast<double>(filter.bounds.size())
                                                                   : in.next<double>());
     }
     for (std::int64_t i = in.count(8); i > 0 && i < 64; --i) filter.names.push_back(in.text(names));

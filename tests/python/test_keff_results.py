@@ -195,8 +195,9 @@ class Reader(unittest.TestCase):
                 self.assertEqual(list(f.shape), e["shape"])
                 self.assert_same(f.lower, e["lower"], "lower")
                 self.assert_same(f.upper, e["upper"], "upper")
-            if "energy_bounds" in e:
-                self.assert_same(f.energy_bounds, e["energy_bounds"], "energy_bounds")
+            self.assertEqual((f.form, f.units), (e["form"], e.get("units", "")))
+            if "bounds" in e:
+                self.assert_same(f.bounds, e["bounds"], "bounds")
             if "names" in e:
                 self.assertEqual(f.names, e["names"])
             if "positions" in e:
@@ -250,18 +251,19 @@ class Reader(unittest.TestCase):
 
 
 class FilterTable(unittest.TestCase):
-    """keff_results' filter kinds and forms are keff's (`keff tally filters`, from their one table)."""
+    """keff_results reads every form of bins keff's filter kinds have (`keff tally filters`, from their one
+    table): a filter is read by the form and units the file states, so the kinds are keff's alone."""
 
-    def test_same_kinds(self):
+    def test_every_form_read(self):
         sys.path.insert(0, os.path.join(REPO, "scripts"))
-        from keff_results.tally import BOUNDS_UNITS, FILTER_FORMS
+        from keff_results.tally import FORMS
         result = subprocess.run([KEFF, "tally", "filters"], capture_output=True, text=True, timeout=60,
                                 env=dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false"))
         self.assertEqual(result.returncode, 0, result.stderr)
         rows = [line.split("\t") for line in result.stdout.splitlines()]
         self.assertTrue(all(len(row) == 6 for row in rows), result.stdout)
-        self.assertEqual({row[0]: row[2] for row in rows}, FILTER_FORMS)
-        self.assertEqual({row[0]: row[3] for row in rows if row[3] != "-"}, BOUNDS_UNITS)
+        self.assertEqual(sorted({row[2] for row in rows}), sorted(FORMS))
+        self.assertTrue(all((row[2] == "bounds") == (row[3] != "-") for row in rows), result.stdout)
 
 
 class Commands(unittest.TestCase):
@@ -459,7 +461,8 @@ class ForgedMetadata(unittest.TestCase):
             "scores_long": lambda f: self.replace(f, t + "/scores", np.array([b"flux"] * 5)),
             "names_short": lambda f: self.replace(f, "tallies/by_material/filters/0/names", np.array([b"fuel"])),
             "mean_nan": lambda f: f[t + "/mean"].__setitem__((0,) * f[t + "/mean"].ndim, np.nan),
-            "kind_unknown": lambda f: f[t + "/filters/0"].attrs.modify("kind", "heat"),
+            "form_unknown": lambda f: f[t + "/filters/0"].attrs.modify("form", "heat"),
+            "form_not_the_kinds": lambda f: f[t + "/filters/0"].attrs.modify("form", "groups"),
         }
         for name, edit in edits.items():
             with self.subTest(edit=name):
