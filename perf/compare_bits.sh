@@ -60,7 +60,13 @@ def results(path):
         if isinstance(v, list):
             return [strip(x) for x in v]
         return v
+    def filters(tallies):  # each filter by what it bins, whatever its description's keys were then
+        for t in tallies or []:
+            t["filters"] = [[f.get(key) for key in ("kind", "bins", "shape", "lower", "upper", "names", "positions")]
+                            + [f.get("bounds", f.get("energy_bounds"))] for f in t.get("filters", [])]
+        return tallies
     d = json.load(open(path))
+    d["tallies"] = filters(d.get("tallies"))
     return {k: strip(d.get(k)) for k in RESULTS}
 a, b = results(sys.argv[1]), results(sys.argv[2])
 differ = [k for k in a if a[k] != b[k]]
