@@ -79,16 +79,17 @@ struct MatchEval {
   TallyParams<DeviceMem> tp;
   int tally;
   Vec3 r;
+  Vec3 u;
   Real energy;
   KOKKOS_FUNCTION FilterBins operator()() const {
     FilterBins out;
     GeometryState s;
-    if (!locate(g, r, Vec3{1, 0, 0}, s)) return out;
+    if (!locate(g, r, u, s)) return out;
     const TallyLayout t = tp.tallies(tally);
     out.n_filters = t.n_filters;
     for (int j = 0; j < t.n_filters; ++j) {
       FilterMatches m;
-      match_filter(tp, g, tp.filters(t.first_filter + j), r, s, energy, -1, m);
+      match_filter(tp, g, tp.filters(t.first_filter + j), FilterPoint{r, u, energy, -1}, s, m);
       out.n[j] = m.n;
       for (int b = 0; b < m.n; ++b) out.bin[j][b] = m.bin[b];
     }
@@ -102,8 +103,8 @@ const model::Problem& tallies_lattice() {
   return problem;
 }
 
-// Each filter's bins for tally `name` at r with energy E.
-std::vector<std::vector<int>> bins(const std::string& name, Vec3 r, Real energy) {
+// Each filter's bins for tally `name` at r, flying along u, with energy E.
+std::vector<std::vector<int>> bins(const std::string& name, Vec3 r, Real energy, Vec3 u = {1, 0, 0}) {
   const model::Problem& problem = tallies_lattice();
   int tally = -1;
   for (std::size_t i = 0; i < problem.tallies.size(); ++i) {
@@ -111,7 +112,7 @@ std::vector<std::vector<int>> bins(const std::string& name, Vec3 r, Real energy)
   }
   EXPECT_GE(tally, 0) << name;
   const FilterBins f = geometry_test::run_on_device<FilterBins>(
-      MatchEval{build_geometry(DeviceExec{}, problem), build_tallies(DeviceExec{}, problem), tally, r, energy});
+      MatchEval{build_geometry(DeviceExec{}, problem), build_tallies(DeviceExec{}, problem), tally, r, u, energy});
   std::vector<std::vector<int>> result(static_cast<std::size_t>(f.n_filters));
   for (int j = 0; j < f.n_filters; ++j) result[static_cast<std::size_t>(j)].assign(f.bin[j], f.bin[j] + f.n[j]);
   return result;

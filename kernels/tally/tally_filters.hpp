@@ -26,6 +26,16 @@ struct FilterMatches {
   }
 };
 
+// What a filter may bin a particle by: where it is, the direction it flies (along a flight, or into a
+// collision: OpenMC's filters of direction read the direction before a collision too), its energy and
+// its group (multigroup).
+struct FilterPoint {
+  Vec3 r;
+  Vec3 u;
+  Real energy = 0;
+  int group = -1;
+};
+
 // Energy band b of `count` ascending bounds holding `energy` (b_i <= E < b_i+1), or -1 outside them.
 KOKKOS_INLINE_FUNCTION int energy_band(const Real* bounds, int count, Real energy) {
   if (!(energy >= bounds[0]) || energy >= bounds[count - 1]) return -1;
@@ -63,18 +73,18 @@ KOKKOS_INLINE_FUNCTION std::int64_t placement(const TallyParams<Mem>& tp, const 
 
 }  // namespace detail
 
-// The bins filter `f` gives a particle at position r, in geometry state `s`, with energy and group
-// (the mesh bin of r for a mesh filter: track-length tallies split flights at the mesh instead).
+// The bins filter `f` gives a particle at x, in geometry state `s` (the mesh bin of x.r for a mesh
+// filter: track-length tallies split flights at the mesh instead).
 template <class Mem>
 KOKKOS_INLINE_FUNCTION void match_filter(const TallyParams<Mem>& tp, const GeometryParams<Mem>& g,
-                                         const TallyFilterParams& f, Vec3 r, const GeometryState& s, Real energy,
-                                         int group, FilterMatches& m) {
+                                         const TallyFilterParams& f, const FilterPoint& x, const GeometryState& s,
+                                         FilterMatches& m) {
   m.n = 0;
   // A particle is always in a cell; no level means the calling kernel did not load them.
   KEFF_EXPECT(!f.reads_levels || s.n_levels > 0);
   switch (f.kind) {
     case TallyFilterKind::mesh: {
-      const int b = tp.meshes(f.mesh).bin(r);
+      const int b = tp.meshes(f.mesh).bin(x.r);
       if (b >= 0) m.add(b);
       return;
     }
@@ -105,12 +115,12 @@ KOKKOS_INLINE_FUNCTION void match_filter(const TallyParams<Mem>& tp, const Geome
       }
       return;
     case TallyFilterKind::energy: {
-      const int b = energy_band(tp.bounds.data() + f.data, f.count, energy);
+      const int b = energy_band(tp.bounds.data() + f.data, f.count, x.energy);
       if (b >= 0) m.add(b);
       return;
     }
     case TallyFilterKind::group:
-      if (group >= 0 && group < f.n_bins) m.add(group);
+      if (x.group >= 0 && x.group < f.n_bins) m.add(x.group);
       return;
   }
 }

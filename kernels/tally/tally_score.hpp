@@ -12,9 +12,10 @@
 
 namespace keff {
 
-// The state before a collision that its analog scores need: the energy and group it happened at (the
-// scattering changes them), the weight and the cross sections.
+// The state before a collision that its analog scores need: the direction, energy and group it happened
+// with (the scattering changes them), the weight and the cross sections.
 struct TallyCollision {
+  Vec3 u;
   Real energy = 0;
   int group = 0;
   Real weight = 0;
@@ -71,7 +72,7 @@ struct Tallies {
       const auto rate = [&](TallyScore s) { return detail::rate_of(s, p.xs); };
       if (!scores_anything(t, rate)) continue;
       FilterMatches m[max_tally_filters];
-      if (!match_filters(g, t, r0, p.geo, p.energy, p.group, true, m)) continue;
+      if (!match_filters(g, t, {r0, p.u, p.energy, p.group}, p.geo, true, m)) continue;
       if (t.mesh_filter < 0) {
         add(t, m, -1, p.weight * d, rate);
         continue;
@@ -89,7 +90,7 @@ struct Tallies {
       const TallyLayout t = params.tallies(i);
       if (t.estimator != TallyEstimator::collision) continue;
       FilterMatches m[max_tally_filters];
-      if (!match_filters(g, t, p.r, p.geo, p.energy, p.group, false, m)) continue;
+      if (!match_filters(g, t, {p.r, p.u, p.energy, p.group}, p.geo, false, m)) continue;
       add(t, m, -1, p.weight / xs.total, [&](TallyScore s) { return detail::rate_of(s, xs); });
     }
   }
@@ -104,7 +105,7 @@ struct Tallies {
       const TallyLayout t = params.tallies(i);
       if (t.estimator != TallyEstimator::analog) continue;
       FilterMatches m[max_tally_filters];
-      if (!match_filters(g, t, after.r, after.geo, c.energy, c.group, false, m)) continue;
+      if (!match_filters(g, t, {after.r, c.u, c.energy, c.group}, after.geo, false, m)) continue;
       add(t, m, -1, 1, [&](TallyScore s) { return detail::analog_value(s, c, absorbed); });
     }
   }
@@ -112,15 +113,14 @@ struct Tallies {
  private:
   // Every filter's bins for tally t; false when some filter has none (nothing to score). With
   // `split_mesh` the mesh filter is left to the caller, which walks the flight through the mesh.
-  KOKKOS_INLINE_FUNCTION bool match_filters(const GeometryParams<Mem>& g, const TallyLayout& t, Vec3 r,
-                                            const GeometryState& s, Real energy, int group, bool split_mesh,
-                                            FilterMatches* m) const {
+  KOKKOS_INLINE_FUNCTION bool match_filters(const GeometryParams<Mem>& g, const TallyLayout& t, const FilterPoint& x,
+                                            const GeometryState& s, bool split_mesh, FilterMatches* m) const {
     for (int j = 0; j < t.n_filters; ++j) {
       if (split_mesh && j == t.mesh_filter) {
         m[j].n = 1;  // the mesh bin comes with each piece of the flight
         continue;
       }
-      match_filter(params, g, params.filters(t.first_filter + j), r, s, energy, group, m[j]);
+      match_filter(params, g, params.filters(t.first_filter + j), x, s, m[j]);
       if (m[j].n == 0) return false;
     }
     return true;

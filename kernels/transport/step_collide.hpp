@@ -29,7 +29,7 @@ KOKKOS_INLINE_FUNCTION void collide(const TransportContext<Mem, Physics>& ctx, P
   ++p.n_collisions;
   p.k_collision += p.weight * xs.nu_fission / xs.total;
   ctx.tallies.score_collision(ctx.geometry, p, xs);
-  const TallyCollision tallied{p.energy, p.group, p.weight, xs};
+  const TallyCollision tallied{p.u, p.energy, p.group, p.weight, xs};
   const CmfdCollision before = ctx.cmfd.before_collision(p);
   const CollisionBank<Mem> bank{ctx.bank, ctx.cmfd, before, ctx.control.k_prev};
   p.k_absorption += ctx.physics.collide(p, xs, cache, bank, ctx.control.k_prev).k_absorption;
