@@ -1,4 +1,4 @@
-// The energy filter's band search (energy_band, kernels/tally/tally_filters.hpp) on its own: every band
+// The bounds filters' band search (bounds_band, kernels/tally/tally_filters.hpp) on its own: every band
 // of an uneven grid found at its lower bound, inside and just below its upper bound; the top bound and
 // beyond, below the bottom and NaN outside every band; one band alone; and a 1000-bound grid against a
 // linear search. Then match_filter, every filter kind on a model with a tally of each.
@@ -19,7 +19,7 @@
 namespace keff {
 namespace {
 
-int band(const std::vector<Real>& bounds, Real e) { return energy_band(bounds.data(), static_cast<int>(bounds.size()), e); }
+int band(const std::vector<Real>& bounds, Real e) { return bounds_band(bounds.data(), static_cast<int>(bounds.size()), e); }
 
 TEST(EnergyBand, EachBandFromItsLowerBoundToJustBelowItsUpper) {
   const std::vector<Real> bounds = {1e-5, 0.625, 1.0, 5.53e3, 8.21e5, 2e7};

@@ -36,13 +36,14 @@ struct FilterPoint {
   int group = -1;
 };
 
-// Energy band b of `count` ascending bounds holding `energy` (b_i <= E < b_i+1), or -1 outside them.
-KOKKOS_INLINE_FUNCTION int energy_band(const Real* bounds, int count, Real energy) {
-  if (!(energy >= bounds[0]) || energy >= bounds[count - 1]) return -1;
+// Band b of `count` ascending bounds holding `value` (b_i <= value < b_i+1), or -1 outside them: the bin
+// of a bounds filter.
+KOKKOS_INLINE_FUNCTION int bounds_band(const Real* bounds, int count, Real value) {
+  if (!(value >= bounds[0]) || value >= bounds[count - 1]) return -1;
   int lo = 0, hi = count - 1;
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
-    if (energy >= bounds[mid]) lo = mid; else hi = mid;
+    if (value >= bounds[mid]) lo = mid; else hi = mid;
   }
   return lo;
 }
@@ -115,7 +116,7 @@ KOKKOS_INLINE_FUNCTION void match_filter(const TallyParams<Mem>& tp, const Geome
       }
       return;
     case TallyFilterKind::energy: {
-      const int b = energy_band(tp.bounds.data() + f.data, f.count, x.energy);
+      const int b = bounds_band(tp.bounds.data() + f.data, f.count, x.energy);
       if (b >= 0) m.add(b);
       return;
     }
