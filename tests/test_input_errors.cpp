@@ -2,6 +2,7 @@
 // name, and what is allowed; the model's own checks (data, validation, sorter, temperatures) likewise.
 #include "input_files.hpp"
 #include "io/input/input.hpp"
+#include "kernels/vocabulary/tally_kinds.hpp"
 
 #include <gtest/gtest.h>
 
@@ -101,7 +102,8 @@ TEST(Input, TallyMistakes) {
   const std::string ce = minimal + std::string("\n[[mesh]]\nname = \"m1\"\nlower_left = [-1]\nupper_right = [1]\nshape = [4]\n");
   const auto tally = [&](const std::string& body) { return ce + "\n[[tally]]\nname = \"t\"\n" + body + "\n"; };
   fails(tally("scores = [\"flux\", \"heating\"]"), "tally[t].scores: unknown score 'heating' (allowed: flux, total, absorption, scatter, fission, nu-fission, events)");
-  fails(tally("filters = [\"zone\"]\nscores = [\"flux\"]"), "tally[t].filters: unknown filter 'zone' (allowed: mesh, cell, material, universe, cell_instance, energy, group)");
+  fails(tally("filters = [\"zone\"]\nscores = [\"flux\"]"),
+        "tally[t].filters: unknown filter 'zone' (allowed: " + allowed_names<TallyFilterKind>() + ")");
   fails(tally("scores = [\"flux\"]\nestimator = \"analog\""), "tally[t].estimator: the analog estimator cannot make score 'flux' (allowed: for flux: tracklength, collision)");
   fails(tally("scores = [\"events\"]\nestimator = \"collision\""), "the collision estimator cannot make score 'events' (allowed: for events: analog)");
   fails(tally("filters = [\"cell\"]\ncells = [\"a\", \"nope\"]\nscores = [\"flux\"]"), "tally[t].cells: cell 'nope' is not defined (allowed: defined cells: a, b)");
