@@ -111,6 +111,8 @@ TEST(Input, TallyMistakes) {
   fails(tally("filters = [\"mesh\"]\nmesh = \"m2\"\nscores = [\"flux\"]"), "tally[t].mesh: mesh 'm2' is not defined (allowed: defined meshes: m1)");
   fails(tally("filters = [\"energy\"]\nenergy = [1.0, 0.5]\nscores = [\"flux\"]"), "tally[t].energy: energy[1] = 0.5 is out of order (allowed: 2 to 100000 energies in eV, >= 0 and strictly ascending)");
   fails(tally("filters = [\"group\"]\nscores = [\"flux\"]"), "tally[t].filters: a group filter in a continuous-energy problem");
+  fails(tally("filters = [\"polar\"]\npolar = [-1.0, 1.0]\nscores = [\"flux\"]"),
+        "tally[t].polar: polar[0] = -1 is out of range (allowed: 2 to 100000 polar angles in rad, in [0, 3.141592653589793] and strictly ascending)");
   fails(tally("cells = [\"a\"]\nscores = [\"flux\"]"), "tally[t].cells: the bins of a filter the tally does not have");
   fails(tally("scores = [\"flux\"]\ntrigger = { score = \"fission\", rel_err = 0.01 }"), "tally[t].trigger.score: score 'fission' is not one the tally has (allowed: one of its scores: flux)");
   fails(tally("scores = [\"flux\"]\ntrigger = { score = \"flux\", rel_err = 0.01 }"), "tally[t].trigger: a trigger without settings.max_batches");

@@ -1,6 +1,7 @@
 // Tallies against answers they must give: in a one-group infinite medium every source neutron is
 // absorbed once (analog absorption exactly 1 per source particle), the flux is 1/Sigma_a, the
-// nu-fission k_inf and nothing leaks; on a heterogeneous pin cell the track-length and collision
+// nu-fission k_inf and nothing leaks, and a polar filter splits the isotropic flux by solid angle; on a
+// heterogeneous pin cell the track-length and collision
 // estimators agree; a mesh, cell or energy filter splits a score without losing or adding any of it; the
 // nu-fission of the whole problem is the track-length k estimator; a cell_instance filter numbers a
 // lattice's placements where they are. Statistical comparisons use 4 combined standard deviations (a
@@ -77,6 +78,31 @@ estimator = "collision"
   // at 24 fraction bits where k is scored per history at 32.
   EXPECT_NEAR(tracks.mean[4], r.k_tracklength.mean, 1e-6 * r.k_tracklength.mean);
   EXPECT_NEAR(collisions.mean[2], r.k_collision.mean, 1e-6 * r.k_collision.mean);
+}
+
+// In an infinite medium that scatters isotropically from an isotropic source the flux is isotropic: the
+// polar bin [a, b) holds (cos a - cos b) / 2 of it by every estimator (at a collision the direction the
+// particle comes in with), and of the collisions (1 / Sigma_a per source particle) as much.
+TEST(Tallies, PolarFilterSplitsAnIsotropicFlux) {
+  const std::string bounds = "polar = [0.0, 0.5, 1.2, 1.9, 2.6, 3.141592653589793]\n";
+  const std::string text = read_example("inf_medium_1g.toml") + "\n[[tally]]\nname = \"tracks\"\nfilters = [\"polar\"]\n" +
+                           bounds + "scores = [\"flux\"]\n\n[[tally]]\nname = \"collisions\"\nfilters = [\"polar\"]\n" +
+                           bounds + "scores = [\"flux\"]\nestimator = \"collision\"\n\n[[tally]]\nname = \"analog\"\n" +
+                           "filters = [\"polar\"]\n" + bounds + "scores = [\"events\"]\nestimator = \"analog\"\n";
+  const RunResults r = run_with(text, 40000, 12, 2);
+  const double edges[] = {0.0, 0.5, 1.2, 1.9, 2.6, 3.141592653589793};
+  for (const char* name : {"tracks", "collisions", "analog"}) {
+    const TallyResult& t = tally(r, name);
+    ASSERT_EQ(t.mean.size(), 5u) << name;
+    double total = 0;
+    for (std::size_t b = 0; b < 5; ++b) {
+      const double expected = (std::cos(edges[b]) - std::cos(edges[b + 1])) / 2 / 0.3;
+      EXPECT_NEAR(t.mean[b], expected, 4 * t.std_dev[b]) << name << " bin " << b;
+      EXPECT_LT(t.std_dev[b], 0.01 * expected) << name << " bin " << b;  // so 4 sigma tells bins apart
+      total += t.mean[b];
+    }
+    EXPECT_NEAR(total, 1 / 0.3, 0.01 / 0.3) << name;
+  }
 }
 
 // A two-group pin cell (fuel cylinder in moderator, reflective): a heterogeneous problem whose flux

@@ -97,9 +97,14 @@ struct MatchEval {
   }
 };
 
-// The model, read once.
+// The model, read once, with a tally by direction added here rather than in the file, whose runs
+// perf/compare_bits.sh compares with builds older than the polar filter.
 const model::Problem& tallies_lattice() {
-  static const model::Problem problem = read_problem_file(std::string(KEFF_TEST_INPUTS) + "/tallies_lattice.toml");
+  static const model::Problem problem = read_problem_string(
+      read_input_file(std::string(KEFF_TEST_INPUTS) + "/tallies_lattice.toml") +
+          "\n[[tally]]\nname = \"by_angle\"\nfilters = [\"polar\"]\npolar = [0.0, 1.0, 1.5707963267948966, 3.0]\n"
+          "scores = [\"flux\"]\n",
+      "tallies_lattice.toml");
   return problem;
 }
 
@@ -155,6 +160,21 @@ TEST(MatchFilter, UniverseAndCellMatchAtEveryLevel) {
   EXPECT_EQ(bins("events", element_centre(0, 0), 1.0), (Bins{{0}, {0}}));  // pin; assembly (fuel: not listed)
   EXPECT_EQ(bins("events", element_centre(0, 0) + Vec3{0.6, 0.6, 0.0}, 1.0), (Bins{{0}, {0, 1}}));  // moderator
   EXPECT_EQ(bins("events", element_centre(4, 4) + Vec3{0.6, 0.6, 0.0}, 1.0), (Bins{{1}, {0, 2}}));  // gt_outer
+}
+
+TEST(MatchFilter, PolarBinsTheAngleFromPlusZ) {
+  // by_angle: [0, 1), [1, pi/2), [pi/2, 3) rad; beyond 3 rad (almost straight down) no bin.
+  const Vec3 r = element_centre(0, 0);
+  const auto at = [](Real theta) { return Vec3{std::sin(theta), 0.0, std::cos(theta)}; };
+  EXPECT_EQ(bins("by_angle", r, 1.0, Vec3{0, 0, 1}), (Bins{{0}}));
+  EXPECT_EQ(bins("by_angle", r, 1.0, at(0.99)), (Bins{{0}}));
+  EXPECT_EQ(bins("by_angle", r, 1.0, at(1.01)), (Bins{{1}}));
+  EXPECT_EQ(bins("by_angle", r, 1.0, Vec3{1, 0, 0}), (Bins{{2}}));  // acos(0) is the bound pi/2: the upper bin
+  EXPECT_EQ(bins("by_angle", r, 1.0, Vec3{0, -1, 0}), (Bins{{2}}));  // only u_z counts
+  EXPECT_EQ(bins("by_angle", r, 1.0, at(2.99)), (Bins{{2}}));
+  EXPECT_EQ(bins("by_angle", r, 1.0, at(3.01)), (Bins{{}}));
+  EXPECT_EQ(bins("by_angle", r, 1.0, Vec3{0, 0, -1}), (Bins{{}}));
+  EXPECT_EQ(bins("by_angle", r, 1.0, Vec3{0, 0, 1 + 1e-15}), (Bins{{0}}));  // rounded past 1: still along +z
 }
 
 }  // namespace

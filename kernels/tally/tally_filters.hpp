@@ -1,5 +1,5 @@
 #pragma once
-// The bins a filter gives a particle: at most one for a mesh, a material, an energy or a group; one for
+// The bins a filter gives a particle: at most one for a mesh, a material, an energy, a group or a polar angle; one for
 // every level of the geometry at which it is in a listed cell or universe (OpenMC's cell and universe
 // filters match at any level); one per listed cell it is a placement of (cell_instance).
 //
@@ -123,6 +123,12 @@ KOKKOS_INLINE_FUNCTION void match_filter(const TallyParams<Mem>& tp, const Geome
     case TallyFilterKind::group:
       if (x.group >= 0 && x.group < f.n_bins) m.add(x.group);
       return;
+    case TallyFilterKind::polar: {
+      const Real uz = x.u[2] < -1 ? -1 : (x.u[2] > 1 ? 1 : x.u[2]);  // a unit vector's rounding past +-1
+      const int b = bounds_band(tp.bounds.data() + f.data, f.count, Kokkos::acos(uz));
+      if (b >= 0) m.add(b);
+      return;
+    }
   }
 }
 

@@ -59,7 +59,7 @@ constexpr std::span<const EnumName<TallyScore>> enum_names(TallyScore) { return 
 // The filters a tally's bins are a product of (examples/INPUT.md, "`[[mesh]]` and `[[tally]]`"). Each
 // kind is one row of tally_filters below, the host's one description of it; match_filter
 // (kernels/tally/tally_filters.hpp) is its one case on the device.
-enum class TallyFilterKind : int { mesh = 0, cell, material, universe, cell_instance, energy, group };
+enum class TallyFilterKind : int { mesh = 0, cell, material, universe, cell_instance, energy, group, polar };
 
 // Where a filter's bins come from: what its input key gives, how many bins that makes and how the
 // outputs describe them (a mesh's shape and box, a name per bin, bounds, nothing for groups).
@@ -130,6 +130,10 @@ inline constexpr TallyFilterInfo tally_filters[] = {
     {TallyFilterKind::group, "group", "", "", FilterBins::groups, FilterItems::none, "", {}, false,
      FilterPhysics::multigroup,
      "the energy filter, with bounds in eV", "a group of the multigroup data, one bin each"},
+    {TallyFilterKind::polar, "polar", "polar", "polar angles", FilterBins::bounds, FilterItems::none, "rad",
+     {0, constants::pi, 0, constants::pi}, false, FilterPhysics::any, "",
+     "the angle of the direction from +z, acos(u_z) (OpenMC's polar filter): of the flight, or at a collision "
+     "of the particle coming in"},
 };
 inline constexpr std::size_t tally_filter_count = std::size(tally_filters);
 
