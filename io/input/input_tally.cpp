@@ -75,11 +75,9 @@ std::map<std::string, int> index_by_name(const std::vector<T>& items) {
 // A bounds filter's bounds (`bounds` is its row): at least two, strictly ascending, within the row's range.
 std::vector<double> read_bounds(const Section& s, std::string_view key, const TallyFilterInfo& bounds) {
   const BoundsRange& range = bounds.range;
-  const std::string within = range.highest < constants::infinity
-                                 ? "in [" + format_number(range.lowest) + ", " + format_number(range.highest) + "]"
-                                 : ">= " + format_number(range.lowest);
   const std::string allowed = "2 to " + std::to_string(limits::max_filter_bounds) + " " + std::string(bounds.bins_allowed) +
-                              " in " + std::string(bounds.units) + ", " + within + " and strictly ascending";
+                              " in " + std::string(bounds.units) + ", " + allowed_bounds(range, format_number) +
+                              " and strictly ascending";
   const auto b = s.numbers(key, 2, static_cast<std::size_t>(limits::max_filter_bounds), allowed);
   if (b.empty()) s.fail(key, "missing required key", allowed);
   for (std::size_t i = 0; i < b.size(); ++i) {
@@ -329,8 +327,8 @@ void read_tally_mesh_shorthand(const Section& root, model::Problem& p) {
 }
 
 // Why tally t can never score, or "": a mesh that misses the geometry's bounding box (where it has one),
-// or bounds all outside the values a neutron takes (an energy filter's beyond the continuous-energy range). Such a tally used to give
-// zeros without a word, and a trigger on it was reported as held.
+// or bounds all outside the values a neutron takes (an energy filter's beyond the continuous-energy
+// range). Such a tally used to give zeros without a word, and a trigger on it was reported as held.
 std::string never_scores(const model::Problem& p, const model::Tally& t, const std::optional<model::Box>& bounds) {
   for (const auto& f : t.filters) {
     if (info_of(f.kind).bins == FilterBins::mesh && bounds) {

@@ -62,10 +62,8 @@ std::string filter_problem(const TallyFilterResult& f) {
   for (std::size_t i = 0; i < f.bounds.size(); ++i) {
     const double b = f.bounds[i];
     if (!(b >= info.range.lowest && b <= info.range.highest) || (i > 0 && !(b > f.bounds[i - 1]))) {
-      const std::string within = info.range.highest < constants::infinity
-                                     ? "from " + exact_number(info.range.lowest) + " to " + exact_number(info.range.highest)
-                                     : ">= " + exact_number(info.range.lowest);
-      return f.kind + " bound " + std::to_string(i) + " is " + exact_number(b) + " (allowed: ascending, " + within + ")";
+      return f.kind + " bound " + std::to_string(i) + " is " + exact_number(b) + " (allowed: ascending, " +
+             allowed_bounds(info.range, exact_number) + ")";
     }
   }
   if (f.names.size() != (named ? n : 0)) {

@@ -1,7 +1,7 @@
 #pragma once
-// The bins a filter gives a particle: at most one for a mesh, a material, an energy, a group or a polar angle; one for
-// every level of the geometry at which it is in a listed cell or universe (OpenMC's cell and universe
-// filters match at any level); one per listed cell it is a placement of (cell_instance).
+// The bins a filter gives a particle: at most one for a mesh, a material, an energy, a group or a polar
+// angle; one for every level of the geometry at which it is in a listed cell or universe (OpenMC's cell
+// and universe filters match at any level); one per listed cell it is a placement of (cell_instance).
 //
 // cell_instance numbers the placements of a cell in the geometry's hierarchy, depth first in the order
 // of the cells of each universe and the elements of each lattice (x fastest, then y, then z; a lattice's

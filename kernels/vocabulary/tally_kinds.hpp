@@ -86,6 +86,16 @@ struct BoundsRange {
   double reach_low = 0, reach_high = 0;
 };
 
+// Where a range allows bounds, in words ("in [0, 3.14159]", ">= 0"), each number as `number` writes it:
+// the input's message and the statepoint check's say it alike.
+template <class Number>
+std::string allowed_bounds(const BoundsRange& range, Number number) {
+  std::string text = range.highest < constants::infinity ? "in [" : ">= ";
+  text += number(range.lowest);
+  if (range.highest < constants::infinity) text.append(", ").append(number(range.highest)).append("]");
+  return text;
+}
+
 // What a `names` or `placements` filter lists.
 enum class FilterItems : int { none, cells, materials, universes };
 

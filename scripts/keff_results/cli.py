@@ -248,9 +248,10 @@ def _bin_labels(tally):
 
 
 def _bin_words(f, b):
-    """A bin as keff tally show labels it, a name preceded by what it names (cell, material, universe)."""
+    """A bin as keff tally show labels it, a name preceded by what it names (a names filter's: cell,
+    material, universe)."""
     label = f.bin_label(b)
-    return f"{f.kind} {label}" if f.kind in ("cell", "material", "universe") else label
+    return f"{f.kind} {label}" if f.form == "names" else label
 
 
 def run_pins(args):
