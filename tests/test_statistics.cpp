@@ -2,6 +2,7 @@
 // the cases that printed a k outside every estimator or a deviation of 0, and the batch table's rows.
 #include <gtest/gtest.h>
 
+#include "io/output/summary_text.hpp"
 #include "src/host/batch_table.hpp"
 #include "src/host/statistics.hpp"
 

@@ -44,6 +44,12 @@ struct BatchCorrelation {
   double factor() const { return estimated() && autocorrelation_time > 1 ? std::sqrt(autocorrelation_time) : 1.0; }
 };
 
+// The batches per autocorrelation time from which a correlation estimate is firm (Sokal: a series of at
+// least 50 tau; src/host/statistics.hpp sets `reliable` by it), and how much wider than the naive std the
+// corrected one must be for the run to warn: the statistics and the reports both read these.
+inline constexpr double reliable_correlation_batches = 50;
+inline constexpr double correlation_warning_factor = 1.2;
+
 // How a k over active batches was formed; src/host/statistics.hpp (combine_estimators) says when each is used.
 enum class KEstimateKind : int { none, combined, mean_of_estimators, collision, absorption, tracklength };
 inline constexpr EnumName<KEstimateKind> k_estimate_kind_names[] = {
@@ -149,6 +155,18 @@ struct ExchangeCounts {
   std::int64_t sites_transported_early = 0;
 };
 
+// The field lists of the reports' records, f(name, value) in the order they are reported: the JSON
+// summary's keys (io/output/summary_json.cpp) and the text summary's "name value" lists
+// (io/output/summary_text.cpp) both iterate them, so a new field is declared in its record and named in
+// its list.
+template <class X, class F>
+  requires std::same_as<std::remove_const_t<X>, ExchangeCounts>
+void for_each_field(X& x, F&& f) {
+  f("mode", x.mode), f("exchanges", x.exchanges), f("irecv", x.irecv), f("isend", x.isend);
+  f("testsome", x.testsome), f("arrived_early", x.arrived_early), f("waitall", x.waitall);
+  f("sites_sent", x.sites_sent), f("sites_transported_early", x.sites_transported_early);
+}
+
 // How a run transported: "history" or "event"; for event-based transport, the slots per rank and,
 // summed over ranks and batches, the rounds and the queue lengths (particles per event kernel).
 struct TransportReport {
@@ -159,6 +177,14 @@ struct TransportReport {
   std::int64_t slots = 0;
   std::int64_t rounds = 0, lookups = 0, flights = 0, crossings = 0, collisions = 0;
 };
+
+template <class T, class F>
+  requires std::same_as<std::remove_const_t<T>, TransportReport>
+void for_each_field(T& t, F&& f) {
+  f("mode", t.mode), f("sort", t.sort), f("sorter", t.sorter), f("reorder", t.reorder), f("slots", t.slots);
+  f("rounds", t.rounds), f("lookups", t.lookups), f("flights", t.flights), f("crossings", t.crossings);
+  f("collisions", t.collisions);
+}
 
 // Domain decomposition: the mesh, and per rank (min / mean / max over ranks) what crossed domain
 // borders and where the time went.
@@ -173,6 +199,21 @@ struct DomainReport {
   PhaseTiming pack, mpi, idle;      // seconds: packing/unpacking, in MPI calls, idle waiting
 };
 
+// Its counts; the three timings are listed apart (for_each_timing), as the reports print them as a table.
+template <class D, class F>
+  requires std::same_as<std::remove_const_t<D>, DomainReport>
+void for_each_field(D& d, F&& f) {
+  f("mesh", d.mesh), f("replicas", d.replicas), f("particles_sent", d.particles_sent);
+  f("messages_sent", d.messages_sent), f("bytes_sent", d.bytes_sent), f("sites_routed", d.sites_routed);
+  f("termination_checks", d.termination_checks), f("confirmations", d.confirmations);
+}
+
+template <class D, class F>
+  requires std::same_as<std::remove_const_t<D>, DomainReport>
+void for_each_timing(D& d, F&& f) {
+  f("pack", d.pack), f("mpi", d.mpi), f("idle", d.idle);
+}
+
 // A run with CMFD: its coarse mesh, groups and settings ([cmfd]), for the outputs.
 struct CmfdReport {
   std::array<int, 3> shape{1, 1, 1};
@@ -186,6 +227,14 @@ struct CmfdReport {
   std::string window;                 // "none" | "expanding" | "rolling"
   int window_size = 0;                // rolling
 };
+
+template <class C, class F>
+  requires std::same_as<std::remove_const_t<C>, CmfdReport>
+void for_each_field(C& c, F&& f) {
+  f("shape", c.shape), f("lower", c.lower), f("upper", c.upper), f("albedo", c.albedo), f("groups", c.groups);
+  f("energy_bounds", c.energy_bounds), f("collapse", c.collapse), f("begin", c.begin);
+  f("feedback", c.feedback), f("window", c.window), f("window_size", c.window_size);
+}
 
 // CMFD's tally window, as a restart needs it (src/cmfd/cmfd_accelerator.hpp): the sum over the window
 // and, for a window that drops its oldest batches, the batches in it (oldest first) with their scores,
@@ -252,5 +301,26 @@ struct RunResults {
   // still written, then the run ends with this error. Never written itself.
   std::string statepoint_failure;
 };
+
+// What ran: the fields of the JSON summary's "run" object, in its order (the text report prints them in
+// its header, from the problem, before the run).
+template <class R, class F>
+  requires std::same_as<std::remove_const_t<R>, RunResults>
+void for_each_run_field(R& r, F&& f) {
+  f("input", r.input), f("mode", r.mode), f("energy_grid", r.energy_grid), f("thermal", r.thermal);
+  f("execution_space", r.execution_space), f("threads", r.threads), f("ranks", r.ranks), f("seed", r.seed);
+  f("particles", r.particles), f("batches", r.batches), f("inactive", r.inactive), f("nuclides", r.nuclides);
+  f("gridpoints", r.gridpoints);
+}
+
+// The run's k by each estimator, f(name, estimate, its batch correlation): the JSON summary's
+// "estimators" keys and the text summary's rows, in this order.
+template <class R, class F>
+  requires std::same_as<std::remove_const_t<R>, RunResults>
+void for_each_estimator(R& r, F&& f) {
+  f("collision", r.k_collision, r.estimator_correlation[0]);
+  f("absorption", r.k_absorption, r.estimator_correlation[1]);
+  f("tracklength", r.k_tracklength, r.estimator_correlation[2]);
+}
 
 }  // namespace keff

@@ -27,6 +27,14 @@ json field_json(const T& v) {
   else return v;
 }
 
+// A record as an object of its fields, in the order of its list (run_results.hpp).
+template <class R>
+json record_json(const R& record) {
+  json out = json::object();
+  for_each_field(record, [&](const char* name, const auto& v) { out[name] = field_json(v); });
+  return out;
+}
+
 json mean_std(const MeanStd& m) { return {{"mean", defined(m.mean)}, {"std", defined(m.std)}}; }
 
 // The batch correlation of an estimate: null where it was not estimated.
@@ -70,20 +78,7 @@ json batch_json(const BatchResult& b) {
   return out;
 }
 
-json cmfd_json(const std::optional<CmfdReport>& c) {
-  if (!c) return nullptr;
-  return {{"shape", c->shape},
-          {"lower", c->lower},
-          {"upper", c->upper},
-          {"albedo", c->albedo},
-          {"groups", c->groups},
-          {"energy_bounds", c->energy_bounds},
-          {"collapse", c->collapse},
-          {"begin", c->begin},
-          {"feedback", c->feedback},
-          {"window", c->window},
-          {"window_size", c->window_size}};
-}
+json cmfd_json(const std::optional<CmfdReport>& c) { return c ? record_json(*c) : json(nullptr); }
 
 json batches_json(const std::vector<BatchResult>& batches) {
   json out = json::array();
@@ -132,17 +127,13 @@ json tallies_json(const std::vector<TallyResult>& tallies) {
 
 json timing_json(const PhaseTiming& t) { return {{"min", t.min}, {"mean", t.mean}, {"max", t.max}}; }
 
+// The domain mesh and its counts, then per phase the seconds over ranks.
 json domains_json(const std::optional<DomainReport>& d) {
   if (!d) return nullptr;
-  return {{"mesh", d->mesh},
-          {"replicas", d->replicas},
-          {"particles_sent", d->particles_sent},
-          {"messages_sent", d->messages_sent},
-          {"bytes_sent", d->bytes_sent},
-          {"sites_routed", d->sites_routed},
-          {"termination_checks", d->termination_checks},
-          {"confirmations", d->confirmations},
-          {"seconds", {{"pack", timing_json(d->pack)}, {"mpi", timing_json(d->mpi)}, {"idle", timing_json(d->idle)}}}};
+  json out = record_json(*d), seconds = json::object();
+  for_each_timing(*d, [&](const char* phase, const PhaseTiming& t) { seconds[phase] = timing_json(t); });
+  out["seconds"] = seconds;
+  return out;
 }
 
 // The run's lost particles as it described them: batch, history, why and where.
@@ -163,58 +154,24 @@ json lost_json(const std::vector<LostHistory>& lost) {
 json summary(const RunResults& r) {
   // Per phase, seconds over the run on the fastest rank, on average and on the slowest.
   json timing = json::object();
-  for (const auto& t : r.timing) timing[t.phase] = {{"min", t.min}, {"mean", t.mean}, {"max", t.max}};
-  const auto& x = r.exchange;
-  const auto& t = r.transport;
+  for (const auto& t : r.timing) timing[t.phase] = timing_json(t);
+  json estimators = json::object(), run = json::object();
+  for_each_estimator(r, [&](const char* name, const MeanStd& m, const BatchCorrelation& c) { estimators[name] = mean_std(m, c); });
+  estimators["combined"] = mean_std(r.k_combined);
+  for_each_run_field(r, [&](const char* name, const auto& v) { run[name] = field_json(v); });
   return {{"k", k_estimate(r.k_combined)},
-          {"estimators",
-           {{"collision", mean_std(r.k_collision, r.estimator_correlation[0])},
-            {"absorption", mean_std(r.k_absorption, r.estimator_correlation[1])},
-            {"tracklength", mean_std(r.k_tracklength, r.estimator_correlation[2])},
-            {"combined", mean_std(r.k_combined)}}},
+          {"estimators", estimators},
           {"leakage", mean_std(r.leakage)},
           {"batches", batches_json(r.batch)},
           {"particles_per_second", r.particles_per_second},
           {"batch_particles_per_second", r.batch_particles_per_second},
           {"timing", timing},
           {"timing_synchronized", r.synchronized_timers},
-          {"bank_exchange",
-           {{"mode", x.mode},
-            {"exchanges", x.exchanges},
-            {"irecv", x.irecv},
-            {"isend", x.isend},
-            {"testsome", x.testsome},
-            {"arrived_early", x.arrived_early},
-            {"waitall", x.waitall},
-            {"sites_sent", x.sites_sent},
-            {"sites_transported_early", x.sites_transported_early}}},
-          {"transport",
-           {{"mode", t.mode},
-            {"sort", t.sort},
-            {"sorter", t.sorter},
-            {"reorder", t.reorder},
-            {"slots", t.slots},
-            {"rounds", t.rounds},
-            {"lookups", t.lookups},
-            {"flights", t.flights},
-            {"crossings", t.crossings},
-            {"collisions", t.collisions}}},
+          {"bank_exchange", record_json(r.exchange)},
+          {"transport", record_json(r.transport)},
           {"domains", domains_json(r.domains)},
           {"cmfd", cmfd_json(r.cmfd)},
-          {"run",
-           {{"input", r.input},
-            {"mode", r.mode},
-            {"energy_grid", r.energy_grid},
-            {"thermal", r.thermal},
-            {"execution_space", r.execution_space},
-            {"threads", r.threads},
-            {"ranks", r.ranks},
-            {"seed", r.seed},
-            {"particles", r.particles},
-            {"batches", r.batches},
-            {"inactive", r.inactive},
-            {"nuclides", r.nuclides},
-            {"gridpoints", r.gridpoints}}},
+          {"run", run},
           {"lost_particles", r.lost_particles},
           {"lost", lost_json(r.lost)},
           {"bank_overflows", r.bank_overflows},

@@ -5,6 +5,7 @@
 #include "io/library/library_reader.hpp"
 #include "io/output/output.hpp"
 #include "io/output/restart_check.hpp"
+#include "io/output/summary_text.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "src/cli/result_plots.hpp"
@@ -219,7 +220,7 @@ void write_run_outputs(const RunOptions& opts, const model::Problem& problem, Ru
   results.timing.push_back({"output (rank 0)", seconds, seconds, seconds});
   const bool statepoint = !problem.settings.statepoint.empty() && results.statepoint_failure.empty();
   if (log) {
-    print_summary(*log, results);
+    write_summary_text(*log, results);
     if (statepoint) *log << " Statepoint: " << problem.settings.statepoint << "\n";
     if (opts.json) *log << " Summary:    " << *opts.json << "\n";
   }

@@ -1,6 +1,6 @@
 #include "src/host/batch_table.hpp"
 
-#include "src/host/statistics.hpp"
+#include "io/output/summary_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,54 +19,6 @@ std::string batch_table_header(bool cmfd) {
                 " no usable result (why: the warning and the JSON's cmfd_failure; no feedback from it)\n"
                 " batch   k(batch)    entropy    k(cmfd)    H(cmfd)    k(mean) +/- std\n"
                 " -----   --------    -------    -------    -------    ---------------\n";
-}
-
-std::string format_k(const MeanStd& k) {
-  char text[64];
-  if (k.has_std()) {
-    std::snprintf(text, sizeof text, "%8.5f +/- %7.5f", k.mean, k.std);
-  } else {
-    std::snprintf(text, sizeof text, "%8.5f +/- %7s", k.mean, "-");
-  }
-  return text;
-}
-
-std::string format_correlation(const BatchCorrelation& c) {
-  if (!c.estimated() || !(c.factor() > 1.0)) return {};
-  char text[96];
-  std::snprintf(text, sizeof text, "  (correlated: +/- %7.5f, autocorrelation time %.3g batches)", c.std_corrected,
-                c.autocorrelation_time);
-  return text;
-}
-
-std::string correlation_warning(const KEstimate& k) {
-  const BatchCorrelation& c = k.correlation;
-  if (!c.estimated() || !(c.factor() > correlation_warning_factor)) return {};
-  char text[512];
-  std::snprintf(text, sizeof text,
-                "successive batches are correlated (integrated autocorrelation time %.3g batches over %d lags): "
-                "+/- %.5f assumes independent batches and understates k's uncertainty; quote +/- %.5f (x%.2f)",
-                c.autocorrelation_time, c.window, k.std, c.std_corrected, c.factor());
-  std::string out = text;
-  if (!c.reliable) {
-    std::snprintf(text, sizeof text,
-                  ". %d active batches are fewer than %.0f autocorrelation times (or the window did not close), so "
-                  "the uncertainty may be larger still: run more batches",
-                  k.batches, reliable_correlation_batches);
-    out += text;
-  }
-  return out;
-}
-
-std::string correlation_note(const KEstimate& k) {
-  const BatchCorrelation& c = k.correlation;
-  if (!c.estimated() || c.reliable || c.factor() > correlation_warning_factor) return {};
-  char text[320];
-  std::snprintf(text, sizeof text,
-                "%d active batches look independent (x%.2f found), but measuring that firmly takes %.0f "
-                "autocorrelation times: if they are correlated after all, +/- is too small (more batches tell)",
-                k.batches, c.factor(), reliable_correlation_batches);
-  return text;
 }
 
 std::string format_batch_row(const BatchResult& b, bool cmfd) {

@@ -51,16 +51,13 @@ MeanStd mean_std_of_sums(double sum, double sum_sq, int n);
 // estimate_correlation adds it.
 KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x);
 
-// Active batches from which batch_correlation estimates anything, and the batches per autocorrelation
-// time from which its estimate is firm (Sokal: a series of at least 50 tau).
+// Active batches from which batch_correlation estimates anything (the batches per autocorrelation time
+// from which its estimate is firm, reliable_correlation_batches, are the reports', run_results.hpp).
 inline constexpr int min_batches_for_correlation = 20;
-inline constexpr double reliable_correlation_batches = 50;
 // The window: the first M lags with M >= correlation_window_factor x tau(M) (Sokal's self-consistent
 // window, c = 5), at most max_correlation_window lags (the estimate is then marked unreliable).
 inline constexpr double correlation_window_factor = 5;
 inline constexpr int max_correlation_window = 4096;
-// A correlated run is warned about when the corrected std exceeds the naive one by this factor.
-inline constexpr double correlation_warning_factor = 1.2;
 
 // The integrated autocorrelation time of `series` (batch values, in order) and the std of its mean
 // corrected for it: naive std x sqrt(max(1, tau)). Not estimated (NaN) below min_batches_for_correlation
