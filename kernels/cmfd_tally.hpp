@@ -29,6 +29,7 @@
 // through a face, as the balance needs.
 #include "kernels/cmfd_data.hpp"
 #include "kernels/fixed_point.hpp"
+#include "kernels/mesh_walk.hpp"
 #include "kernels/particle.hpp"
 #include "kernels/vocabulary/site.hpp"
 
@@ -103,16 +104,16 @@ struct CmfdTally {
   }
 
  private:
-  // The particle's coarse cell along the ray r0 + t u, 0 <= t < d: at each mesh face it reaches, the
-  // crossing is scored and the cell changes; with `track`, the length in each cell is scored as flux.
-  // Each face is the nearest one ahead of the current cell, so the walk crosses at most
-  // nx + ny + nz faces and ends inside the mesh or outside it (the box is convex: a ray leaves it once).
+  // The particle's coarse cell along the ray r0 + t u, 0 <= t < d (kernels/mesh_walk.hpp): at each mesh
+  // face it reaches, the crossing is scored and the cell changes; with `track`, the length in each cell
+  // is scored as flux. The walk crosses at most nx + ny + nz faces and ends inside the mesh or outside it
+  // (the box is convex: a ray leaves it once).
   KOKKOS_INLINE_FUNCTION void walk(Particle& p, Vec3 r0, Real d, bool track) const {
     const int g = group_of(p);
     const Fixed w = to_fixed<cmfd_fraction_bits>(p.weight);
     const Vec3 u = p.u;
     int idx[3];
-    Real t = 0;  // how far along the ray the walk is
+    Real t = 0;  // how far along the ray the walk starts
     if (p.cmfd_cell >= 0) {
       mesh.cell_indices(p.cmfd_cell, idx);
     } else {
@@ -120,31 +121,16 @@ struct CmfdTally {
       if (!enter(r0, u, d, idx, axis, t)) return;
       cross(g, w, axis, idx, u[axis] > 0 ? 0 : 1, u[axis] > 0 ? 0 : 1);
     }
-    for (;;) {
-      int axis = -1;
-      Real t_face = d;
-      for (int a = 0; a < 3; ++a) {
-        if (u[a] == 0) continue;
-        const int ahead = u[a] > 0 ? 1 : 0;
-        const Real t_a = (mesh.grid.edge(a, idx[a] + ahead) - r0[a]) / u[a];
-        if (t_a < t_face) {
-          t_face = t_a;
-          axis = a;
-        }
-      }
-      if (axis < 0) break;  // the flight ends in this cell
-      if (track) add_track(g, idx, p.weight * (Kokkos::fmax(t_face, t) - t), p.xs);
-      t = Kokkos::fmax(t_face, t);
-      const int ahead = u[axis] > 0 ? 1 : 0;
-      cross(g, w, axis, idx, ahead, 1 - ahead);
-      idx[axis] += ahead ? 1 : -1;
-      if (idx[axis] < 0 || idx[axis] >= mesh.grid.shape[axis]) {
-        p.cmfd_cell = -1;
-        return;
-      }
-    }
-    if (track) add_track(g, idx, p.weight * (d - t), p.xs);
-    p.cmfd_cell = mesh.cell(idx);
+    const bool inside = walk_mesh(
+        mesh.grid, r0, u, t, d, idx,
+        [&](const int* cell, Real length) {
+          if (track) add_track(g, cell, p.weight * length, p.xs);
+        },
+        [&](int axis, const int* cell) {
+          const int ahead = u[axis] > 0 ? 1 : 0;
+          cross(g, w, axis, cell, ahead, 1 - ahead);
+        });
+    p.cmfd_cell = inside ? mesh.cell(idx) : -1;
   }
 
   // A ray from outside the mesh: the cell where it enters before distance d (false if it does not), the

@@ -1,11 +1,13 @@
 // The mesh walk of track-length mesh tallies (kernels/tally/mesh_track.hpp) on its own: a flight split at
-// the mesh planes it crosses, each piece in its bin, in order. Hand-made flights check the cases a walk
+// the mesh planes it crosses, each piece in its bin, in order; and the walker under it, which CMFD also
+// uses (kernels/mesh_walk.hpp), with the faces it reports. Hand-made flights check the cases a walk
 // gets wrong (a corner crossed at once, a start on a plane heading back, a flight entering from outside,
 // one wholly outside, one ending within the slack past a plane); 2000 random flights through and around
 // the mesh are checked against a plain reference: every plane crossing collected and sorted, each piece
 // given the bin of its midpoint.
 #include <gtest/gtest.h>
 
+#include "kernels/mesh_walk.hpp"
 #include "kernels/regular_mesh.hpp"
 #include "kernels/tally/mesh_track.hpp"
 
@@ -140,6 +142,60 @@ TEST(MeshTrack, RandomFlightsMatchTheReference) {
     if (::testing::Test::HasFailure()) break;
   }
   EXPECT_GT(crossing, 500);  // the random flights do cross planes
+}
+
+// The walker CMFD drives (kernels/mesh_walk.hpp): through a corner of four cells it reports both faces
+// at the corner's one distance, a piece of zero length between them, and the cell index it leaves through
+// each face; a ray that leaves the mesh says so.
+TEST(MeshWalk, ThroughACornerReportsBothFacesAndWhereItLeaves) {
+  const RegularMesh mesh = test_mesh();
+  struct Face {
+    int axis, x, y;
+  };
+  std::vector<Piece> pieces;
+  std::vector<Face> faces;
+  int idx[3] = {0, 0, 0};
+  const Vec3 r0{0.5, 0.5, 5}, u = unit(1, 1, 0);
+  const double d = 3 * std::sqrt(2.0);  // from (0.5, 0.5) to (3.5, 3.5): out through y = 3
+  const bool inside = walk_mesh(
+      mesh, r0, u, 0, d, idx, [&](const int* i, Real length) { pieces.push_back({mesh.bin_of(i), length}); },
+      [&](int axis, const int* i) { faces.push_back({axis, i[0], i[1]}); });
+  EXPECT_FALSE(inside);
+  EXPECT_EQ(idx[1], 3);  // one past the mesh along y
+  // Corners at (1, 1), (2, 2) and (3, 3): x's plane first on each tie (the lower axis), then y's.
+  ASSERT_EQ(faces.size(), 6u);
+  const Face expected[] = {{0, 0, 0}, {1, 1, 0}, {0, 1, 1}, {1, 2, 1}, {0, 2, 2}, {1, 3, 2}};
+  for (std::size_t f = 0; f < faces.size(); ++f) {
+    EXPECT_EQ(faces[f].axis, expected[f].axis) << f;
+    EXPECT_EQ(faces[f].x, expected[f].x) << f;
+    EXPECT_EQ(faces[f].y, expected[f].y) << f;
+  }
+  ASSERT_EQ(pieces.size(), 6u);
+  double total = 0;
+  for (std::size_t k = 0; k < pieces.size(); ++k) total += pieces[k].length;
+  EXPECT_EQ(pieces[0].bin, 0);
+  EXPECT_NEAR(pieces[0].length, std::sqrt(0.5), 1e-12);
+  EXPECT_EQ(pieces[1].bin, 1);  // (1, 0): between the two planes of the corner
+  EXPECT_NEAR(pieces[1].length, 0, 1e-12);
+  EXPECT_EQ(pieces[2].bin, 5);  // (1, 1)
+  EXPECT_NEAR(pieces[2].length, std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(total, 2.5 * std::sqrt(2.0), 1e-12);  // to (3, 3), where it leaves
+}
+
+// A ray that ends inside: the last cell is where it stopped, and the pieces add up to its length.
+TEST(MeshWalk, EndingInsideKeepsTheLastCell) {
+  const RegularMesh mesh = test_mesh();
+  int idx[3] = {0, 1, 0};
+  double total = 0;
+  int faces = 0;
+  const bool inside = walk_mesh(
+      mesh, Vec3{0.25, 1.5, 5}, Vec3{1, 0, 0}, 0, 2.5, idx, [&](const int*, Real length) { total += length; },
+      [&](int axis, const int*) { faces += axis == 0 ? 1 : 100; });
+  EXPECT_TRUE(inside);
+  EXPECT_EQ(idx[0], 2);
+  EXPECT_EQ(idx[1], 1);
+  EXPECT_EQ(faces, 2);
+  EXPECT_DOUBLE_EQ(total, 2.5);
 }
 
 }  // namespace

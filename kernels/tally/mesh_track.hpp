@@ -3,9 +3,9 @@
 // mesh filter scores each piece in its own bin (OpenMC's mesh filter does the same). Most flights of a
 // mesh that follows the geometry (pin cells) stay inside one bin, because the geometry already ends them
 // at its surfaces: when both ends lie in one bin the flight is that bin's, whole, found with a few
-// multiplications, and a flight wholly beyond one face of the mesh is dropped as fast. The others take
-// the usual walk (Amanatides and Woo): clip the flight to the mesh box, find the bin it enters, then step
-// to the nearest plane ahead, axis by axis.
+// multiplications, and a flight wholly beyond one face of the mesh is dropped as fast. The others are
+// clipped to the mesh box and walked from the bin they enter (kernels/mesh_walk.hpp).
+#include "kernels/mesh_walk.hpp"
 #include "kernels/regular_mesh.hpp"
 #include "kernels/vocabulary/types.hpp"
 #include "kernels/vocabulary/vec3.hpp"
@@ -13,12 +13,6 @@
 #include <Kokkos_Core.hpp>
 
 namespace keff {
-
-// Where the flight meets the plane that ends bin i along axis a (infinity when it runs parallel).
-KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Vec3 r0, Vec3 u) {
-  if (u[a] == 0) return constants::infinity;
-  return (mesh.edge(a, u[a] > 0 ? i + 1 : i) - r0[a]) / u[a];
-}
 
 // How far past a plane, in bin widths, a flight may end and still count as its bin's whole: the geometry
 // ends flights on its surfaces, and a flight that ends on a pin cell's edge lands on either side of the
@@ -82,27 +76,15 @@ KOKKOS_INLINE_FUNCTION void for_each_mesh_piece(const RegularMesh& mesh, Vec3 r0
   if (!(t_in < t_out)) return;
   // The bin the flight enters: where it is at t_in, on a plane the bin it heads into.
   int idx[3];
-  Real t_next[3];
   for (int a = 0; a < 3; ++a) {
     const Real x = (r0[a] + t_in * u[a] - mesh.lower[a]) * mesh.inv_width[a];
     int i = static_cast<int>(Kokkos::floor(x));
     if (u[a] < 0 && x == Kokkos::floor(x)) --i;
     idx[a] = Kokkos::min(Kokkos::max(i, 0), mesh.shape[a] - 1);
-    t_next[a] = next_plane(mesh, a, idx[a], r0, u);
   }
-  Real t = t_in;
-  for (;;) {
-    int a = 0;
-    if (t_next[1] < t_next[a]) a = 1;
-    if (t_next[2] < t_next[a]) a = 2;
-    const Real end = t_next[a] < t_out ? t_next[a] : t_out;
-    if (end > t) f(mesh.bin_of(idx), end - t);
-    if (end >= t_out) return;
-    t = end;
-    idx[a] += u[a] > 0 ? 1 : -1;
-    if (idx[a] < 0 || idx[a] >= mesh.shape[a]) return;
-    t_next[a] = next_plane(mesh, a, idx[a], r0, u);  // from the plane itself: no drift over many bins
-  }
+  walk_mesh(
+      mesh, r0, u, t_in, t_out, idx, [&](const int* i, Real length) { if (length > 0) f(mesh.bin_of(i), length); },
+      [](int, const int*) {});
 }
 
 }  // namespace keff

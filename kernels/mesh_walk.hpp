@@ -1,0 +1,49 @@
+#pragma once
+// A ray walked through a regular mesh cell by cell (Amanatides and Woo): from the cell it is in, step to
+// the nearest plane ahead, axis by axis, to where it ends or leaves the mesh. The one walker of keff's
+// meshes: a tally's mesh filter (kernels/tally/mesh_track.hpp) takes the length in each cell, CMFD
+// (kernels/cmfd_tally.hpp) the length and every face crossed; each says how the ray enters.
+#include "kernels/regular_mesh.hpp"
+#include "kernels/vocabulary/types.hpp"
+#include "kernels/vocabulary/vec3.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace keff {
+
+// Where the ray r0 + t u meets the plane that ends cell i along axis a (infinity when it runs parallel).
+KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Vec3 r0, Vec3 u) {
+  if (u[a] == 0) return constants::infinity;
+  return (mesh.edge(a, u[a] > 0 ? i + 1 : i) - r0[a]) / u[a];
+}
+
+// Walks the ray r0 + s u from cell idx (inside the mesh), where it is at s = t, to s = t_end or out of the
+// mesh: piece(idx, length) for its part in each cell, in order (a length may be 0 where rounding puts two
+// planes at one distance), and face(axis, idx) for each face it crosses, before stepping out of cell idx
+// through the side u[axis] points to. Returns true when the ray ends inside the mesh, in cell idx, and
+// false when it left it. Each plane's distance is computed from the plane, so nothing drifts over many
+// cells; the lengths add up to t_end - t, or to where the ray leaves.
+template <class Piece, class Face>
+KOKKOS_INLINE_FUNCTION bool walk_mesh(const RegularMesh& mesh, Vec3 r0, Vec3 u, Real t, Real t_end, int idx[3],
+                                      Piece&& piece, Face&& face) {
+  Real t_next[3];
+  for (int a = 0; a < 3; ++a) t_next[a] = next_plane(mesh, a, idx[a], r0, u);
+  for (;;) {
+    int a = 0;  // the nearest plane ahead; on a tie the lower axis
+    if (t_next[1] < t_next[a]) a = 1;
+    if (t_next[2] < t_next[a]) a = 2;
+    if (!(t_next[a] < t_end)) {
+      piece(idx, t_end - t);
+      return true;
+    }
+    const Real end = t_next[a] > t ? t_next[a] : t;
+    piece(idx, end - t);
+    t = end;
+    face(a, idx);
+    idx[a] += u[a] > 0 ? 1 : -1;
+    if (idx[a] < 0 || idx[a] >= mesh.shape[a]) return false;
+    t_next[a] = next_plane(mesh, a, idx[a], r0, u);
+  }
+}
+
+}  // namespace keff
