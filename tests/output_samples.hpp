@@ -1,6 +1,7 @@
 #pragma once
-// What the output tests share: a fresh directory per test, bit-for-bit comparison of doubles, and run
-// results full of awkward doubles that every writer and reader must carry unchanged.
+// What the output tests share: a fresh directory per test, bit-for-bit comparison of doubles, run
+// results full of awkward doubles that every writer and reader must carry unchanged, and results of
+// exact values with every kind of record in use.
 #include "io/output/output.hpp"
 
 #include <gtest/gtest.h>
@@ -145,6 +146,65 @@ inline RunResults sample_results() {
     s.parent = (std::int64_t{1} << 40) + i;
     r.source_bank.push_back(s);
   }
+  return r;
+}
+
+// Results of exact values with every kind of record in use (batches, CMFD solves, sites), so what is
+// computed from them does not depend on the standard library's random distributions.
+inline RunResults fixed_results() {
+  RunResults r;
+  r.input = "fixed.toml";
+  r.mode = "multigroup";
+  r.seed = 7;
+  r.particles = 2;
+  r.batches = 3;
+  r.inactive = 1;
+  r.lost_particles = 1;
+  r.bank_overflows = 2;
+  r.restart.fingerprint = 0x0123456789abcdefull;
+  r.restart.k_prev = 1.375;
+  r.tallies.resize(1);
+  r.tallies[0].name = "fixed";
+  r.tallies[0].estimator = "collision";
+  r.tallies[0].scores = {"flux", "fission"};
+  r.tallies[0].units = {"particle-cm per source particle", "reactions per source particle"};
+  r.tallies[0].mean = {0.25, 0.375};
+  r.tallies[0].std_dev = {0.0, 0.0};
+  r.tallies[0].sum = {0.5, 0.75};
+  r.tallies[0].sum_sq = {0.25, 0.5625};
+  for (int b = 1; b <= r.batches; ++b) {
+    BatchResult br;
+    br.batch = b;
+    br.active = b > r.inactive;
+    br.k = 1 + b / 8.0;
+    br.k_collision = br.k;
+    br.k_absorption = 1 + b / 16.0;
+    br.k_tracklength = 1 + b / 32.0;
+    br.entropy = b / 4.0;
+    br.k_running.mean = br.active ? 1.5 : 0.0;
+    br.k_running.std = b == 3 ? 0.125 : std::numeric_limits<double>::quiet_NaN();
+    br.fission_sites = 10 + b;
+    if (br.active) {
+      CmfdResult c;
+      c.k = 1.0625 * b;
+      c.outer_iterations = 4 + b;
+      c.inner_iterations = 20 + b;
+      c.converged = b == 3;
+      c.entropy = 0.5 * b;
+      br.cmfd = c;
+    }
+    r.batch.push_back(br);
+  }
+  r.source_bank = {Site{{0.5, -0.25, 2.0}, {0.0, 0.6, -0.8}, 0, 1, 3, 1, 17},
+                   Site{{-1.0, 0.125, 0.0}, {1.0, 0.0, 0.0}, 0, 0, 0, 1, 18}};
+  r.cmfd = CmfdReport{};
+  r.cmfd->shape = {2, 2, 1};
+  r.cmfd->groups = 2;
+  r.cmfd->begin = 2;
+  r.cmfd->feedback = true;
+  r.cmfd->window = "rolling";
+  r.cmfd->window_size = 2;
+  r.restart.cmfd = CmfdWindowData{{5, 6}, {2, 3}, {2, 3, 3, 3}, {}};
   return r;
 }
 
