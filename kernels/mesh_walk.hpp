@@ -18,11 +18,11 @@ KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Ve
 }
 
 // Walks the ray r0 + s u from cell idx (inside the mesh), where it is at s = t, to s = t_end or out of the
-// mesh: piece(idx, length) for its part in each cell, in order (a length may be 0 where rounding puts two
-// planes at one distance), and face(axis, idx) for each face it crosses, before stepping out of cell idx
-// through the side u[axis] points to. Returns true when the ray ends inside the mesh, in cell idx, and
-// false when it left it. Each plane's distance is computed from the plane, so nothing drifts over many
-// cells; the lengths add up to t_end - t, or to where the ray leaves.
+// mesh: piece(idx, length) for its part in each cell, in order (a length is 0 between two planes met at
+// one distance, at an edge or corner of cells), and face(axis, idx) for each face it crosses, before
+// stepping out of cell idx through the side u[axis] points to. Returns true when the ray ends inside the
+// mesh, in cell idx, and false when it left it. Each plane's distance is computed from the plane, so
+// nothing drifts over many cells; the lengths add up to t_end - t, or to where the ray leaves.
 template <class Piece, class Face>
 KOKKOS_INLINE_FUNCTION bool walk_mesh(const RegularMesh& mesh, Vec3 r0, Vec3 u, Real t, Real t_end, int idx[3],
                                       Piece&& piece, Face&& face) {
