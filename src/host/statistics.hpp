@@ -40,13 +40,19 @@ MeanStd mean_std_of_sums(double sum, double sum_sq, int n);
 //     left, per batch, then over batches, with the standard deviation of that mean (so their
 //     correlation is accounted for); std NaN with one batch. Kind mean_of_estimators, or the one
 //     estimator's kind.
-//  5. Otherwise the minimum-variance combination w = C^-1 1 / (1' C^-1 1) of the estimators left, with
-//     std sqrt(1 / (1' C^-1 1) / n) (kind combined, reason ""), unless C is not positive definite (two
-//     estimators move together exactly): the mean of rule 4. A combination may lie outside the range of
-//     the estimators' means: strongly correlated estimators give one a negative weight, and the
-//     minimum-variance combination then extrapolates by design (Halperin's estimator, used by MCNP and
-//     OpenMC alike, is not confined to the range either). An earlier rule fell back to the mean there,
-//     and a converged run flipped between the two from batch to batch (20 times in a C5G7 run).
+//  5. Otherwise the minimum-variance combination w = L^-1 1 / (1' L^-1 1) of the estimators left, with
+//     std sqrt(w' C w / n) (kind combined, reason ""), unless C is not positive definite (two estimators
+//     move together exactly): the mean of rule 4. L is C corrected for the correlation of successive
+//     batches, L[a][b] = C[a][b] sqrt(f_a f_b), f_a = max(1, tau_a) from estimator a's own series
+//     (batch_correlation), so the weights minimise the corrected variance, not the naive one: the
+//     estimator with the smallest naive std can be the most correlated (the absorption estimator on
+//     LA-13511's UD2O sphere: lag-1 autocorrelation 0.29 against 0.03). L = C (the naive weights) below
+//     min_batches_for_correlation batches.
+//     A combination may lie outside the range of the estimators' means: strongly correlated estimators
+//     give one a negative weight, and the minimum-variance combination then extrapolates by design
+//     (Halperin's estimator, used by MCNP and OpenMC alike, is not confined to the range either). An
+//     earlier rule fell back to the mean there, and a converged run flipped between the two from batch
+//     to batch (20 times in a C5G7 run).
 // The correlation of successive batches is not part of k.std (it assumes independent batches):
 // estimate_correlation adds it.
 KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x);
