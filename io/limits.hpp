@@ -26,6 +26,9 @@ inline constexpr std::int64_t max_particles_per_rank = int_max;
 inline constexpr std::int64_t max_statepoint_sites = int_max / static_cast<std::int64_t>(sizeof(Site));
 // Batches: a run keeps k, entropy and the estimators of every batch (and writes them to statepoints).
 inline constexpr std::int64_t max_batches = 1000000;
+// Generations per batch; a run's generations (batches x generations per batch, or max_batches x that)
+// are held to max_batches too, since every generation keeps its record.
+inline constexpr std::int64_t max_generations_per_batch = 10000;
 // Bins of one mesh (nx * ny * nz): RegularMesh indexes bins with an int, kernels count them with int64
 // atomics, and every bin is reduced over ranks and written to the statepoint and the JSON summary.
 inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;

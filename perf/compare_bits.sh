@@ -54,9 +54,10 @@ import json, sys
 RESULTS = ("k", "estimators", "leakage", "batches", "lost_particles", "lost", "bank_overflows", "tallies",
            "triggers", "cmfd")
 def results(path):
-    def strip(v):  # CMFD's solves carry their times
+    def strip(v):  # CMFD's solves carry their times; a batch's generation 1 is what builds before it meant
         if isinstance(v, dict):
-            return {k: strip(x) for k, x in v.items() if "second" not in k and "time" not in k}
+            return {k: strip(x) for k, x in v.items()
+                    if "second" not in k and "time" not in k and not (k == "generation" and x == 1)}
         if isinstance(v, list):
             return [strip(x) for x in v]
         return v

@@ -216,6 +216,17 @@ add_test(NAME cli_interrupt
 set_tests_properties(cli_interrupt PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 900 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
+# Batches of 3 generations: a run stopped between two generations of a batch continues it bit for bit,
+# at 1 and 2 ranks.
+foreach(_np 1 2)
+  add_test(NAME restart_generations_np${_np}
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff_test_points} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=${_np}
+                   -DINPUT=${_tallies} -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
+                   -DOUT=${_out}/restart_generations_np${_np} -P ${_cmake_dir}/restart_generations.cmake)
+  set_tests_properties(restart_generations_np${_np} PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600 PROCESSORS ${_np}
+                       ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+endforeach()
+
 # A KEFF_TEST_POINT left in the environment holds no production run: `keff` finishes as if it were unset
 # (it used to wait for a signal for ever at the first point named).
 add_test(NAME cli_stray_test_point

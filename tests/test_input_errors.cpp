@@ -174,6 +174,11 @@ TEST(Input, MoreValidation) {
     EXPECT_NE(msg.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << msg;
   };
   fails(with("particles = 7", "particles = 7\nmode = \"diffusion\""), "settings.mode: invalid value 'diffusion' (allowed: continuous-energy, multigroup)");
+  fails(with("particles = 7", "particles = 7\ngenerations_per_batch = 0"), "settings.generations_per_batch: invalid value 0");
+  fails(with("particles = 7", "particles = 7\nbatches = 1000\ngenerations_per_batch = 5000"),
+        "settings.generations_per_batch: 1000 batches x 5000 generations (allowed: at most 1000000 generations in a run");
+  EXPECT_EQ(read_problem_string(with("particles = 7", "particles = 7\ngenerations_per_batch = 4"), "m.toml")
+                .settings.generations_per_batch, 4);
   fails(with("upper_right = [1, 2, 3]", "upper_right = [1, -2, 3]"), "settings.source.upper_right:");
   fails(with("coeffs = [0, 0, 1]", "coeffs = [0, 0, -1]"), "surface[9].coeffs: radius -1 is not positive");
   fails(with("coeffs = [1, 1, 0, 0.5]", "coeffs = [0, 0, 0, 0.5]"), "normal");

@@ -33,7 +33,7 @@ TEST(Output, StatepointReadsBack) {
 
   auto file = H5File::open(path);
   EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
-  EXPECT_EQ(file.attribute_int64("version"), 6);
+  EXPECT_EQ(file.attribute_int64("version"), 7);
   EXPECT_EQ(file.attribute_string("input"), r.input);
   EXPECT_EQ(file.attribute_string("mode"), r.mode);
   EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);
@@ -103,10 +103,17 @@ TEST(Output, StatepointReadsBackForRestart) {
   r.tallies[0].sum_sq[0] = 0.04;
   r.tallies[0].sum[1] = 1e-150;
   r.tallies[0].sum_sq[1] = 1e-300;
+  r.generations_per_batch = 4;
+  r.restart.tally_partial.assign(r.tallies[0].sum.size(), 0.1 + 0.2);  // a batch under way
+  r.restart.tally_partial_weight = 3000.5;
+  for (auto& b : r.batch) b.generation = 4;  // each record a batch's last generation: the batches the tallies hold
   write_statepoint(dir.file("sp.h5"), r);
   const RunResults back = read_statepoint(dir.file("sp.h5"));
   EXPECT_EQ(back.restart.fingerprint, r.restart.fingerprint);
   EXPECT_TRUE(same_bits(back.restart.k_prev, r.restart.k_prev));
+  EXPECT_EQ(back.generations_per_batch, 4);
+  EXPECT_EQ(back.restart.tally_partial, r.restart.tally_partial);
+  EXPECT_TRUE(same_bits(back.restart.tally_partial_weight, r.restart.tally_partial_weight));
   ASSERT_EQ(back.tallies.size(), 1u);
   EXPECT_EQ(back.tallies[0].name, "pins");
   EXPECT_EQ(back.tallies[0].sum, r.tallies[0].sum);
@@ -124,6 +131,7 @@ TEST(Output, StatepointReadsBackForRestart) {
   ASSERT_EQ(back.batch.size(), r.batch.size());
   for (std::size_t i = 0; i < r.batch.size(); ++i) {
     EXPECT_EQ(back.batch[i].batch, r.batch[i].batch);
+    EXPECT_EQ(back.batch[i].generation, r.batch[i].generation);
     EXPECT_EQ(back.batch[i].active, r.batch[i].active);
     EXPECT_TRUE(same_bits(back.batch[i].k_collision, r.batch[i].k_collision));
     EXPECT_TRUE(same_bits(back.batch[i].k_running.std, r.batch[i].k_running.std));
@@ -136,12 +144,12 @@ TEST(Output, StatepointReadsBackForRestart) {
 
 // The checksum is a function of the values a reader reads, fixed for a layout version, so a statepoint
 // written by an earlier keff of the same version still reads: pinned here, so that a change to how it is
-// formed (the order of its values included) shows. Version 5 (the tallies' descriptions and results and
-// CMFD's settings and warm start joined it).
+// formed (the order of its values included) shows. Version 7 (generations per batch, each record's
+// generation and the tallies of a batch under way joined it).
 TEST(Output, StatepointChecksumIsStable) {
   TempDir dir;
   write_statepoint(dir.file("sp.h5"), fixed_results());
-  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{-9127144817717990939});
+  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{-7365429742039856121});
 }
 
 // A record's listed fields as words (reals by their bits), so two records compare field by field.

@@ -38,7 +38,7 @@ using Values = std::vector<std::pair<std::string, double>>;
 Values values_of(const RunResults& r) {
   Values v;
   for (const auto& b : r.batch) {
-    const std::string p = "batch" + std::to_string(b.batch) + ".";
+    const std::string p = "batch" + std::to_string(b.batch) + "/" + std::to_string(b.generation) + ".";
     v.emplace_back(p + "k_collision", b.k_collision);
     v.emplace_back(p + "k_absorption", b.k_absorption);
     v.emplace_back(p + "k_tracklength", b.k_tracklength);
@@ -223,6 +223,64 @@ TEST(Reproducibility, DomainsSortedEqualUndecomposedLattice) {
 
 TEST(Reproducibility, DomainsEqualUndecomposedMultigroupSphere) {
   expect_decomposed_equal(test::sized(sphere(), 2000, 5, 2), "multigroup sphere");
+}
+
+// ---- batches of several generations (settings.generations_per_batch) ----------------------------------
+
+model::Problem tallies_lattice() { return read_problem_file(std::string(KEFF_TEST_INPUTS) + "/tallies_lattice.toml"); }
+
+model::Problem generations(model::Problem p, int per_batch) {
+  p.settings.generations_per_batch = per_batch;
+  return p;
+}
+
+// Batches of 3 generations, with every kind of tally: the same bits at every rank count, in event mode
+// and in domains.
+TEST(Reproducibility, GenerationsPerBatchEverywhere) {
+  const model::Problem p = generations(test::sized(tallies_lattice(), 1500, 4, 1), 3);
+  expect_same_on_every_rank_count(p, "tally lattice, 3 generations per batch");
+  const RunResults history = test::run_quietly(p);
+  expect_identical(test::run_quietly(event_based(p, 200, EventSort::material_energy)), history,
+                   "3 generations per batch: event (200 slots, sorted) vs history");
+  expect_decomposed_equal(generations(test::sized(sphere(), 2000, 3, 1), 3), "multigroup sphere, 3 generations per batch");
+}
+
+// A generation is one source iteration whatever the batches: 4 batches of 3 generations (1 inactive)
+// transport the generations of 12 batches of one (3 inactive) with the same random numbers, bit for bit;
+// only the statistics group them. Each batch's value is the mean of its generations', so the means over
+// active batches equal the means over active generations (to rounding: sums taken in another order),
+// for k and every tally bin, and the running k is given at the batches' last generations.
+TEST(Reproducibility, GenerationsAreTheSourceIterations) {
+  const RunResults grouped = test::run_quietly(generations(test::sized(tallies_lattice(), 1500, 4, 1), 3));
+  const RunResults single = test::run_quietly(test::sized(tallies_lattice(), 1500, 12, 3));
+  ASSERT_EQ(grouped.batch.size(), single.batch.size());
+  for (std::size_t i = 0; i < grouped.batch.size(); ++i) {
+    const BatchResult &g = grouped.batch[i], &s = single.batch[i];
+    EXPECT_EQ(g.batch, static_cast<int>(i) / 3 + 1);
+    EXPECT_EQ(g.generation, static_cast<int>(i) % 3 + 1);
+    EXPECT_EQ(g.active, s.active) << i;
+    for (const auto& [a, b] : {std::pair{g.k_collision, s.k_collision}, {g.k_absorption, s.k_absorption},
+                               {g.k_tracklength, s.k_tracklength}, {g.entropy, s.entropy}, {g.leakage, s.leakage}}) {
+      EXPECT_EQ(hex(a), hex(b)) << "generation record " << i;
+    }
+    EXPECT_EQ(g.fission_sites, s.fission_sites) << i;
+    // Over the batches completed: from the end of the first active batch (batch 2) on.
+    EXPECT_EQ(g.batch > 2 || (g.batch == 2 && g.generation == 3), g.k_running.kind != KEstimateKind::none) << i;
+  }
+  for (const auto& [a, b] : {std::pair{grouped.k_collision, single.k_collision}, {grouped.k_absorption, single.k_absorption},
+                             {grouped.k_tracklength, single.k_tracklength}, {grouped.leakage, single.leakage}}) {
+    EXPECT_NEAR(a.mean, b.mean, 1e-14 * b.mean);
+  }
+  EXPECT_NE(grouped.k_collision.std, single.k_collision.std);  // 3 batch values of means against 9 generations
+  ASSERT_EQ(grouped.tallies.size(), single.tallies.size());
+  for (std::size_t t = 0; t < grouped.tallies.size(); ++t) {
+    for (std::size_t v = 0; v < grouped.tallies[t].mean.size(); ++v) {
+      EXPECT_NEAR(grouped.tallies[t].mean[v], single.tallies[t].mean[v], 1e-12 * std::fabs(single.tallies[t].mean[v]))
+          << grouped.tallies[t].name << " value " << v;
+    }
+  }
+  EXPECT_EQ(grouped.k_combined.batches, 3);
+  EXPECT_EQ(single.k_combined.batches, 9);
 }
 
 // ---- agreement with the stored CPU result ----------------------------------------------------------

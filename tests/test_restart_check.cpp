@@ -126,6 +126,9 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
       {[](RunResults& r) { r.tallies.clear(); }, "it holds 0 tallies (allowed: this problem's 1)"},
       {[](RunResults& r) { r.batch.clear(); }, "it holds no batch (allowed: a statepoint written after a batch)"},
       {[](RunResults& r) { r.particles = 7; }, "it holds particles = 7, inactive = 1, seed = 1 (allowed: this run's 400, 1, 1)"},
+      {[](RunResults& r) { r.generations_per_batch = 3; }, "it holds particles = 400, inactive = 1, seed = 1, generations_per_batch = 3 (allowed: this run's 400, 1, 1, 1)"},
+      {[](RunResults& r) { r.batch[1].generation = 2; }, "batch record 1 is batch 2 generation 2 (active) (allowed: batch 2, active)"},
+      {[](RunResults& r) { r.restart.tally_partial = {1.0}; }, "it holds the tallies of a batch under way, but its last record ends a batch or is inactive (allowed: none)"},
   };
   for (const auto& [damage, expected] : cases) {
     const std::string msg = refusal(damage);

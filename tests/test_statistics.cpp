@@ -422,6 +422,25 @@ TEST(BatchTable, CmfdColumns) {
   EXPECT_TRUE(contains(batch_table_header(true), " batch   k(batch)    entropy    k(cmfd)    H(cmfd)    k(mean) +/- std\n"));
 }
 
+// Several generations a batch: a row per generation named "batch/generation", the running k (over
+// batches) on a batch's last generation only.
+TEST(BatchTable, GenerationRows) {
+  BatchResult b;
+  b.batch = 12;
+  b.generation = 2;
+  b.active = true;
+  b.k = 0.91234;
+  b.entropy = 5.6789;
+  b.k_running.kind = KEstimateKind::combined;
+  b.k_running.mean = 0.918776;
+  b.k_running.std = 0.001958;
+  EXPECT_EQ(format_batch_row(b, false, 3), "  12/2    0.91234     5.6789\n");
+  b.generation = 3;
+  EXPECT_EQ(format_batch_row(b, false, 3), "  12/3    0.91234     5.6789     0.91878 +/- 0.00196\n");
+  EXPECT_TRUE(contains(batch_table_header(false, 3), " b/gen   k(batch)    entropy    k(mean) +/- std\n"));
+  EXPECT_TRUE(contains(batch_table_header(false, 3), "batch and generation (3 a batch)"));
+}
+
 TEST(Statistics, EntropyMeshWarning) {
   const std::vector<std::int64_t> all{3, 0, 7};
   EXPECT_EQ(entropy_mesh_warning(all, 10), "");

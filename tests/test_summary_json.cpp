@@ -165,7 +165,7 @@ TEST(SummaryJson, JsonBatchKeysInDocumentedOrder) {
   TempDir dir;
   write_summary_json(dir.file("s.json"), fixed_results());
   const auto batches = nlohmann::ordered_json::parse(std::ifstream(dir.file("s.json"))).at("batches");
-  const std::vector<std::string> own{"batch", "active", "k", "k_collision", "k_absorption", "k_tracklength",
+  const std::vector<std::string> own{"batch", "generation", "active", "k", "k_collision", "k_absorption", "k_tracklength",
                                      "entropy", "k_mean", "k_std", "fission_sites", "leakage"};
   std::vector<std::string> solved = own;
   for (const char* key : {"k_cmfd", "cmfd_entropy", "cmfd_outer_iterations", "cmfd_inner_iterations", "cmfd_converged"}) {

@@ -72,7 +72,7 @@ model::Settings read_settings(const Section& root) {
                 "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples", "thermal_table_draws",
                 "hash_bins", "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
                 "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
-                "entropy_mesh", "tally_mesh", "event", "max_batches"});
+                "entropy_mesh", "tally_mesh", "event", "max_batches", "generations_per_batch"});
   model::Settings out;
   out.particles = s.integer("particles", out.particles, 1, limits::max_particles);
   out.batches = static_cast<int>(s.integer("batches", out.batches, 1, limits::max_batches));
@@ -137,6 +137,14 @@ model::Settings read_settings(const Section& root) {
     s.fail("max_batches", "max_batches = " + std::to_string(out.max_batches) + " is below batches = " +
                               std::to_string(out.batches),
            "0 (none), or at least batches: the run goes on past batches until its tally triggers hold");
+  }
+  out.generations_per_batch = static_cast<int>(
+      s.integer("generations_per_batch", out.generations_per_batch, 1, limits::max_generations_per_batch));
+  if (const std::int64_t last = std::max(out.batches, out.max_batches);
+      last * out.generations_per_batch > limits::max_batches) {
+    s.fail("generations_per_batch",
+           std::to_string(last) + " batches x " + std::to_string(out.generations_per_batch) + " generations",
+           "at most " + limits::number_text(limits::max_batches) + " generations in a run (each keeps its record)");
   }
   out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);
   out.geometry_check_points =

@@ -166,6 +166,11 @@ struct Settings {
   std::int64_t particles = 10000;
   int batches = 50;
   int inactive = 10;
+  // Each batch is this many generations (OpenMC's meaning): a generation's fission sites are the next
+  // generation's source, and k, entropy and the source are per generation; k's statistics and the
+  // tallies are over batches, each the mean of its generations, which makes successive batches less
+  // correlated than successive generations (src/README.md, "Correlated batches").
+  int generations_per_batch = 1;
   std::uint64_t seed = 1;
   PhysicsMode mode = PhysicsMode::continuous_energy;
   EnergyGridKind energy_grid = EnergyGridKind::hash;
@@ -204,6 +209,18 @@ struct Settings {
   // Points of the sampled overlap and gap check before a run (src/driver/geometry_check.hpp); 0 skips it.
   std::int64_t geometry_check_points = 100000;
 };
+
+// Batch b's first generation, counting generations from 1 over the run (generation g is in batch
+// (g - 1) / G + 1). With G = 1 a generation is a batch.
+inline int first_generation(const Settings& s, int batch) { return (batch - 1) * s.generations_per_batch + 1; }
+// Generation g as messages name it: "batch 3", or with more than one generation per batch "batch 3
+// generation 2".
+inline std::string generation_name(int g, int generations_per_batch) {
+  if (generations_per_batch == 1) return "batch " + std::to_string(g);
+  std::string name = "batch " + std::to_string((g - 1) / generations_per_batch + 1);
+  return name.append(" generation ").append(std::to_string((g - 1) % generations_per_batch + 1));
+}
+inline std::string generation_name(const Settings& s, int g) { return generation_name(g, s.generations_per_batch); }
 
 // Domain decomposition: the geometry's bounding box (or the given box) cut into a mesh of domains.
 // Each domain is tracked by ranks / domains ranks (its replicas, which share its particles); a particle

@@ -72,10 +72,14 @@ std::string site_problem(const Site& s, const model::Problem& p, const std::opti
 
 // What the fingerprint covers, compared as values too: the file's own attributes could disagree with it.
 std::string identity_problem(const RunResults& sp, const model::Settings& s) {
-  if (sp.particles != s.particles || sp.inactive != s.inactive || sp.seed != s.seed) {
+  if (sp.particles != s.particles || sp.inactive != s.inactive || sp.seed != s.seed ||
+      sp.generations_per_batch != s.generations_per_batch) {
+    const bool generations = sp.generations_per_batch != 1 || s.generations_per_batch != 1;
     return "it holds particles = " + std::to_string(sp.particles) + ", inactive = " + std::to_string(sp.inactive) +
-           ", seed = " + std::to_string(sp.seed) + " (allowed: this run's " + std::to_string(s.particles) + ", " +
-           std::to_string(s.inactive) + ", " + std::to_string(s.seed) + ")";
+           ", seed = " + std::to_string(sp.seed) +
+           (generations ? ", generations_per_batch = " + std::to_string(sp.generations_per_batch) : "") +
+           " (allowed: this run's " + std::to_string(s.particles) + ", " + std::to_string(s.inactive) + ", " +
+           std::to_string(s.seed) + (generations ? ", " + std::to_string(s.generations_per_batch) : "") + ")";
   }
   if (s.mode == model::PhysicsMode::continuous_energy && sp.thermal != name_of(s.thermal)) {
     return "its histories ran with settings.thermal = " + printable_cut(sp.thermal, 40) + " (a statepoint without a "
@@ -99,16 +103,20 @@ BatchLimits batch_limits(const model::Settings& s) {
           std::log2(static_cast<double>(entropy_bins)) * (1 + 1e-12)};
 }
 
-// Record i: batch i + 1, active past the inactive batches, with k, entropy, fission sites and running k in
-// range.
+// Record i: generation i % G + 1 of batch i / G + 1 (G generations per batch), active past the inactive
+// batches, with k, entropy, fission sites and, where it ends an active batch, running k in range.
 std::string batch_problem(const BatchResult& b, std::size_t i, const model::Settings& s, const BatchLimits& bound) {
-  const int expected = static_cast<int>(i) + 1;
-  if (b.batch != expected || b.active != (expected > s.inactive)) {
-    return "batch record " + std::to_string(i) + " is batch " + std::to_string(b.batch) +
-           (b.active ? " (active)" : " (inactive)") + " (allowed: batch " + std::to_string(expected) +
+  const int g = s.generations_per_batch;
+  const int expected = static_cast<int>(i) / g + 1, generation = static_cast<int>(i) % g + 1;
+  if (b.batch != expected || b.generation != generation || b.active != (expected > s.inactive)) {
+    const auto named = [g](int batch, int gen) {
+      return "batch " + std::to_string(batch) + (g > 1 || gen != 1 ? " generation " + std::to_string(gen) : "");
+    };
+    return "batch record " + std::to_string(i) + " is " + named(b.batch, b.generation) +
+           (b.active ? " (active)" : " (inactive)") + " (allowed: " + named(expected, generation) +
            (expected > s.inactive ? ", active)" : ", inactive)");
   }
-  const std::string batch = "batch " + std::to_string(b.batch) + ": ";
+  const std::string batch = "batch " + std::to_string(b.batch) + (g > 1 ? " generation " + std::to_string(b.generation) : "") + ": ";
   const std::pair<const char*, double> ks[] = {
       {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
   for (const auto& [name, v] : ks) {
@@ -131,7 +139,7 @@ std::string batch_problem(const BatchResult& b, std::size_t i, const model::Sett
   }
   const double sd = b.k_running.std;
   const bool sd_ok = !b.k_running.has_std() || (sd >= 0.0 && std::isfinite(sd));  // undefined below 2 batches
-  if (b.active && (!(b.k_running.mean >= 0.0 && b.k_running.mean <= bound.max_k) || !sd_ok)) {
+  if (b.active && b.generation == g && (!(b.k_running.mean >= 0.0 && b.k_running.mean <= bound.max_k) || !sd_ok)) {
     return batch + "the running k " + exact_number(b.k_running.mean) + " +/- " + exact_number(b.k_running.std) +
            " is not a finite non-negative mean with a finite non-negative (or undefined) deviation";
   }
@@ -164,13 +172,52 @@ std::string counts_problem(const RunResults& sp, const model::Settings& s) {
 
 // The tallies' running sums: this problem's tallies in its order, one sum and one sum of squares per
 // value, each pair as the active batches' values make them (tally_sums_problem).
+// The tallies of an active batch under way: there only when the last record is an active batch's
+// generation other than its last, with a value per tally value, each the sum of that many generations'
+// fixed-point sums (non-negative, at most 2^(63 - tally_fraction_bits) each), and their source weight
+// (that many generations of settings.particles; with CMFD feedback within its bounds).
+std::string partial_batch_problem(const RunResults& sp, const model::Problem& p) {
+  const BatchResult& last = sp.batch.back();
+  const int generations = last.active && last.generation < p.settings.generations_per_batch ? last.generation : 0;
+  std::size_t values = 0;
+  for (const TallyResult& t : sp.tallies) values += t.sum.size();
+  const std::vector<double>& partial = sp.restart.tally_partial;
+  if (generations == 0 || values == 0) {
+    if (partial.empty()) return {};
+    return "it holds the tallies of a batch under way, but " +
+           std::string(values == 0 ? "the problem has no tally" : "its last record ends a batch or is inactive") +
+           " (allowed: none)";
+  }
+  if (partial.size() != values) {
+    return "it holds " + std::to_string(partial.size()) + " tally values of the batch under way (allowed: " +
+           std::to_string(values) + ", one per tally value)";
+  }
+  const double most = generations * std::ldexp(1.0, 63 - tally_fraction_bits);
+  for (std::size_t i = 0; i < partial.size(); ++i) {
+    if (!(partial[i] >= 0.0 && partial[i] <= most)) {
+      return "tally value " + std::to_string(i) + " of the batch under way is " + exact_number(partial[i]) +
+             " (allowed: 0 to " + exact_number(most) + ", what " + std::to_string(generations) + " generations can score)";
+    }
+  }
+  const double histories = static_cast<double>(generations) * static_cast<double>(p.settings.particles);
+  const bool weighted = p.cmfd_on() && p.cmfd->feedback;
+  const double w = sp.restart.tally_partial_weight;
+  if (weighted ? !(w >= histories / limits::max_cmfd_source_weight_ratio && w <= histories * limits::max_cmfd_source_weight_ratio)
+               : w != histories) {
+    return "the source weight of the batch under way is " + exact_number(w) + " (allowed: " +
+           (weighted ? "within the bounds CMFD feedback keeps of " : "") + exact_number(histories) + ", " +
+           std::to_string(generations) + " generations of " + std::to_string(p.settings.particles) + " histories)";
+  }
+  return {};
+}
+
 std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
   if (sp.tallies.size() != p.tallies.size()) {
     return "it holds " + std::to_string(sp.tallies.size()) + " tallies (allowed: this problem's " +
            std::to_string(p.tallies.size()) + ")";
   }
   const std::vector<std::int64_t> placed = placement_counts(p);
-  const int active = static_cast<int>(std::count_if(sp.batch.begin(), sp.batch.end(), [](const BatchResult& b) { return b.active; }));
+  const int active = completed_active_batches(sp);
   const double most = max_tally_batch_value(p.settings.particles, p.cmfd_on() && p.cmfd->feedback);
   for (std::size_t t = 0; t < p.tallies.size(); ++t) {
     const TallyResult& r = sp.tallies[t];
@@ -185,7 +232,7 @@ std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
       }
     }
   }
-  return {};
+  return partial_batch_problem(sp, p);
 }
 
 // CMFD's window as a flat list in the one order kernels/vocabulary/cmfd_layout.hpp gives.
@@ -298,18 +345,20 @@ std::string cmfd_problem(const RunResults& sp, const model::Problem& p) {
     }
   }
   const CmfdBounds bounds = cmfd_bounds(p);
+  // CMFD counts generations (its begin is its first batch's first generation): the records are generations.
   const int done = static_cast<int>(sp.batch.size());
-  const double summed = w.batches.empty() ? std::max(0, done - p.cmfd->begin + 1) : static_cast<double>(w.batches.size());
+  const int first = model::first_generation(p.settings, p.cmfd->begin);
+  const double summed = w.batches.empty() ? std::max(0, done - first + 1) : static_cast<double>(w.batches.size());
   if (std::string what = cmfd_values_problem(w.sum.data(), n, bounds, summed); !what.empty()) {
     return "its CMFD tally window: " + what;
   }
   std::vector<std::int64_t> total(n.values(), 0);
   for (std::size_t b = 0; b < w.batches.size(); ++b) {
     const std::int64_t expected = done - static_cast<std::int64_t>(w.batches.size() - 1 - b);
-    if (w.batches[b] != expected || expected < p.cmfd->begin) {
+    if (w.batches[b] != expected || expected < first) {
       return "its CMFD tally window keeps batch " + std::to_string(w.batches[b]) + " in place " + std::to_string(b) +
              " (allowed: the last " + std::to_string(w.batches.size()) + " batches up to " + std::to_string(done) +
-             ", from [cmfd] begin = " + std::to_string(p.cmfd->begin) + " on)";
+             ", from [cmfd] begin = " + std::to_string(p.cmfd->begin) + " (generation " + std::to_string(first) + ") on)";
     }
     const std::int64_t* scores = w.scores.data() + b * n.values();
     if (std::string what = cmfd_values_problem(scores, n, bounds, 1); !what.empty()) {

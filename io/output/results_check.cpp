@@ -204,11 +204,21 @@ std::string cmfd_results_problem(const RunResults& r) {
 
 }  // namespace
 
+int completed_active_batches(const RunResults& r) {
+  const int g = r.generations_per_batch;
+  return static_cast<int>(
+      std::count_if(r.batch.begin(), r.batch.end(), [g](const BatchResult& b) { return b.active && b.generation == g; }));
+}
+
 std::string results_problem(const RunResults& r) {
   if (r.particles < 1 || r.particles > limits::max_particles) {
     return "particles = " + std::to_string(r.particles) + " (allowed: 1 to " + std::to_string(limits::max_particles) + ")";
   }
-  const int active = static_cast<int>(std::count_if(r.batch.begin(), r.batch.end(), [](const BatchResult& b) { return b.active; }));
+  if (r.generations_per_batch < 1 || r.generations_per_batch > limits::max_generations_per_batch) {
+    return "generations_per_batch = " + std::to_string(r.generations_per_batch) + " (allowed: 1 to " +
+           std::to_string(limits::max_generations_per_batch) + ")";
+  }
+  const int active = completed_active_batches(r);
   const double most = max_tally_batch_value(r.particles, r.cmfd && r.cmfd->feedback);
   for (const TallyResult& t : r.tallies) {
     if (t.sum_sq.size() != t.sum.size()) {

@@ -29,7 +29,10 @@ double max_tally_batch_value(std::int64_t particles, bool cmfd_weighted);
 // sum x_i^2 <= (sum x_i)^2 (to rounding), sum x_i <= n max. "" or the problem.
 std::string tally_sums_problem(double sum, double sum_sq, int n, double max_batch_value);
 
-// The results as a whole: particles in range, every tally bin's sums (tally_sums_problem) and its mean
+// Active batches whose every generation is in r.batch: the batches the tallies and k's statistics hold.
+int completed_active_batches(const RunResults& r);
+
+// The results as a whole: particles in range, generations_per_batch in range, every tally bin's sums (tally_sums_problem) and its mean
 // (finite from the first active batch on) and deviation (finite from the second), CMFD's solves
 // (a converged one with a finite k_cmfd > 0 and an entropy from 0 to log2(coarse cells); a failed one
 // with those or none) and warm start (finite, non-negative, not all zero). "" or the problem.

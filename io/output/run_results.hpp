@@ -73,8 +73,11 @@ struct KEstimate : MeanStd {
   bool combined() const { return kind == KEstimateKind::combined; }
 };
 
+// One generation's record (with settings.generations_per_batch = 1, the batch's): its k, entropy and
+// fission sites are the generation's; the running k is over the active batches completed so far.
 struct BatchResult {
-  int batch = 0;     // 1-based
+  int batch = 0;       // 1-based
+  int generation = 1;  // 1-based within the batch
   bool active = false;
   double k = 0;      // the batch's combined estimate (the collision estimator while the run is inactive)
   double k_collision = 0, k_absorption = 0, k_tracklength = 0;
@@ -96,7 +99,7 @@ struct BatchResult {
 template <class B, class F>
   requires std::same_as<std::remove_const_t<B>, BatchResult>
 void for_each_field(B& b, F&& f) {
-  f("batch", b.batch), f("active", b.active);
+  f("batch", b.batch), f("generation", b.generation), f("active", b.active);
   f("k", b.k), f("k_collision", b.k_collision), f("k_absorption", b.k_absorption);
   f("k_tracklength", b.k_tracklength), f("entropy", b.entropy);
   f("k_mean", b.k_running.mean), f("k_std", b.k_running.std);
@@ -253,6 +256,10 @@ struct RestartData {
   std::uint64_t fingerprint = 0;  // of the input (see src/host/fingerprint.hpp); a restart must match it
   double k_prev = 1.0;            // k of the last batch: normalises the next batch's fission sites
   std::optional<CmfdWindowData> cmfd;  // a run with CMFD, once it has tallied
+  // The tallies of an active batch under way (settings.generations_per_batch > 1; empty between
+  // batches): the sums of its generations' values, every tally's in order, and of their source weights.
+  std::vector<double> tally_partial;
+  double tally_partial_weight = 0;
 };
 
 // A lost particle, as the summary lists it (the run keeps the first LostHistory::listed of its own).
@@ -273,7 +280,7 @@ struct RunResults {
   int threads = 1, ranks = 1;
   std::uint64_t seed = 0;
   std::int64_t particles = 0;
-  int batches = 0, inactive = 0;
+  int batches = 0, inactive = 0, generations_per_batch = 1;
   int nuclides = 0, gridpoints = 0;
 
   std::vector<BatchResult> batch;
@@ -309,7 +316,8 @@ template <class R, class F>
 void for_each_run_field(R& r, F&& f) {
   f("input", r.input), f("mode", r.mode), f("energy_grid", r.energy_grid), f("thermal", r.thermal);
   f("execution_space", r.execution_space), f("threads", r.threads), f("ranks", r.ranks), f("seed", r.seed);
-  f("particles", r.particles), f("batches", r.batches), f("inactive", r.inactive), f("nuclides", r.nuclides);
+  f("particles", r.particles), f("batches", r.batches), f("inactive", r.inactive);
+  f("generations_per_batch", r.generations_per_batch), f("nuclides", r.nuclides);
   f("gridpoints", r.gridpoints);
 }
 

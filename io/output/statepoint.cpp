@@ -28,7 +28,7 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 6;
+constexpr std::int64_t statepoint_version = 7;
 
 // The checksum of everything a restart or a reader of the results reads (metadata, batches, the tallies'
 // descriptions, means, deviations and sums, source bank, CMFD's settings, solves, window and warm start),
@@ -119,11 +119,13 @@ std::int64_t content_checksum(const RunResults& r) {
   c.add(r.input);
   c.add(r.mode);
   for (const std::int64_t v : {std::int64_t(r.seed), r.particles, std::int64_t(r.batches), std::int64_t(r.inactive),
-                               r.lost_particles, std::int64_t(r.bank_overflows)}) {
+                               std::int64_t(r.generations_per_batch), r.lost_particles, std::int64_t(r.bank_overflows)}) {
     c.add(static_cast<std::uint64_t>(v));
   }
   c.add(r.restart.fingerprint);
   c.add_real(r.restart.k_prev);
+  c.add(std::span<const double>(r.restart.tally_partial));
+  c.add_real(r.restart.tally_partial_weight);
   for (const auto& b : r.batch) add_batch(c, b);
   for (const TallyResult& t : r.tallies) add_tally(c, t);
   for (const Site& s : r.source_bank) add_fields(c, s);
@@ -268,7 +270,9 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("particles", r.particles);
   root.set_attribute("batches", r.batches);
   root.set_attribute("inactive", r.inactive);
-  root.set_attribute("batches_done", static_cast<std::int64_t>(r.batch.size()));
+  root.set_attribute("generations_per_batch", r.generations_per_batch);
+  // Whole batches: /batches holds a record per generation, generations_per_batch of them a batch.
+  root.set_attribute("batches_done", static_cast<std::int64_t>(r.batch.size()) / std::max(1, r.generations_per_batch));
   root.set_attribute("nuclides", r.nuclides);
   root.set_attribute("gridpoints", r.gridpoints);
   root.set_attribute("particles_per_second", r.particles_per_second);
@@ -354,12 +358,12 @@ void write_cmfd(const H5Group& g, const RunResults& r) {
   g.write("albedo", std::vector<double>(c.albedo.begin(), c.albedo.end()));
   g.write("energy_bounds", c.energy_bounds);
   g.write("collapse", std::vector<std::int64_t>(c.collapse.begin(), c.collapse.end()));
-  std::vector<std::int64_t> batch;
+  std::vector<std::int64_t> batch;  // each solve's record: its generation over the run (with one a batch, the batch)
   std::vector<CmfdResult> solves;
-  for (const auto& b : r.batch) {
-    if (!b.cmfd) continue;
-    batch.push_back(b.batch);
-    solves.push_back(*b.cmfd);
+  for (std::size_t i = 0; i < r.batch.size(); ++i) {
+    if (!r.batch[i].cmfd) continue;
+    batch.push_back(static_cast<std::int64_t>(i) + 1);
+    solves.push_back(*r.batch[i].cmfd);
   }
   g.write("batch", batch);
   write_table(g, solves);
@@ -411,7 +415,7 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
   report.energy_bounds = g.read_doubles("energy_bounds");
   for (const auto v : g.read_int64s("collapse")) report.collapse.push_back(static_cast<int>(v));
   r.cmfd = report;
-  // At most one solve per batch.
+  // At most one solve per record (generation).
   const auto max_solves = static_cast<std::int64_t>(r.batch.size());
   const std::size_t n = rows_of(path, g, "cmfd", "batch", 1, max_solves);
   const auto batch = g.read_int64s("batch");
@@ -451,6 +455,11 @@ void write_statepoint(const std::string& path, const RunResults& results) {
   detail::write_tallies(file.create_group("tallies"), results.tallies);
   write_bank(file.create_group("source_bank"), results.source_bank);
   if (results.cmfd) write_cmfd(file.create_group("cmfd"), results);
+  // An active batch's generations so far (generations_per_batch > 1): what a restart continues it with.
+  if (!results.restart.tally_partial.empty()) {
+    file.write("tally_batch_partial", results.restart.tally_partial);
+    file.set_attribute("tally_batch_partial_weight", results.restart.tally_partial_weight);
+  }
   file.set_attribute("checksum", content_checksum(results));
   detail::write_file_atomically(path, file.close_to_image(), "the statepoint");
 }
@@ -476,6 +485,7 @@ RunResults read_statepoint(const std::string& path) {
   r.particles = file.attribute_int64("particles");
   r.batches = static_cast<int>(file.attribute_int64("batches"));
   r.inactive = static_cast<int>(file.attribute_int64("inactive"));
+  r.generations_per_batch = static_cast<int>(file.attribute_int64("generations_per_batch"));
   r.lost_particles = file.attribute_int64("lost_particles");
   r.bank_overflows = static_cast<int>(file.attribute_int64("bank_overflows"));
   r.restart.fingerprint = std::bit_cast<std::uint64_t>(file.attribute_int64("fingerprint"));
@@ -485,6 +495,10 @@ RunResults read_statepoint(const std::string& path) {
   r.tallies = detail::read_tallies(file.open_group("tallies"), path);
   r.source_bank = read_table<Site>(path, file.open_group("source_bank"), "source_bank", limits::max_statepoint_sites);
   if (file.contains("cmfd")) read_cmfd(file.open_group("cmfd"), path, r);
+  if (file.contains("tally_batch_partial")) {
+    r.restart.tally_partial = file.read_doubles("tally_batch_partial");
+    r.restart.tally_partial_weight = file.attribute_double("tally_batch_partial_weight");
+  }
   if (content_checksum(r) != file.attribute_int64("checksum")) {
     throw OutputError("statepoint '" + printable_cut(path) +
                       "': checksum mismatch: the file was changed or damaged after it was written");

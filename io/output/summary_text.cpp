@@ -1,6 +1,7 @@
 // The run summary as text (summary_text.hpp). The exchanges, event transport and domains are printed
 // from their field lists, by the JSON summary's names, so a field added to a list reaches both reports.
 #include "io/output/summary_text.hpp"
+#include "io/output/results_check.hpp"
 
 #include <algorithm>
 #include <array>
@@ -149,8 +150,9 @@ void print_tally_summary(std::ostream& os, const RunResults& r) {
 
 void write_summary_text(std::ostream& os, const RunResults& r) {
   char line[200];
-  const auto active = std::count_if(r.batch.begin(), r.batch.end(), [](const BatchResult& b) { return b.active; });
-  os << "\n Results over " << active << " active batches\n";
+  os << "\n Results over " << completed_active_batches(r) << " active batches";
+  if (r.generations_per_batch > 1) os << " of " << r.generations_per_batch << " generations";
+  os << "\n";
   const auto row = [&](const std::string& name, const MeanStd& m, const BatchCorrelation& c = {}) {
     std::snprintf(line, sizeof line, "   %-16s %s%s\n", name.c_str(), format_k(m).c_str(), format_correlation(c).c_str());
     os << line;

@@ -72,7 +72,8 @@ def _finite_or_none(values):
 
 
 # ---------------------------------------------------------------------------------------------------
-# Convergence: k per batch by estimator with the running mean, and the source entropy.
+# Convergence: k per generation (per batch with one generation a batch) by estimator with the running
+# mean over batches, and the source entropy.
 
 ESTIMATOR_LINES = (("k_collision", "collision", "C0"), ("k_absorption", "absorption", "C1"),
                    ("k_tracklength", "track length", "C2"))
@@ -86,7 +87,11 @@ def _mark_inactive(ax, inactive):
 
 def draw_convergence(fig, sp):
     b = sp.batch_results
-    batch, active = b["batch"], b["active"]
+    per_batch = sp.generations_per_batch
+    # x: the generation over the run (the batch with one generation a batch), as CMFD's solves are placed.
+    batch = (b["batch"] - 1) * per_batch + b["generation"]
+    # The running mean is over batches: shown where a batch ends.
+    active = b["active"] & (b["generation"] == per_batch)
     marker = "." if len(batch) <= 200 else None
     ax_k, ax_h = fig.subplots(2, 1, sharex=True, height_ratios=[2, 1])
     for column, label, colour in ESTIMATOR_LINES:
@@ -101,15 +106,16 @@ def draw_convergence(fig, sp):
                           lw=0, label="±1σ")
     ax_k.set_title(_k_line(sp), fontsize="medium")
     ax_k.set_ylabel("k")
-    _mark_inactive(ax_k, sp.inactive)
+    _mark_inactive(ax_k, sp.inactive * per_batch)
     ax_k.legend(loc="best", fontsize="small", ncols=2)
     ax_k.grid(alpha=0.3)
     ax_h.plot(batch, b["entropy"], color="C3", lw=0.8, marker=marker, ms=3)
-    _mark_inactive(ax_h, sp.inactive)
+    _mark_inactive(ax_h, sp.inactive * per_batch)
     ax_h.set_ylabel("Shannon entropy (bits)")
-    ax_h.set_xlabel("batch")
+    ax_h.set_xlabel("batch" if per_batch == 1 else f"generation ({per_batch} a batch)")
     ax_h.grid(alpha=0.3)
-    fig.suptitle(f"{os.path.basename(sp.input)}: {sp.particles} particles × {sp.batches_done} batches "
+    of = "" if per_batch == 1 else f" of {per_batch} generations"
+    fig.suptitle(f"{os.path.basename(sp.input)}: {sp.particles} particles × {sp.batches_done} batches{of} "
                  f"({sp.inactive} inactive)")
 
 

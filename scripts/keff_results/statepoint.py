@@ -1,6 +1,6 @@
 """keff's HDF5 statepoint read into numpy arrays, in the spirit of openmc.StatePoint: the run's metadata,
 the per-batch table, k by estimator, the leakage, the timing and the tallies. The layout is examples/OUTPUTS.md's
-("Statepoint", version 6, whose filters state their form and units; written by
+("Statepoint", version 7, whose filters state their form and units; written by
 io/output/statepoint.cpp and statepoint_tallies.cpp). The checksum is keff's to check; this reader holds
 each tally's description to its values (io/output/results_check.hpp says the same for keff), so an edited
 file is refused with one line, never a traceback or a wrong picture.
@@ -18,7 +18,7 @@ import numpy as np
 from .errors import SelectionError, StatePointError
 from .tally import FORMS, Filter, Tally
 
-SUPPORTED_VERSIONS = (6,)
+SUPPORTED_VERSIONS = (7,)
 
 # A mean and its standard deviation (NaN where undefined: fewer than two active batches).
 Estimate = namedtuple("Estimate", "mean std")
@@ -28,7 +28,7 @@ Correlation = namedtuple("Correlation", "std_corrected autocorrelation_time wind
 Timing = namedtuple("Timing", "min mean max")
 
 # /batches' columns in the order keff lists a batch's fields (io/output/run_results.hpp, for_each_field).
-BATCH_COLUMNS = ("batch", "active", "k", "k_collision", "k_absorption", "k_tracklength", "entropy",
+BATCH_COLUMNS = ("batch", "generation", "active", "k", "k_collision", "k_absorption", "k_tracklength", "entropy",
                  "k_mean", "k_std", "fission_sites", "leakage")
 ESTIMATORS = ("collision", "absorption", "tracklength", "combined")
 
@@ -74,7 +74,12 @@ class StatePoint:
 
     @property
     def batches_done(self):
+        """Whole batches run (batch_results holds a row per generation)."""
         return self.run["batches_done"]
+
+    @property
+    def generations_per_batch(self):
+        return self.run["generations_per_batch"]
 
     @property
     def inactive(self):
@@ -94,7 +99,9 @@ class StatePoint:
 
     @property
     def active_batches(self):
-        return int(np.count_nonzero(self.batch_results["active"]))
+        """Active batches whose every generation ran: those k and the tallies are over."""
+        b = self.batch_results
+        return int(np.count_nonzero(b["active"] & (b["generation"] == self.generations_per_batch)))
 
     # ----------------------------------------------------------------------------------------------
     # k and the per-batch table.
@@ -183,7 +190,7 @@ def _check_statepoint(path, attrs):
 
 # The run's attributes the reader uses, and their type: each must be there, as written.
 RUN_ATTRIBUTES = {"particles": int, "batches": int, "batches_done": int, "inactive": int, "seed": int,
-                  "input": str, "mode": str}
+                  "input": str, "mode": str, "generations_per_batch": int}
 
 
 def _check_run(run):
@@ -193,6 +200,8 @@ def _check_run(run):
         if not isinstance(run[name], kind) or isinstance(run[name], bool):
             raise StatePointError(f"the run's attribute '{name}' is {printable_cut(repr(run[name]), 40)} "
                                   f"(allowed: {'an integer' if kind is int else 'text'})")
+    if run["generations_per_batch"] < 1:
+        raise StatePointError(f"the run's generations_per_batch, {run['generations_per_batch']}, is not a count >= 1")
     if not 0 <= run["inactive"] <= run["batches_done"]:
         raise StatePointError(f"the run's inactive batches, {run['inactive']}, are not within the "
                               f"{run['batches_done']} it ran")

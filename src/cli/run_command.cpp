@@ -105,8 +105,9 @@ void check_restart_file(const std::string& path) {
 // escape sequences, a second line or megabytes stays one short line.
 std::string describe(const RunResults& sp) {
   return "'" + printable_cut(sp.input) + "' (fingerprint " + fingerprint_text(sp.restart.fingerprint) + ", " +
-         std::to_string(sp.particles) + " particles, " + std::to_string(sp.inactive) + " inactive, seed " +
-         std::to_string(sp.seed) + ")";
+         std::to_string(sp.particles) + " particles, " + std::to_string(sp.inactive) + " inactive, " +
+         (sp.generations_per_batch != 1 ? std::to_string(sp.generations_per_batch) + " generations per batch, " : "") +
+         "seed " + std::to_string(sp.seed) + ")";
 }
 
 // A statepoint can continue this run only if it was written by the same input and leaves batches to run.
@@ -114,22 +115,25 @@ void check_restartable(const std::string& path, const RunResults& sp, const mode
                        std::uint64_t fingerprint) {
   const auto& s = p.settings;
   if (sp.restart.fingerprint != fingerprint) {
-    const bool same_settings = sp.particles == s.particles && sp.inactive == s.inactive && sp.seed == s.seed;
+    const bool same_settings = sp.particles == s.particles && sp.inactive == s.inactive && sp.seed == s.seed &&
+                               sp.generations_per_batch == s.generations_per_batch;
     throw InputError("cannot restart from '" + printable_cut(path) + "': it was written by a run of " + describe(sp) +
                      ", but this run is of '" + printable_cut(p.source_name) + "' (fingerprint " +
                      fingerprint_text(fingerprint) + ", " + std::to_string(s.particles) + " particles, " +
-                     std::to_string(s.inactive) + " inactive, seed " + std::to_string(s.seed) +
-                     "); a restart needs the same input file, particles, inactive batches and seed" +
+                     std::to_string(s.inactive) + " inactive, " +
+                     (s.generations_per_batch != 1 ? std::to_string(s.generations_per_batch) + " generations per batch, " : "") +
+                     "seed " + std::to_string(s.seed) +
+                     "); a restart needs the same input file, particles, inactive batches, generations per batch and seed" +
                      (same_settings ? ": these agree, so the input file's text differs from the one that wrote the "
                                       "statepoint (any edit, batches = too; to run more batches keep the input as it "
                                       "was and pass --batches N)"
                                     : ""));
   }
-  const auto done = static_cast<int>(sp.batch.size());
-  if (done >= s.batches) {
-    throw InputError("cannot restart from '" + path + "': it already holds " + std::to_string(done) +
-                     " batches and this run asks for " + std::to_string(s.batches) +
-                     " (ask for more with --batches)");
+  const auto done = static_cast<int>(sp.batch.size());  // generations
+  if (done >= s.batches * s.generations_per_batch) {
+    throw InputError("cannot restart from '" + path + "': it already holds " +
+                     std::to_string(done / s.generations_per_batch) + " batches and this run asks for " +
+                     std::to_string(s.batches) + " (ask for more with --batches)");
   }
 }
 

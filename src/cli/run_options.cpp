@@ -98,6 +98,10 @@ constexpr RunFlag run_flags[] = {
     {"--inactive", "I", "batches before tallies start, fewer than B", set_integer<&RunOptions::inactive>, 0,
      limits::max_batches - 1},
     {"--seed", "S", "random number seed", set_integer<&RunOptions::seed>, 1, limits::int64_max},
+    {"--generations-per-batch", "G",
+     "generations in each batch (settings.generations_per_batch): k's statistics and the tallies are over "
+     "batches, each the mean of its G generations",
+     set_integer<&RunOptions::generations_per_batch>, 1, limits::max_generations_per_batch},
     {"--json", "FILE", "write the run summary as JSON", set_path<&RunOptions::json>},
     {"--statepoint", "FILE",
      "write the HDF5 statepoint here ('' for none; default: settings.statepoint); also every "
@@ -209,6 +213,7 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   }
   if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
   if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
+  if (o.generations_per_batch) s.generations_per_batch = static_cast<int>(*o.generations_per_batch);
   if (o.statepoint) s.statepoint = *o.statepoint;
   if (o.allow_oversubscribed_memory) s.allow_oversubscribed_memory = true;
   if (o.transport) s.transport = *o.transport;
@@ -232,6 +237,12 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   if (s.inactive >= s.batches) {
     throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
                      std::to_string(s.batches) + ")");
+  }
+  if (const std::int64_t last = std::max(s.batches, s.max_batches);
+      last * s.generations_per_batch > limits::max_batches) {
+    throw UsageError(std::to_string(last) + " batches x " + std::to_string(s.generations_per_batch) +
+                     " generations per batch is too many (allowed: at most " + limits::number_text(limits::max_batches) +
+                     " generations in a run, each of which keeps its record)");
   }
   apply_cmfd_override(o, p);
 }

@@ -89,8 +89,10 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "
      << p.lattices.size() << " lattices, " << p.surfaces.size() << " surfaces\n"
      << "  geometry check  " << geometry_check << "\n"
-     << "  particles       " << s.particles << " per batch, " << s.batches << " batches (" << s.inactive
-     << " inactive), seed " << s.seed << "\n"
+     << "  particles       " << s.particles << " per generation, " << s.batches << " batches (" << s.inactive
+     << " inactive)"
+     << (s.generations_per_batch > 1 ? " of " + std::to_string(s.generations_per_batch) + " generations" : std::string())
+     << ", seed " << s.seed << "\n"
      << "  parallelism     " << ranks << " rank(s) x " << run.concurrency << " " << run.execution_space
      << " thread(s)\n"
      << "  transport       "

@@ -98,6 +98,7 @@ struct CmfdAccelerator::Impl {
   CmfdTallies<DeviceMem> tallies;
   CmfdTallies<Kokkos::HostSpace> tallies_host;
   std::size_t values = 0;        // in CmfdTallies' arrays, in their for_each_view order
+  int generations_per_batch = 1;  // for messages: the window's batches are the run's generations
   std::vector<Fixed> batch;      // [values + 1]: one batch's scores, then its fission sites outside the mesh
   std::vector<Fixed> sum;        // [values]: over the window
   std::deque<std::pair<int, std::vector<Fixed>>> kept;  // a sliding window's batches, oldest first
@@ -134,7 +135,7 @@ void CmfdAccelerator::Impl::gather_batch(const DeviceExec& exec, const CmfdTally
 void CmfdAccelerator::Impl::add_to_sum(int batch_number, const std::vector<Fixed>& scores, int sign) {
   for (std::size_t i = 0; i < values; ++i) {
     if (sign > 0 ? __builtin_add_overflow(sum[i], scores[i], &sum[i]) : __builtin_sub_overflow(sum[i], scores[i], &sum[i])) {
-      throw RunError("batch " + std::to_string(batch_number) + ": a sum of CMFD's tally window passed " +
+      throw RunError(model::generation_name(batch_number, generations_per_batch) + ": a sum of CMFD's tally window passed " +
                      std::to_string(from_fixed<cmfd_fraction_bits>(std::numeric_limits<Fixed>::max())) +
                      ", the range of its fixed point (allowed: fewer particles per batch, or [cmfd] window = "
                      "\"rolling\" or \"expanding\", which sum fewer batches)");
@@ -210,9 +211,12 @@ CmfdResult left_out_failure(double share, double min_collisions) {
 }  // namespace
 
 CmfdAccelerator::CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
-                                 const Communicator& comm, int last_batch, bool allow_oversubscribed)
+                                 const Communicator& comm, int last_batch, int generations_per_batch,
+                                 bool allow_oversubscribed)
     : impl_((check_cmfd_memory(exec, input, mesh, groups, comm, last_batch, allow_oversubscribed),
-             std::make_unique<Impl>(exec, input, mesh, groups, comm))) {}
+             std::make_unique<Impl>(exec, input, mesh, groups, comm))) {
+  impl_->generations_per_batch = generations_per_batch;
+}
 
 CmfdAccelerator::~CmfdAccelerator() = default;
 
@@ -221,7 +225,7 @@ CmfdResult CmfdAccelerator::add_batch(const DeviceExec& exec, int batch, const C
   Impl& s = *impl_;
   s.gather_batch(exec, scores);
   if (const Fixed outside = s.batch[s.values]; outside > 0) {
-    throw RunError("batch " + std::to_string(batch) + ": " + std::to_string(outside) +
+    throw RunError(model::generation_name(batch, s.generations_per_batch) + ": " + std::to_string(outside) +
                    " fission site(s) were banked outside the CMFD mesh, " + box_text(s.solver.mesh()) + " ([cmfd] at " +
                    s.input.where.str() + "), which must hold every fission for its balance (allowed: a mesh that "
                    "covers every fissionable region)");

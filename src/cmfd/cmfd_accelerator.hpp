@@ -33,9 +33,11 @@ class CmfdAccelerator {
  public:
   // Allocates the solver and the window's buffers for `groups` coarse groups on `mesh`, once
   // cmfd_footprint(input, mesh, groups, last_batch) is known to fit on every rank (collective; over the
-  // memory there: RunError, unless `allow_oversubscribed` makes it a warning).
+  // memory there: RunError, unless `allow_oversubscribed` makes it a warning). The accelerator's batches
+  // are the run's generations, `input`'s begin and window counted in them; `generations_per_batch` names
+  // them in messages.
   CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
-                  const Communicator& comm, int last_batch, bool allow_oversubscribed);
+                  const Communicator& comm, int last_batch, int generations_per_batch, bool allow_oversubscribed);
   ~CmfdAccelerator();
   CmfdAccelerator(const CmfdAccelerator&) = delete;
   CmfdAccelerator& operator=(const CmfdAccelerator&) = delete;

@@ -40,12 +40,31 @@ void BatchRecord::note_lost(int batch, const std::vector<LostParticle>& lost) {
   }
 }
 
-BatchResult BatchRecord::record(int batch, const BatchCounters& global, double entropy, std::int64_t fission_sites,
+// A batch's value of an estimator is the mean of its generations' (with one generation, the generation's:
+// 0 + k and k / 1 are exact).
+bool BatchRecord::add_active(const BatchResult& r) {
+  ++active_generations_;
+  k_partial_[0] += r.k_collision;
+  k_partial_[1] += r.k_absorption;
+  k_partial_[2] += r.k_tracklength;
+  leakage_partial_ += r.leakage;
+  const int g = problem_.settings.generations_per_batch;
+  if (r.generation < g) return false;
+  for (std::size_t e = 0; e < 3; ++e) k_active_[e].push_back(k_partial_[e] / g);
+  leakage_active_.push_back(leakage_partial_ / g);
+  k_partial_ = {};
+  leakage_partial_ = 0;
+  return true;
+}
+
+BatchResult BatchRecord::record(int generation, const BatchCounters& global, double entropy, std::int64_t fission_sites,
                                 std::optional<CmfdResult> cmfd) {
   const double weight = source_weight(global);
+  const int g = problem_.settings.generations_per_batch;
   BatchResult r;
-  r.batch = batch;
-  r.active = batch > problem_.settings.inactive;
+  r.batch = (generation - 1) / g + 1;
+  r.generation = (generation - 1) % g + 1;
+  r.active = r.batch > problem_.settings.inactive;
   r.fission_sites = fission_sites;
   r.entropy = entropy;
   r.k_collision = from_fixed<estimator_fraction_bits>(global.k_collision) / weight;
@@ -55,11 +74,8 @@ BatchResult BatchRecord::record(int batch, const BatchCounters& global, double e
   r.leakage = from_fixed<estimator_fraction_bits>(global.weight_leaked) / weight;
   r.cmfd = std::move(cmfd);
   if (r.active) {
-    k_active_[0].push_back(r.k_collision);
-    k_active_[1].push_back(r.k_absorption);
-    k_active_[2].push_back(r.k_tracklength);
-    leakage_active_.push_back(r.leakage);
-    r.k_running = combine_estimators(k_active_);
+    if (add_active(r)) k_running_ = combine_estimators(k_active_);
+    r.k_running = k_running_;
   }
   k_prev_ = r.k_collision;
   batches_.push_back(r);
@@ -69,12 +85,12 @@ BatchResult BatchRecord::record(int batch, const BatchCounters& global, double e
 // With CMFD, two more columns: k_cmfd and the entropy of the CMFD source (on the coarse mesh), from
 // [cmfd] begin on; 'failed' for a solve with no usable result (no feedback that batch).
 void BatchRecord::print_header() const {
-  if (log_) *log_ << batch_table_header(cmfd_columns_);
+  if (log_) *log_ << batch_table_header(cmfd_columns_, problem_.settings.generations_per_batch);
 }
 
 void BatchRecord::print_row(const BatchResult& r) {
   if (!log_) return;
-  *log_ << format_batch_row(r, cmfd_columns_);
+  *log_ << format_batch_row(r, cmfd_columns_, problem_.settings.generations_per_batch);
   if (r.cmfd && !r.cmfd->converged && !cmfd_failure_warned_) {
     *log_ << " warning: batch " << r.batch << ": the CMFD solve failed: " << r.cmfd->failure
           << "; no feedback from it (later failures are counted in the summary)\n";
@@ -91,14 +107,14 @@ void BatchRecord::restore(const RunResults& sp) {
   batches_ = sp.batch;
   for (auto& k : k_active_) k.clear();
   leakage_active_.clear();
+  k_partial_ = {};
+  leakage_partial_ = 0;
+  active_generations_ = 0;
   for (const auto& b : batches_) {
-    if (!b.active) continue;
-    k_active_[0].push_back(b.k_collision);
-    k_active_[1].push_back(b.k_absorption);
-    k_active_[2].push_back(b.k_tracklength);
-    leakage_active_.push_back(b.leakage);
+    if (b.active) add_active(b);
   }
-  restored_active_ = active_batches();
+  k_running_ = active_batches() > 0 ? combine_estimators(k_active_) : KEstimate{};
+  restored_active_ = active_generations_;
   k_prev_ = sp.restart.k_prev;
   lost_total_ = sp.lost_particles;
   bank_overflows_ = sp.bank_overflows;

@@ -1,6 +1,7 @@
 #pragma once
-// The batch record: what a run keeps of every batch and reports. The three k estimators of each batch
-// and their statistics over active batches, the leakage fraction, the batch history, lost particles and
+// The batch record: what a run keeps of every generation and batch and reports. The three k estimators
+// of each generation, each batch's (the means of its generations': settings.generations_per_batch) and
+// their statistics over active batches, the leakage fraction, the batch history, lost particles and
 // bank overflows, and the per-batch table. Host-side statistics of integer batch sums that are identical
 // on every rank, so every rank holds the same numbers. (The run's tallies are src/tally/run_tallies.hpp,
 // CMFD's window and solve src/cmfd/cmfd_accelerator.hpp: the Simulation holds all three.)
@@ -28,12 +29,14 @@ class BatchRecord {
   // `log`: the batch table and warnings (rank 0; may be null). `cmfd`: whether the table has CMFD's columns.
   BatchRecord(const model::Problem& problem, std::ostream* log, bool cmfd);
 
-  // k of the last batch: normalises the next batch's fission sites.
+  // k of the last generation: normalises the next generation's fission sites.
   Real k_prev() const { return k_prev_; }
-  int batches_done() const { return static_cast<int>(batches_.size()); }
+  // Generations recorded (with one generation per batch, batches).
+  int generations_done() const { return static_cast<int>(batches_.size()); }
+  // Active batches completed: those k's statistics and the tallies hold.
   int active_batches() const { return static_cast<int>(k_active_[0].size()); }
-  // Active batches this process transported (a restart's earlier batches are not among them).
-  int active_batches_run() const { return active_batches() - restored_active_; }
+  // Active generations this process transported (a restart's earlier ones are not among them).
+  int active_generations_run() const { return active_generations_ - restored_active_; }
 
   void count_reruns(int reruns) { bank_overflows_ += reruns; }
   // Adds the batch's lost particles; true once the run has lost more than settings.max_lost.
@@ -43,9 +46,10 @@ class BatchRecord {
   // a warning each on the log, the first max_lost_warnings of the run, and the run's list for the summary.
   void note_lost(int batch, const std::vector<LostParticle>& lost);
 
-  // The batch's k estimates and leakage from its global counters, the running statistics over active
-  // batches, and the CMFD solve of the batch if there was one.
-  BatchResult record(int batch, const BatchCounters& global, double entropy, std::int64_t fission_sites,
+  // Generation `generation`'s (counted from 1 over the run) k estimates and leakage from its global
+  // counters and the CMFD solve after it if there was one; at the last generation of an active batch,
+  // the batch's values into the running statistics over active batches.
+  BatchResult record(int generation, const BatchCounters& global, double entropy, std::int64_t fission_sites,
                      std::optional<CmfdResult> cmfd);
 
   void print_header() const;
@@ -67,10 +71,18 @@ class BatchRecord {
   int lost_warned_ = 0;
   int bank_overflows_ = 0;
   bool cmfd_failure_warned_ = false, cmfd_caveat_warned_ = false;
+  // An active generation's estimators and leakage into the batch under way; at its last generation the
+  // batch's means into k_active_ and leakage_active_. True when the batch ended.
+  bool add_active(const BatchResult& generation);
+
   int restored_active_ = 0;
-  std::vector<BatchResult> batches_;
-  std::array<std::vector<double>, 3> k_active_;  // collision, absorption, track length
+  int active_generations_ = 0;
+  std::vector<BatchResult> batches_;  // one record per generation
+  std::array<std::vector<double>, 3> k_active_;  // per active batch: collision, absorption, track length
   std::vector<double> leakage_active_;
+  std::array<double, 3> k_partial_{};  // the batch under way: its generations' sums so far
+  double leakage_partial_ = 0;
+  KEstimate k_running_;  // over the active batches completed so far
 };
 
 }  // namespace keff

@@ -9,6 +9,7 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <array>
+#include <limits>
 #include <new>
 #include <cstdint>
 
@@ -38,7 +39,24 @@ BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
 // waits for. Not a phase of the table, which it would count twice.
 constexpr const char* whole_active_batches = "active batches";
 
+// The last generation a run can reach (settings.max_batches with tally triggers).
+int last_generation(const model::Settings& s) {
+  return std::max(s.batches, s.max_batches) * s.generations_per_batch;
+}
+
 }  // namespace
+
+// CMFD runs after every generation: it corrects the source, which every generation makes anew, so a
+// batch of G generations gets G corrections, as with one generation per batch (once a batch, it would
+// leave the source of G - 1 generations in G uncorrected). It counts generations: [cmfd] begin is
+// moved to its batch's first generation and a rolling window's batches become generations.
+model::Cmfd cmfd_in_generations(const model::Problem& problem) {
+  model::Cmfd c = *problem.cmfd;
+  c.begin = model::first_generation(problem.settings, c.begin);
+  c.window_size = static_cast<int>(std::min<std::int64_t>(std::int64_t{c.window_size} * problem.settings.generations_per_batch,
+                                                          std::numeric_limits<int>::max()));
+  return c;
+}
 
 Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
                        std::ostream* log, SimulationOptions options)
@@ -52,8 +70,8 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       record_(problem, comm.is_root() ? log : nullptr, problem.cmfd_on()),
       tallies_(problem, comm, params_.tallies.n_values),
       cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(
-                                    exec, *problem.cmfd, params_.cmfd_mesh, params_.cmfd_n_groups, comm,
-                                    std::max(problem.settings.batches, problem.settings.max_batches),
+                                    exec, cmfd_in_generations(problem), params_.cmfd_mesh, params_.cmfd_n_groups, comm,
+                                    last_generation(problem.settings), problem.settings.generations_per_batch,
                                     problem.settings.allow_oversubscribed_memory)
                               : nullptr) {
   if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
@@ -66,8 +84,8 @@ RunSetup Simulation::setup() const {
   r.state_bytes += source_.bytes();
   r.tally_values = params_.tallies.n_values;
   r.tally_host_bytes = tallies_.bytes();
-  if (cmfd_) r.cmfd = cmfd_footprint(*problem_.cmfd, params_.cmfd_mesh, params_.cmfd_n_groups,
-                                     std::max(problem_.settings.batches, problem_.settings.max_batches));
+  if (cmfd_) r.cmfd = cmfd_footprint(cmfd_in_generations(problem_), params_.cmfd_mesh, params_.cmfd_n_groups,
+                                     last_generation(problem_.settings));
   return r;
 }
 
@@ -86,31 +104,37 @@ void Simulation::sample_initial_source() {
   source_.sample_initial();
 }
 
-// Waiting inside transport for the previous batch's bank exchange counts as exchange time.
-TransportedBatch Simulation::transport(int batch) {
+bool Simulation::active(int generation) const {
+  return generation >= model::first_generation(problem_.settings, problem_.settings.inactive + 1);
+}
+
+bool Simulation::ends_batch(int generation) const { return generation % problem_.settings.generations_per_batch == 0; }
+
+// Waiting inside transport for the previous generation's bank exchange counts as exchange time.
+TransportedBatch Simulation::transport(int generation) {
   if (options_.sync_timers) comm_.barrier();
   const auto start = std::chrono::steady_clock::now();
-  const TransportedBatch t =
-      transporter_.transport(batch, record_.k_prev(), source_.batch_source(), problem_.settings.max_lost - record_.lost());
+  const TransportedBatch t = transporter_.transport(generation, record_.k_prev(), source_.batch_source(),
+                                                    problem_.settings.max_lost - record_.lost());
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  timers_.add(batch > problem_.settings.inactive ? "transport active" : "transport inactive", elapsed - t.exchange_wait);
+  timers_.add(active(generation) ? "transport active" : "transport inactive", elapsed - t.exchange_wait);
   timers_.add("bank exchange wait", t.exchange_wait);
   record_.count_reruns(t.reruns);
   return t;
 }
 
-BatchResult Simulation::run_batch(int batch) {
-  const TransportedBatch transported = transport(batch);
-  if (transported.abandoned) stop_inside(batch, transported);
+BatchResult Simulation::run_batch(int generation) {
+  const TransportedBatch transported = transport(generation);
+  if (transported.abandoned) stop_inside(generation, transported);
   {
     const auto t = timed("bank sort");
     source_.order_bank(transporter_.bank(), transported.banked);
   }
-  std::optional<CmfdResult> cmfd = accelerate(batch);
+  std::optional<CmfdResult> cmfd = accelerate(generation);
   std::int64_t sites = 0;
   {
     const auto t = timed("bank exchange post");
-    sites = source_.post_exchange(batch);
+    sites = source_.post_exchange(generation);
   }
   if (options_.exchange == ExchangeMode::blocking) finish_exchange();
   BatchCounters global;
@@ -120,9 +144,10 @@ BatchResult Simulation::run_batch(int batch) {
     Kokkos::Profiling::ScopedRegion region("keff::batch::reductions");
     global = sum_over_ranks(comm_, transported.sums);
     source_.progress();
-    entropy = source_.entropy(batch, sites);
-    if (batch > problem_.settings.inactive) {
-      tallies_.add_batch(exec_, transporter_.tally_sums(), source_weight(global), [this] { source_.progress(); });
+    entropy = source_.entropy(generation, sites);
+    if (active(generation)) {
+      tallies_.add_generation(exec_, transporter_.tally_sums(), source_weight(global), ends_batch(generation),
+                              [this] { source_.progress(); });
     }
   }
   if (domains_) {
@@ -130,49 +155,52 @@ BatchResult Simulation::run_batch(int batch) {
     const auto t = timed("source routing");
     source_.route_to_domains();
   }
-  transporter_.check_conservation(batch, global);
-  if (global.lost > 0) record_.note_lost(batch, transporter_.lost_in_batch());
-  if (record_.count_lost(global.lost)) throw RunError(transporter_.lost_report(batch, record_.lost()));
-  return record_.record(batch, global, entropy, sites, std::move(cmfd));
+  transporter_.check_conservation(generation, global);
+  if (global.lost > 0) record_.note_lost(generation, transporter_.lost_in_batch());
+  if (record_.count_lost(global.lost)) throw RunError(transporter_.lost_report(generation, record_.lost()));
+  return record_.record(generation, global, entropy, sites, std::move(cmfd));
 }
 
-// CMFD, in the batches it tallies: the batch's scores over ranks into the window and the solve, then with
-// feedback and a converged solve the ordered bank reweighted to the CMFD source (source cycle), before
-// the comb carries it into the next source. The solve goes into the batch's record.
-std::optional<CmfdResult> Simulation::accelerate(int batch) {
-  if (!transporter_.scores_cmfd(batch)) return std::nullopt;
+// CMFD, in the generations it tallies (cmfd_in_generations): the generation's scores over ranks into the
+// window and the solve, then with feedback and a converged solve the ordered bank reweighted to the CMFD
+// source (source cycle), before the comb carries it into the next source. The solve goes into the
+// generation's record.
+std::optional<CmfdResult> Simulation::accelerate(int generation) {
+  if (!transporter_.scores_cmfd(generation)) return std::nullopt;
   const auto t = timed("cmfd");
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::batch");
-  CmfdResult solved = cmfd_->add_batch(exec_, batch, transporter_.cmfd_scores());
-  if (solved.interrupted) stop_before(batch, agreed_interrupt(comm_));
+  CmfdResult solved = cmfd_->add_batch(exec_, generation, transporter_.cmfd_scores());
+  if (solved.interrupted) stop_before(generation, agreed_interrupt(comm_));
   if (problem_.cmfd->feedback && solved.converged) source_.reweight(cmfd_->source());
   return solved;
 }
 
-// Every rank abandoned `batch` part-way: a signal, or some rank lost more particles than the run allows.
-void Simulation::stop_inside(int batch, const TransportedBatch& abandoned) {
-  if (const int sig = agreed_interrupt(comm_)) stop_before(batch, sig);
-  throw RunError(transporter_.lost_report(batch, record_.lost() + comm_.sum(abandoned.lost)));
+// Every rank abandoned `generation` part-way: a signal, or some rank lost more particles than the run allows.
+void Simulation::stop_inside(int generation, const TransportedBatch& abandoned) {
+  if (const int sig = agreed_interrupt(comm_)) stop_before(generation, sig);
+  throw RunError(transporter_.lost_report(generation, record_.lost() + comm_.sum(abandoned.lost)));
 }
 
-// After signal `sig` inside `batch` (its transport or its CMFD solve) the run stops as it would have after
-// the batch before: the source this batch started from is still the source buffer's (transport and the
-// bank's order write elsewhere), and the batch has added nothing to the tallies or the CMFD window, so
-// the statepoint is that of the previous batch and a restart runs this batch again, bit for bit.
-void Simulation::stop_before(int batch, int sig) {
+// After signal `sig` inside `generation` (its transport or its CMFD solve) the run stops as it would have
+// after the generation before: the source this generation started from is still the source buffer's
+// (transport and the bank's order write elsewhere), and the generation has added nothing to the tallies
+// or the CMFD window, so the statepoint is that of the previous generation and a restart runs this one
+// again, bit for bit.
+void Simulation::stop_before(int generation, int sig) {
   const auto& s = problem_.settings;
-  const bool resumable = batch > 1 && !s.statepoint.empty();
+  const bool resumable = generation > 1 && !s.statepoint.empty();
   if (resumable) write_statepoint_now();
   source_.finish_exchange();  // no message may be left in flight when MPI finalizes
-  throw Interrupted(sig, batch - 1, s.batches, resumable ? s.statepoint : "", batch);
+  throw Interrupted(sig, generation - 1, s.batches, resumable ? s.statepoint : "", generation, s.generations_per_batch);
 }
 
 RunResults Simulation::run() {
   Kokkos::Profiling::ScopedRegion region("keff::run");
   const auto& s = problem_.settings;
-  if (record_.batches_done() == 0) sample_initial_source();
+  if (record_.generations_done() == 0) sample_initial_source();
   record_.print_header();
-  for (int b = record_.batches_done() + 1;; ++b) {
+  // b counts generations over the run: with one generation per batch, batches.
+  for (int b = record_.generations_done() + 1;; ++b) {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
     const auto start = std::chrono::steady_clock::now();
     const BatchResult result = run_batch(b);
@@ -195,7 +223,7 @@ RunResults Simulation::run() {
       if (!s.statepoint.empty() && !statepoint_due(b, last)) write_statepoint_now();
       source_.finish_exchange();  // no message may be left in flight when MPI finalizes
       if (!statepoint_failure.empty()) throw OutputError(statepoint_failure);
-      throw Interrupted(sig, b, s.batches, s.statepoint);
+      throw Interrupted(sig, b, s.batches, s.statepoint, 0, s.generations_per_batch);
     }
     if (last) {
       finish_exchange();  // the source after the last batch
@@ -210,34 +238,38 @@ RunResults Simulation::run() {
 void Simulation::restart_from(const RunResults& sp) {
   const auto t = timed("io");
   record_.restore(sp);
-  tallies_.restore(sp.tallies);
+  tallies_.restore(sp.tallies, sp.restart);
   if (cmfd_) {
     if (sp.restart.cmfd) {
       cmfd_->restore(*sp.restart.cmfd);
-    } else if (record_.batches_done() >= problem_.cmfd->begin) {
+    } else if (record_.generations_done() >= model::first_generation(problem_.settings, problem_.cmfd->begin)) {
       throw RunError("the statepoint holds no CMFD tally window, but CMFD ([cmfd] at " + problem_.cmfd->where.str() +
-                     ") tallies from batch " + std::to_string(problem_.cmfd->begin) + " and the statepoint is after batch " +
-                     std::to_string(record_.batches_done()) + " (allowed: a statepoint of a run with CMFD on, or --no-cmfd)");
+                     ") tallies from batch " + std::to_string(problem_.cmfd->begin) + " and the statepoint is after " +
+                     std::to_string(record_.generations_done()) + " generations (allowed: a statepoint of a run with CMFD on, or --no-cmfd)");
     }
   }
   source_.restore(sp.source_bank);
 }
 
 // The run goes on to settings.batches, and past it while a tally trigger fails, to settings.max_batches
-// (not when --batches set the end). Every rank holds the same sums (integers summed over ranks), so every
-// rank decides alike.
-bool Simulation::go_on(int batch) {
+// (not when --batches set the end); a batch always to its last generation. Every rank holds the same sums
+// (integers summed over ranks), so every rank decides alike.
+bool Simulation::go_on(int generation) {
   const auto& s = problem_.settings;
+  if (!ends_batch(generation)) return true;
+  const int batch = generation / s.generations_per_batch;
   if (batch < s.batches) return true;
   if (s.max_batches == 0) return false;
   triggers_ = tallies_.triggers(record_.active_batches());
   return !triggers_.met && batch < s.max_batches && !s.batches_final;
 }
 
-bool Simulation::statepoint_due(int batch, bool last) const {
+// Every settings.statepoint_interval batches, after the batch's last generation.
+bool Simulation::statepoint_due(int generation, bool last) const {
   const auto& s = problem_.settings;
   if (s.statepoint.empty()) return false;
-  return last || (s.statepoint_interval > 0 && batch % s.statepoint_interval == 0);
+  return last || (s.statepoint_interval > 0 && ends_batch(generation) &&
+                  (generation / s.generations_per_batch) % s.statepoint_interval == 0);
 }
 
 // Rank 0 writes (the bank gathered to it); every rank learns whether that worked before going on, so a
@@ -277,6 +309,7 @@ RunResults Simulation::collect_results(bool with_bank) {
   res.particles = split_.total();
   res.batches = s.batches;
   res.inactive = s.inactive;
+  res.generations_per_batch = s.generations_per_batch;
   res.nuclides = setup.nuclides;
   res.gridpoints = setup.gridpoints;
   record_.collect(res);
@@ -284,7 +317,8 @@ RunResults Simulation::collect_results(bool with_bank) {
   if (s.max_batches > 0) {
     const std::string end = s.batches_final ? "--batches " + std::to_string(s.batches)
                                             : "settings.max_batches = " + std::to_string(s.max_batches);
-    res.triggers = triggers_.met ? "every tally trigger held after batch " + std::to_string(record_.batches_done())
+    res.triggers = triggers_.met ? "every tally trigger held after batch " +
+                                       std::to_string(record_.generations_done() / s.generations_per_batch)
                                  : end + " reached before every tally trigger held: " + triggers_.worst;
   }
   if (cmfd_) {
@@ -294,12 +328,13 @@ RunResults Simulation::collect_results(bool with_bank) {
                           c.window == model::CmfdWindow::rolling ? c.window_size : 0};
     res.restart.cmfd = cmfd_->window();
   }
+  tallies_.save_partial(res.restart);
   res.restart.fingerprint = options_.fingerprint;
 
   res.timing = reduce_over_ranks(timers_, comm_, reported_phases);
   res.synchronized_timers = options_.sync_timers;
   // The slowest rank sets the pace of a batch.
-  const double histories = static_cast<double>(split_.total()) * record_.active_batches_run();
+  const double histories = static_cast<double>(split_.total()) * record_.active_generations_run();
   for (const auto& p : res.timing) {
     if (p.phase == "transport active" && p.max > 0) res.particles_per_second = histories / p.max;
   }

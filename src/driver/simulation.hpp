@@ -13,10 +13,12 @@
 //   RunTallies      (src/tally/run_tallies)       the tallies' sums over ranks, statistics and triggers
 //   CmfdAccelerator (src/cmfd/cmfd_accelerator)   with [cmfd]: the coarse-mesh window and its solve
 //
-// A batch (src/README.md): transport -> order the bank -> [CMFD: solve, reweight the bank] -> post the
-// bank exchange -> reductions (k, entropy, tallies) while it is in flight -> record. With tally triggers
-// the run goes on past settings.batches until they hold or settings.max_batches. The batch's histories are split evenly over
-// ranks once (split_): the one particle count every owner reads.
+// A generation (src/README.md): transport -> order the bank -> [CMFD: solve, reweight the bank] -> post
+// the bank exchange -> reductions (k, entropy, tallies) while it is in flight -> record. A batch is
+// settings.generations_per_batch generations (one by default); k's statistics, the tallies, triggers and
+// statepoint intervals count batches. With tally triggers the run goes on past settings.batches until
+// they hold or settings.max_batches. A generation's histories are split evenly over ranks once (split_):
+// the one particle count every owner reads.
 #include "io/input/model.hpp"
 #include "io/output/run_results.hpp"
 #include "kernels/device.hpp"
@@ -49,10 +51,12 @@ class Simulation {
 
   // The steps of run(), public so tests can drive and observe them.
   void sample_initial_source();
-  TransportedBatch transport(int batch);  // this rank's histories of the batch; allocates nothing
-  // The batch's result. A batch abandoned part-way (a signal, or a batch that cannot end) throws
+  // Generations are counted from 1 over the run (settings.generations_per_batch of them a batch; with
+  // one, a generation is a batch): this rank's histories of the generation; allocates nothing.
+  TransportedBatch transport(int generation);
+  // The generation's result. A generation abandoned part-way (a signal, or one that cannot end) throws
   // Interrupted or RunError on every rank.
-  BatchResult run_batch(int batch);
+  BatchResult run_batch(int generation);
   // Collective: timings reduced over ranks, and with `with_bank` the source gathered on rank 0.
   RunResults collect_results(bool with_bank = true);
 
@@ -61,14 +65,16 @@ class Simulation {
  private:
   // The phase's timer, after a barrier when timers are synchronized.
   ScopedPhase timed(const char* phase);
-  std::optional<CmfdResult> accelerate(int batch);
-  // After batch b: whether the run goes on (below settings.batches; past it while a tally trigger fails,
-  // up to settings.max_batches). Sets triggers_.
-  bool go_on(int batch);
+  bool active(int generation) const;      // in an active batch
+  bool ends_batch(int generation) const;  // the last of its batch
+  std::optional<CmfdResult> accelerate(int generation);
+  // After a generation: whether the run goes on (to the end of its batch; below settings.batches; past it
+  // while a tally trigger fails, up to settings.max_batches). Sets triggers_.
+  bool go_on(int generation);
   void finish_exchange();
-  [[noreturn]] void stop_inside(int batch, const TransportedBatch& abandoned);
-  [[noreturn]] void stop_before(int batch, int sig);
-  bool statepoint_due(int batch, bool last) const;
+  [[noreturn]] void stop_inside(int generation, const TransportedBatch& abandoned);
+  [[noreturn]] void stop_before(int generation, int sig);
+  bool statepoint_due(int generation, bool last) const;
   void write_statepoint_now();
 
   std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();

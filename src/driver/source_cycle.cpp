@@ -217,7 +217,7 @@ std::int64_t SourceCycle::post_exchange(int batch) {
     // cannot, and then the reason is the system's.
     const std::int64_t n = split_.total();
     const std::string n_text = std::to_string(n);
-    throw RunError("batch " + std::to_string(batch) + " produced no fission sites from its " + n_text +
+    throw RunError(model::generation_name(problem_.settings, batch) + " produced no fission sites from its " + n_text +
                    " histories: " +
                    (n < few_histories ? "with " + n_text + " histories per batch none may cause a fission by chance "
                                                            "(allowed: enough settings.particles that every batch "

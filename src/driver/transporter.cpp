@@ -164,7 +164,7 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
     if (worst <= 0) return out;
     ++out.reruns;
     if (log_) {
-      *log_ << "  batch " << batch << ": fission bank overflow (" << out.banked << " sites, capacity "
+      *log_ << "  " << model::generation_name(problem_.settings, batch) << ": fission bank overflow (" << out.banked << " sites, capacity "
             << state_.bank_capacity() << " on rank 0); rerunning the batch with a larger bank\n";
     }
     grow_bank(std::max(out.banked, state_.bank_capacity() + worst));
@@ -188,7 +188,7 @@ std::int64_t Transporter::read_bank_count() const {
 }
 
 void Transporter::check_conservation(int batch, const BatchCounters& global) const {
-  const std::string at = "batch " + std::to_string(batch) + ": ";
+  const std::string at = model::generation_name(problem_.settings, batch) + ": ";
   if (global.histories != global.absorbed + global.leaked + global.lost) {
     throw RunError(at + std::to_string(global.histories) + " histories started but " + std::to_string(global.absorbed) +
                    " absorbed + " + std::to_string(global.leaked) + " leaked + " + std::to_string(global.lost) +

@@ -65,8 +65,11 @@ class Transporter {
   Kokkos::View<const Site*, DeviceMem> bank() const { return state_.bank.sites; }
   Kokkos::View<const Fixed*, DeviceMem> tally_sums() const { return state_.tally_sums; }
   const CmfdTally<DeviceMem>& cmfd_scores() const { return state_.cmfd; }
-  // Whether CMFD tallies batch `batch`: [cmfd] is on and the batch is at or past its begin.
-  bool scores_cmfd(int batch) const { return problem_.cmfd_on() && batch >= problem_.cmfd->begin; }
+  // Whether CMFD tallies generation `generation` (counted over the run): [cmfd] is on and the generation
+  // is in its begin batch or after.
+  bool scores_cmfd(int generation) const {
+    return problem_.cmfd_on() && generation >= model::first_generation(problem_.settings, problem_.cmfd->begin);
+  }
 
   // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
   // under domain decomposition every particle sent arrives. Throws RunError otherwise. Collective.

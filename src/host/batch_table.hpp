@@ -11,11 +11,13 @@
 namespace keff {
 
 // The table's header: a legend, the column titles and a rule, each ending in '\n'. With `cmfd`, two more
-// columns after the entropy: k_cmfd and the CMFD source's entropy.
-std::string batch_table_header(bool cmfd = false);
+// columns after the entropy: k_cmfd and the CMFD source's entropy. With more than one generation per
+// batch, a row per generation, its first column "batch/generation".
+std::string batch_table_header(bool cmfd = false, int generations_per_batch = 1);
 
-// One row of the table for `batch`, ending in '\n'. Inactive batches show k and entropy only (and with
-// `cmfd` the batch's CMFD solve, blank before [cmfd] begin).
-std::string format_batch_row(const BatchResult& batch, bool cmfd = false);
+// One row of the table for `batch` (a generation's record), ending in '\n'. Inactive batches show k and
+// entropy only (and with `cmfd` the CMFD solve, blank before [cmfd] begin); the running k is shown on the
+// last generation of an active batch.
+std::string format_batch_row(const BatchResult& batch, bool cmfd = false, int generations_per_batch = 1);
 
 }  // namespace keff

@@ -43,6 +43,9 @@ std::uint64_t input_fingerprint(std::string_view input_text, const model::Settin
   f.add(static_cast<std::uint64_t>(settings.particles));
   f.add(static_cast<std::uint64_t>(settings.inactive));
   f.add(settings.seed);
+  // Only when it is not 1, so that the fingerprints of runs of one generation per batch stay those their
+  // statepoints hold.
+  if (settings.generations_per_batch != 1) f.add(static_cast<std::uint64_t>(settings.generations_per_batch));
   return f.h;
 }
 

@@ -202,12 +202,12 @@ std::string geometry_check_summary(const GeometryCheck& c) {
 }
 
 std::string lost_particle_text(const model::Problem& p, int batch, const LostParticle& l) {
-  return "batch " + std::to_string(batch) + ", history " + std::to_string(l.history) + ": lost at " + point(l.r) +
+  return model::generation_name(p.settings, batch) + ", history " + std::to_string(l.history) + ": lost at " + point(l.r) +
          " moving " + point(l.u) + ": it " + first_lost(p, l);
 }
 
 std::string lost_particles_message(const model::Problem& p, int batch, std::int64_t lost_total, const LostParticles& lost) {
-  std::string s = std::to_string(lost_total) + " particles lost by batch " + std::to_string(batch) +
+  std::string s = std::to_string(lost_total) + " particles lost by " + model::generation_name(p.settings, batch) +
                   " (more than settings.max_lost = " + std::to_string(p.settings.max_lost) + ")";
   std::string counts;
   for (int r = 1; r < lost_reason_count; ++r) {

@@ -1,5 +1,6 @@
 #include "src/host/interrupt.hpp"
 
+#include "io/input/model.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
 #include "io/test_point.hpp"
@@ -34,17 +35,18 @@ std::string signal_name(int sig) {
   }
 }
 
-std::string message(int sig, int batch, int batches, const std::string& statepoint, int abandoned) {
-  std::string m = "interrupted by " + signal_name(sig) + " after batch " + std::to_string(batch) + " of " +
+std::string message(int sig, int batch, int batches, const std::string& statepoint, int abandoned, int generations) {
+  std::string m = "interrupted by " + signal_name(sig) + " after " + model::generation_name(batch, generations) + " of " +
                   std::to_string(batches);
   if (!statepoint.empty()) {
     m += ": statepoint written to '" + printable(statepoint) + "' (continue with --restart " + printable(statepoint) + ")";
   } else if (abandoned == 1) {
-    m += ": no batch had ended, so there is nothing to continue from";
+    m += generations == 1 ? ": no batch had ended, so there is nothing to continue from"
+                          : ": no generation had ended, so there is nothing to continue from";
   } else {
     m += ": no statepoint is configured (settings.statepoint, --statepoint), so the run cannot be continued";
   }
-  if (abandoned > 0) m += "; batch " + std::to_string(abandoned) + ", under way, was stopped and left out";
+  if (abandoned > 0) m += "; " + model::generation_name(abandoned, generations) + ", under way, was stopped and left out";
   return m;
 }
 
@@ -63,8 +65,9 @@ int interrupt_signal() { return received; }
 
 int agreed_interrupt(const Communicator& comm) { return static_cast<int>(comm.max(received)); }
 
-Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned)
-    : std::runtime_error(message(signal, batch, batches, statepoint, abandoned)), signal_(signal) {}
+Interrupted::Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned,
+                         int generations_per_batch)
+    : std::runtime_error(message(signal, batch, batches, statepoint, abandoned, generations_per_batch)), signal_(signal) {}
 
 Interrupted::Interrupted(int signal, const std::string& during)
     : std::runtime_error("interrupted by " + signal_name(signal) + " " + during), signal_(signal), during_(during) {}

@@ -35,8 +35,10 @@ class Interrupted : public std::runtime_error {
  public:
   // A run stopped after `batch`. `statepoint`: where the run's state after `batch` was written ("" if none
   // was). `abandoned`: the batch under way when the signal came, stopped part-way (0: the signal came
-  // between batches).
-  Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned = 0);
+  // between batches). With `generations_per_batch` > 1, `batch` and `abandoned` count generations over
+  // the run, and the message names them by batch and generation.
+  Interrupted(int signal, int batch, int batches, const std::string& statepoint, int abandoned = 0,
+              int generations_per_batch = 1);
   // Any other phase: "interrupted by <signal> <during>".
   Interrupted(int signal, const std::string& during);
   int signal() const { return signal_; }

@@ -50,10 +50,10 @@ TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFil
   return out;
 }
 
-// Host bytes per tally value: the batch's integer sums and the running sums; at the end, the results the
-// outputs are made from (mean, deviation, sum, sum of squares) and their text in the JSON summary (about
-// 50 characters).
-constexpr double sums_bytes_per_value = sizeof(Fixed) + 2 * sizeof(double);
+// Host bytes per tally value: the generation's integer sums, the batch's sums and the running sums; at
+// the end, the results the outputs are made from (mean, deviation, sum, sum of squares) and their text
+// in the JSON summary (about 50 characters).
+constexpr double sums_bytes_per_value = sizeof(Fixed) + 3 * sizeof(double);
 constexpr double results_bytes_per_value = 4 * sizeof(double) + 50;
 
 // `n_values`, once the host memory they need is known to be there on every rank (collective).
@@ -93,7 +93,8 @@ RunTallies::RunTallies(const model::Problem& problem, const Communicator& comm, 
     : problem_(problem), comm_(comm), described_(describe_tallies(problem)),
       batch_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "keff::host::tally_batch"),
              checked_values(comm, n_values, problem.settings.allow_oversubscribed_memory)),
-      sum_(static_cast<std::size_t>(n_values), 0.0), sum_sq_(static_cast<std::size_t>(n_values), 0.0) {
+      sum_(static_cast<std::size_t>(n_values), 0.0), sum_sq_(static_cast<std::size_t>(n_values), 0.0),
+      partial_(static_cast<std::size_t>(n_values), 0.0) {
   std::int64_t first = 0;
   for (const auto& t : described_) {
     first_.push_back(first);
@@ -101,10 +102,13 @@ RunTallies::RunTallies(const model::Problem& problem, const Communicator& comm, 
   }
 }
 
-std::size_t RunTallies::bytes() const { return sum_.size() * (sizeof(Fixed) + 2 * sizeof(double)); }
+std::size_t RunTallies::bytes() const { return sum_.size() * static_cast<std::size_t>(sums_bytes_per_value); }
 
-void RunTallies::add_batch(const DeviceExec& exec, const Kokkos::View<const Fixed*, DeviceMem>& sums,
-                           double source_weight, const std::function<void()>& progress) {
+// The batch's value of a bin is the sum of its generations' scores over the sum of their source weights
+// (with one generation: the score over the weight, the same bits as dividing directly, since the sums
+// start from 0).
+void RunTallies::add_generation(const DeviceExec& exec, const Kokkos::View<const Fixed*, DeviceMem>& sums,
+                                double source_weight, bool ends_batch, const std::function<void()>& progress) {
   if (empty()) return;
   Kokkos::Profiling::ScopedRegion region("keff::tally::accumulate");
   Kokkos::deep_copy(exec, batch_, sums);
@@ -112,11 +116,22 @@ void RunTallies::add_batch(const DeviceExec& exec, const Kokkos::View<const Fixe
   progress();
   comm_.sum(batch_.data(), static_cast<int>(batch_.size()));
   progress();
+  for (std::size_t i = 0; i < sum_.size(); ++i) partial_[i] += from_fixed<tally_fraction_bits>(batch_(i));
+  partial_weight_ += source_weight;
+  if (!ends_batch) return;
   for (std::size_t i = 0; i < sum_.size(); ++i) {
-    const double x = from_fixed<tally_fraction_bits>(batch_(i)) / source_weight;
+    const double x = partial_[i] / partial_weight_;
     sum_[i] += x;
     sum_sq_[i] += x * x;
+    partial_[i] = 0;
   }
+  partial_weight_ = 0;
+}
+
+void RunTallies::save_partial(RestartData& restart) const {
+  restart.tally_partial.clear();
+  restart.tally_partial_weight = partial_weight_;
+  if (partial_weight_ > 0) restart.tally_partial = partial_;
 }
 
 TriggerStatus RunTallies::triggers(int active) const {
@@ -168,11 +183,15 @@ std::vector<TallyResult> RunTallies::collect(int active) const {
   return out;
 }
 
-void RunTallies::restore(const std::vector<TallyResult>& tallies) {
+void RunTallies::restore(const std::vector<TallyResult>& tallies, const RestartData& restart) {
   for (std::size_t t = 0; t < tallies.size() && t < described_.size(); ++t) {
     const auto first = static_cast<std::ptrdiff_t>(first_[t]);
     std::copy(tallies[t].sum.begin(), tallies[t].sum.end(), sum_.begin() + first);
     std::copy(tallies[t].sum_sq.begin(), tallies[t].sum_sq.end(), sum_sq_.begin() + first);
+  }
+  if (restart.tally_partial.size() == partial_.size()) {
+    partial_ = restart.tally_partial;
+    partial_weight_ = restart.tally_partial_weight;
   }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The run's tallies on the host. The device scores each batch into fixed-point sums
+// The run's tallies on the host. The device scores each generation into fixed-point sums
 // (kernels/tally/tally_score.hpp); here they are summed over all ranks (integers: exact, in any order),
-// divided by the batch's source weight (per source particle, like k) and, in active batches, added to
-// running sums, from which the means, standard deviations and triggers come. Every rank holds every
+// added up over the batch's generations, divided by their source weight (per source particle, like k)
+// and, in active batches, added to running sums, from which the means, standard deviations and triggers come. Every rank holds every
 // bin, so the results do not depend on the rank count, the thread count, the transport mode or domain
 // decomposition, bit for bit. With domain decomposition every rank holds the whole tally: tallies are
 // replicated, not split over domains.
@@ -35,18 +35,22 @@ class RunTallies {
   // Host memory on each rank: the batch's sums and the running sums.
   std::size_t bytes() const;
 
-  // An active batch's device sums, over ranks, per unit of `source_weight`, into the running sums.
+  // An active generation's device sums, over ranks, and its `source_weight` into the batch under way;
+  // with `ends_batch`, the batch's values (its sums over its source weight) into the running sums.
   // Collective; `progress` runs between the copy and the MPI call (the bank exchange polls there).
-  void add_batch(const DeviceExec& exec, const Kokkos::View<const Fixed*, DeviceMem>& sums, double source_weight,
-                 const std::function<void()>& progress);
+  void add_generation(const DeviceExec& exec, const Kokkos::View<const Fixed*, DeviceMem>& sums, double source_weight,
+                      bool ends_batch, const std::function<void()>& progress);
+  // The batch under way, for a statepoint (none between batches).
+  void save_partial(RestartData& restart) const;
   // Over `active` batches: met when every trigger's score has a relative error within its bound in every
   // bin it scored in (bins with nothing scored are left out, as OpenMC does).
   TriggerStatus triggers(int active) const;
 
   // Means, standard deviations, raw sums and the filters' description, over `active` batches.
   std::vector<TallyResult> collect(int active) const;
-  // The running sums of a statepoint's tallies (checked against this problem: io/output/restart_check.cpp).
-  void restore(const std::vector<TallyResult>& tallies);
+  // The running sums of a statepoint's tallies and its batch under way (checked against this problem:
+  // io/output/restart_check.cpp).
+  void restore(const std::vector<TallyResult>& tallies, const RestartData& restart);
 
  private:
   const model::Problem& problem_;
@@ -55,6 +59,8 @@ class RunTallies {
   std::vector<std::int64_t> first_;     // each tally's first value
   Kokkos::View<Fixed*, Kokkos::HostSpace> batch_;
   std::vector<double> sum_, sum_sq_;
+  std::vector<double> partial_;  // the batch under way: its generations' sums, not yet divided
+  double partial_weight_ = 0;    // and their source weight
 };
 
 // What `problem`'s tallies are, for the outputs: names, scores, units and filters (no values).
