@@ -44,8 +44,6 @@ int last_generation(const model::Settings& s) {
   return std::max(s.batches, s.max_batches) * s.generations_per_batch;
 }
 
-}  // namespace
-
 // CMFD runs after every generation: it corrects the source, which every generation makes anew, so a
 // batch of G generations gets G corrections, as with one generation per batch (once a batch, it would
 // leave the source of G - 1 generations in G uncorrected). It counts generations: [cmfd] begin is
@@ -57,6 +55,8 @@ model::Cmfd cmfd_in_generations(const model::Problem& problem) {
                                                           std::numeric_limits<int>::max()));
   return c;
 }
+
+}  // namespace
 
 Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
                        std::ostream* log, SimulationOptions options)
