@@ -27,9 +27,14 @@ def main():
     parser.add_argument("runs", nargs="+")
     args = parser.parse_args()
     rows = []
+    shapes = set()  # (active batches, generations per batch)
     for path in args.runs:
         with open(path) as f:
-            k = json.load(f)["k"]
+            summary = json.load(f)
+        k = summary["k"]
+        g = summary.get("run", {}).get("generations_per_batch", 1)
+        active = sum(1 for b in summary["batches"] if b["active"] and b.get("generation", 1) == g)
+        shapes.add((active, g))
         rows.append((k["mean"], k["std"], k["correlation"]["std_corrected"], k["correlation"]["autocorrelation_time"],
                      k["estimate"]))
     n = len(rows)
@@ -44,6 +49,7 @@ def main():
     naive = rms([r[1] for r in rows])
     corrected = rms([r[2] if r[2] is not None else r[1] for r in rows])
     print(f"runs {n}: k mean {mean:.6f}, seed-to-seed spread {spread:.6f} (68%: {lo:.6f} to {hi:.6f})")
+    print("  active batches x generations per batch: " + ", ".join(f"{b} x {g}" for b, g in sorted(shapes, key=str)))
     print(f"  naive std (rms)      {naive:.6f}   spread / naive     {spread / naive:.2f}")
     print(f"  corrected std (rms)  {corrected:.6f}   spread / corrected {spread / corrected:.2f}")
     taus = [r[3] for r in rows if r[3] is not None]
