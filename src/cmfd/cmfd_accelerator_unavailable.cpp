@@ -12,7 +12,7 @@ struct CmfdAccelerator::Impl {};
 CmfdFootprint cmfd_footprint(const model::Cmfd&, const CmfdMesh&, int, int) { return {}; }
 
 CmfdAccelerator::CmfdAccelerator(const DeviceExec&, const model::Cmfd&, const CmfdMesh&, int, const Communicator&, int,
-                                 bool) {
+                                 int, bool) {
   require_cmfd();
 }
 
