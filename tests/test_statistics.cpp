@@ -2,6 +2,7 @@
 // the cases that printed a k outside every estimator or a deviation of 0, and the batch table's rows.
 #include <gtest/gtest.h>
 
+#include "io/input/model.hpp"
 #include "io/output/summary_text.hpp"
 #include "src/host/batch_table.hpp"
 #include "src/host/statistics.hpp"
@@ -439,6 +440,11 @@ TEST(BatchTable, GenerationRows) {
   EXPECT_EQ(format_batch_row(b, false, 3), "  12/3    0.91234     5.6789     0.91878 +/- 0.00196\n");
   EXPECT_TRUE(contains(batch_table_header(false, 3), " b/gen   k(batch)    entropy    k(mean) +/- std\n"));
   EXPECT_TRUE(contains(batch_table_header(false, 3), "batch and generation (3 a batch)"));
+  // How messages name a generation (counted over the run).
+  EXPECT_EQ(model::generation_name(4, 1), "batch 4");
+  EXPECT_EQ(model::generation_name(4, 3), "batch 2 generation 1");
+  EXPECT_EQ(model::generation_name(6, 3), "batch 2 generation 3");
+  EXPECT_EQ(model::generation_name(0, 3), "batch 0");  // stopped inside the first generation
 }
 
 TEST(Statistics, EntropyMeshWarning) {

@@ -214,9 +214,9 @@ struct Settings {
 // (g - 1) / G + 1). With G = 1 a generation is a batch.
 inline int first_generation(const Settings& s, int batch) { return (batch - 1) * s.generations_per_batch + 1; }
 // Generation g as messages name it: "batch 3", or with more than one generation per batch "batch 3
-// generation 2".
+// generation 2"; "batch 0" before the first (a run stopped inside it).
 inline std::string generation_name(int g, int generations_per_batch) {
-  if (generations_per_batch == 1) return "batch " + std::to_string(g);
+  if (generations_per_batch == 1 || g < 1) return "batch " + std::to_string(g);
   std::string name = "batch " + std::to_string((g - 1) / generations_per_batch + 1);
   return name.append(" generation ").append(std::to_string((g - 1) % generations_per_batch + 1));
 }
