@@ -19,7 +19,8 @@ constexpr int max_lost_warnings = 10;
 double source_weight(const BatchCounters& global) { return from_fixed<estimator_fraction_bits>(global.weight_started); }
 
 BatchRecord::BatchRecord(const model::Problem& problem, std::ostream* log, bool cmfd)
-    : problem_(problem), log_(log), cmfd_columns_(cmfd), k_prev_(problem.settings.initial_k) {}
+    : problem_(problem), log_(log), cmfd_columns_(cmfd), k_prev_(problem.settings.initial_k),
+      k_running_(combine_estimators({})) {}
 
 bool BatchRecord::count_lost(std::int64_t lost) {
   lost_total_ += lost;
@@ -113,7 +114,7 @@ void BatchRecord::restore(const RunResults& sp) {
   for (const auto& b : batches_) {
     if (b.active) add_active(b);
   }
-  k_running_ = active_batches() > 0 ? combine_estimators(k_active_) : KEstimate{};
+  k_running_ = combine_estimators(k_active_);  // none (NaN) before the first active batch ends
   restored_active_ = active_generations_;
   k_prev_ = sp.restart.k_prev;
   lost_total_ = sp.lost_particles;

@@ -82,7 +82,7 @@ class BatchRecord {
   std::vector<double> leakage_active_;
   std::array<double, 3> k_partial_{};  // the batch under way: its generations' sums so far
   double leakage_partial_ = 0;
-  KEstimate k_running_;  // over the active batches completed so far
+  KEstimate k_running_;  // over the active batches completed so far (none, NaN, before the first)
 };
 
 }  // namespace keff
