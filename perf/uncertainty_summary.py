@@ -2,7 +2,11 @@
 """The seed-to-seed spread of k over runs of one input (keff's JSON summaries) against the std each run
 quotes: naive (independent batches) and corrected for the batches' correlation. Standard library only.
 
-    python3 perf/uncertainty_summary.py [--reference K] RUN.json ...
+    python3 perf/uncertainty_summary.py [--reference K] [--blocks N] RUN.json ...
+
+Also which estimator's batches are the most correlated, run by run; with --blocks N, where the spread
+comes from: the spread of the runs' means over blocks of N active generations against their naive std,
+and the source's entropy per block (the records of runs with several generations a batch are generations).
 
 A quoted std is honest when the spread is about the typical (root-mean-square) quoted std: the ratio
 spread / std near 1. With S runs, the spread itself is uncertain: its 68% interval is printed (chi-square
@@ -24,13 +28,18 @@ def chi2_quantile(p, dof):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reference", type=float, default=None, help="the exact k, for each run's z")
+    parser.add_argument("--blocks", type=int, default=0,
+                        help="also, over blocks of this many active generations: the spread of the runs' block means "
+                             "(the equal-weight mean of the three estimators) against their naive std, and the entropy")
     parser.add_argument("runs", nargs="+")
     args = parser.parse_args()
     rows = []
+    summaries = []
     shapes = set()  # (active batches, generations per batch)
     for path in args.runs:
         with open(path) as f:
             summary = json.load(f)
+        summaries.append(summary)
         k = summary["k"]
         g = summary.get("run", {}).get("generations_per_batch", 1)
         active = sum(1 for b in summary["batches"] if b["active"] and b.get("generation", 1) == g)
@@ -64,6 +73,45 @@ def main():
               f"   (|z| > 3: {sum(abs(z) > 3 for z in zc)})")
     kinds = sorted({r[4] for r in rows})
     print(f"  estimate: {', '.join(kinds)}")
+    most_correlated = {}
+    for s in summaries:
+        taus = {e: s["estimators"][e]["correlation"]["autocorrelation_time"] for e in ESTIMATORS}
+        if all(t is not None for t in taus.values()):
+            top = max(taus, key=taus.get)
+            most_correlated[top] = most_correlated.get(top, 0) + 1
+    if most_correlated:
+        print("  estimator with the largest autocorrelation time: " +
+              ", ".join(f"{e} in {most_correlated.get(e, 0)} runs" for e in ESTIMATORS))
+    if args.blocks > 0:
+        print_blocks(summaries, args.blocks)
+
+
+ESTIMATORS = ("collision", "absorption", "tracklength")
+
+
+def print_blocks(summaries, size):
+    """Where the spread comes from: per block of `size` active generations (records), and over all of them,
+    the runs' spread of the equal-weight mean of the three estimators against the rms of its naive std;
+    then the mean entropy per block of the inactive and active records."""
+    def sd(xs):
+        m = sum(xs) / len(xs)
+        return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    series = [[(b["k_collision"] + b["k_absorption"] + b["k_tracklength"]) / 3 for b in s["batches"] if b["active"]]
+              for s in summaries]
+    length = min(len(x) for x in series)
+    spans = [(a, min(a + size, length)) for a in range(0, length, size)] + [(0, length)]
+    for a, b in spans:
+        if b - a < 2:
+            continue
+        means = [sum(x[a:b]) / (b - a) for x in series]
+        naive = math.sqrt(sum((sd(x[a:b]) / math.sqrt(b - a)) ** 2 for x in series) / len(series))
+        print(f"  active generations {a + 1}-{b}: spread {sd(means):.6f}, naive std (rms) {naive:.6f}, "
+              f"spread / naive {sd(means) / naive:.2f}")
+    entropy = [[b["entropy"] for b in s["batches"]] for s in summaries]
+    records = min(len(e) for e in entropy)
+    print("  mean entropy per block of " + str(size) + " records: " +
+          ", ".join(f"{a + 1}-{min(a + size, records)} {sum(sum(e[a:a + size]) / len(e[a:a + size]) for e in entropy) / len(entropy):.4f}"
+                    for a in range(0, records, size)))
 
 
 if __name__ == "__main__":

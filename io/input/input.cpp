@@ -140,10 +140,10 @@ model::Settings read_settings(const Section& root) {
   }
   out.generations_per_batch = static_cast<int>(
       s.integer("generations_per_batch", out.generations_per_batch, 1, limits::max_generations_per_batch));
-  if (const std::int64_t last = std::max(out.batches, out.max_batches);
-      last * out.generations_per_batch > limits::max_batches) {
+  if (model::last_generation(out) > limits::max_batches) {
     s.fail("generations_per_batch",
-           std::to_string(last) + " batches x " + std::to_string(out.generations_per_batch) + " generations",
+           std::to_string(std::max(out.batches, out.max_batches)) + " batches x " +
+               std::to_string(out.generations_per_batch) + " generations",
            "at most " + limits::number_text(limits::max_batches) + " generations in a run (each keeps its record)");
   }
   out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);

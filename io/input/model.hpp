@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -210,15 +211,23 @@ struct Settings {
   std::int64_t geometry_check_points = 100000;
 };
 
-// Batch b's first generation, counting generations from 1 over the run (generation g is in batch
-// (g - 1) / G + 1). With G = 1 a generation is a batch.
+// Generations are counted from 1 over the run, G = generations_per_batch of them a batch: generation g is
+// generation (g - 1) % G + 1 of batch (g - 1) / G + 1. With G = 1 a generation is a batch.
+inline int batch_of(int g, int generations_per_batch) { return (g - 1) / generations_per_batch + 1; }
+inline int generation_in_batch(int g, int generations_per_batch) { return (g - 1) % generations_per_batch + 1; }
+// Batch b's first generation.
 inline int first_generation(const Settings& s, int batch) { return (batch - 1) * s.generations_per_batch + 1; }
+// The last generation a run can reach (settings.max_batches with tally triggers); the input and the
+// command line hold it to limits::max_batches.
+inline std::int64_t last_generation(const Settings& s) {
+  return std::int64_t{std::max(s.batches, s.max_batches)} * s.generations_per_batch;
+}
 // Generation g as messages name it: "batch 3", or with more than one generation per batch "batch 3
 // generation 2"; "batch 0" before the first (a run stopped inside it).
 inline std::string generation_name(int g, int generations_per_batch) {
   if (generations_per_batch == 1 || g < 1) return "batch " + std::to_string(g);
-  std::string name = "batch " + std::to_string((g - 1) / generations_per_batch + 1);
-  return name.append(" generation ").append(std::to_string((g - 1) % generations_per_batch + 1));
+  std::string name = "batch " + std::to_string(batch_of(g, generations_per_batch));
+  return name.append(" generation ").append(std::to_string(generation_in_batch(g, generations_per_batch)));
 }
 inline std::string generation_name(const Settings& s, int g) { return generation_name(g, s.generations_per_batch); }
 

@@ -107,7 +107,8 @@ BatchLimits batch_limits(const model::Settings& s) {
 // batches, with k, entropy, fission sites and, where it ends an active batch, running k in range.
 std::string batch_problem(const BatchResult& b, std::size_t i, const model::Settings& s, const BatchLimits& bound) {
   const int g = s.generations_per_batch;
-  const int expected = static_cast<int>(i) / g + 1, generation = static_cast<int>(i) % g + 1;
+  const int record = static_cast<int>(i) + 1;  // its generation over the run
+  const int expected = model::batch_of(record, g), generation = model::generation_in_batch(record, g);
   if (b.batch != expected || b.generation != generation || b.active != (expected > s.inactive)) {
     const auto named = [g](int batch, int gen) {
       return "batch " + std::to_string(batch) + (g > 1 || gen != 1 ? " generation " + std::to_string(gen) : "");
@@ -116,7 +117,7 @@ std::string batch_problem(const BatchResult& b, std::size_t i, const model::Sett
            (b.active ? " (active)" : " (inactive)") + " (allowed: " + named(expected, generation) +
            (expected > s.inactive ? ", active)" : ", inactive)");
   }
-  const std::string batch = "batch " + std::to_string(b.batch) + (g > 1 ? " generation " + std::to_string(b.generation) : "") + ": ";
+  const std::string batch = model::generation_name(record, g) + ": ";
   const std::pair<const char*, double> ks[] = {
       {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
   for (const auto& [name, v] : ks) {

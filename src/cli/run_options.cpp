@@ -238,9 +238,8 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
     throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
                      std::to_string(s.batches) + ")");
   }
-  if (const std::int64_t last = std::max(s.batches, s.max_batches);
-      last * s.generations_per_batch > limits::max_batches) {
-    throw UsageError(std::to_string(last) + " batches x " + std::to_string(s.generations_per_batch) +
+  if (model::last_generation(s) > limits::max_batches) {
+    throw UsageError(std::to_string(std::max(s.batches, s.max_batches)) + " batches x " + std::to_string(s.generations_per_batch) +
                      " generations per batch is too many (allowed: at most " + limits::number_text(limits::max_batches) +
                      " generations in a run, each of which keeps its record)");
   }

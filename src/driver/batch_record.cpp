@@ -63,8 +63,8 @@ BatchResult BatchRecord::record(int generation, const BatchCounters& global, dou
   const double weight = source_weight(global);
   const int g = problem_.settings.generations_per_batch;
   BatchResult r;
-  r.batch = (generation - 1) / g + 1;
-  r.generation = (generation - 1) % g + 1;
+  r.batch = model::batch_of(generation, g);
+  r.generation = model::generation_in_batch(generation, g);
   r.active = r.batch > problem_.settings.inactive;
   r.fission_sites = fission_sites;
   r.entropy = entropy;

@@ -39,11 +39,6 @@ BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
 // waits for. Not a phase of the table, which it would count twice.
 constexpr const char* whole_active_batches = "active batches";
 
-// The last generation a run can reach (settings.max_batches with tally triggers).
-int last_generation(const model::Settings& s) {
-  return std::max(s.batches, s.max_batches) * s.generations_per_batch;
-}
-
 // CMFD runs after every generation: it corrects the source, which every generation makes anew, so a
 // batch of G generations gets G corrections, as with one generation per batch (once a batch, it would
 // leave the source of G - 1 generations in G uncorrected). It counts generations: [cmfd] begin is
@@ -71,7 +66,7 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       tallies_(problem, comm, params_.tallies.n_values),
       cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(
                                     exec, cmfd_in_generations(problem), params_.cmfd_mesh, params_.cmfd_n_groups, comm,
-                                    last_generation(problem.settings), problem.settings.generations_per_batch,
+                                    static_cast<int>(model::last_generation(problem.settings)), problem.settings.generations_per_batch,
                                     problem.settings.allow_oversubscribed_memory)
                               : nullptr) {
   if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
@@ -85,7 +80,7 @@ RunSetup Simulation::setup() const {
   r.tally_values = params_.tallies.n_values;
   r.tally_host_bytes = tallies_.bytes();
   if (cmfd_) r.cmfd = cmfd_footprint(cmfd_in_generations(problem_), params_.cmfd_mesh, params_.cmfd_n_groups,
-                                     last_generation(problem_.settings));
+                                     static_cast<int>(model::last_generation(problem_.settings)));
   return r;
 }
 

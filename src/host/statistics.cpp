@@ -189,8 +189,9 @@ std::optional<Weights> minimum_variance_weights(const double c[3][3], int m) {
 // own series (the square of the factor its std is corrected by), so the estimators keep their
 // correlation with one another. None (the naive weights stay) below min_batches_for_correlation batches.
 // A full long-run covariance (lag covariances between estimators over a window) was tried first: its
-// lag terms are noisy where one slow component moves all three estimators, and its weights went to
-// (1.8, -3.4, 2.6), doubling the std; scaling C by three factors keeps L positive definite with C.
+// lag terms are noisy where one slow component moves all three estimators, and on such series (the test
+// EstimateCorrelationUsesTheCombinationsSeries) its weights swung to large values of both signs and the
+// std grew; scaling C by three factors keeps L positive definite with C.
 std::optional<Weights> corrected_weights(const std::array<std::vector<double>, 3>& x, const std::vector<int>& use,
                                          const double c[3][3]) {
   if (x[0].size() < static_cast<std::size_t>(min_batches_for_correlation)) return std::nullopt;
