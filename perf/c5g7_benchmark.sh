@@ -7,16 +7,21 @@
 # 1 / (R^2 T) for k and for the pin powers (R of the worst pin, and the root mean square over the pins).
 # Not a test: numbers go to perf/RESULTS.md.
 #   perf/c5g7_benchmark.sh [--build DIR] [--case 2d] [--particles 20000] [--batches 60] [--inactive 20]
-#                          [--rounds 2] [--seeds] [--openmc PYTHON]
+#                          [--rounds 2] [--seeds] [--first-seed 1] [--history-only] [--openmc PYTHON]
 # --seeds: round r runs seed r (both codes), so the medians are over seeds as well as over the machine's
-# drift. Without it every round runs seed 1: the same k and pins each round. The FOM of the pin powers
+# drift; --first-seed N starts at seed N instead (N, N+1, ...: fresh seeds beside an earlier run's).
+# Without --seeds every round runs seed 1: the same k and pins each round. The FOM of the pin powers
 # rests on the largest relative error of 1056 pins, which one seed draws once (about +-10 %).
+# --history-only: history-based transport at 1 thread and at every core (and OpenMC's), twice the seeds in
+# the time. With --openmc, keff/OpenMC per seed (the two codes' runs of one round, same threads) follow
+# the table: their medians weigh each seed's sigma of k alike in both codes.
 # PYTHON: a Python with the openmc package whose environment's bin/ holds the openmc executable
 # (perf/README.md). Output: a Markdown table of medians on stdout; runs and comparisons under
 # perf/results/c5g7_benchmark/ (ignored).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-build=$KEFF_BUILD_DIR case=2d particles=20000 batches=60 inactive=20 rounds=2 openmc="" seeds=0
+build=$KEFF_BUILD_DIR case=2d particles=20000 batches=60 inactive=20 rounds=2 openmc="" seeds=0 first_seed=1
+history_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build=$2; shift 2 ;;
@@ -27,6 +32,8 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --openmc) openmc=$2; shift 2 ;;
     --seeds) seeds=1; shift ;;
+    --first-seed) first_seed=$2; shift 2 ;;
+    --history-only) history_only=1; shift ;;
     *) echo "c5g7_benchmark.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -51,11 +58,12 @@ openmc_run() {  # name threads seed
     --threads "$2" --seed "$3" --dir "$tmp/openmc-$1" --json "$out/$1.json"
 }
 scratch_dir
-configs=("keff history 1 1" "keff history $cores 1" "keff event 1 1" "keff event $cores 1" "keff history 1 2")
+configs=("keff history 1 1" "keff history $cores 1")
+[ "$history_only" = 1 ] || configs+=("keff event 1 1" "keff event $cores 1" "keff history 1 2")
 [ -n "$openmc" ] && configs+=("openmc history 1 1" "openmc history $cores 1")
 for r in $(seq "$rounds"); do
   seed=1
-  [ "$seeds" = 1 ] && seed=$r
+  [ "$seeds" = 1 ] && seed=$((first_seed + r - 1))
   for c in "${configs[@]}"; do
     read -r code mode threads ranks <<< "$c"
     name="$code-$mode-${threads}t-${ranks}r-$r"
@@ -65,7 +73,7 @@ for r in $(seq "$rounds"); do
 done
 
 seed_text="seed 1"
-[ "$seeds" = 1 ] && seed_text="seeds 1-$rounds, one per round"
+[ "$seeds" = 1 ] && seed_text="seeds $first_seed-$((first_seed + rounds - 1)), one per round"
 echo "C5G7 $case on $(machine), $(date -u +%F); $particles particles x $batches batches ($inactive inactive), $rounds rounds, $seed_text"
 python3 - "$out" "$rounds" "${configs[@]}" <<'PY'
 import json, statistics, sys
@@ -80,4 +88,18 @@ for c in configs:
     pin = statistics.median(x["max_pin"].get("error_percent", float("nan")) for x in runs)
     print(f"| {code} | {mode} | {threads} x {ranks} | {med('particles_per_second'):.4g} | {med('fom_k'):.4g} | "
           f"{med('fom_pins'):.4g} | {med('fom_pins_rms'):.4g} | {k:+.0f} | {pin:+.2f} % |")
+
+paired = [c.split() for c in configs if c.startswith("openmc ")]
+if paired:
+    print()
+    print("keff / OpenMC per seed (history mode, same threads): median [each round's ratio]")
+    keys = [("particles/s", "particles_per_second"), ("FOM k", "fom_k"), ("FOM pins", "fom_pins"),
+            ("FOM pins, rms", "fom_pins_rms")]
+    for _, mode, threads, ranks in paired:
+        load = lambda code, r: json.load(open(f"{out}/{code}-{mode}-{threads}t-{ranks}r-{r}.compare.json"))
+        pairs = [(load("keff", r), load("openmc", r)) for r in range(1, rounds + 1)]
+        for label, key in keys:
+            ratios = [k[key] / o[key] for k, o in pairs]
+            listed = " ".join(f"{x:.2f}" for x in ratios)
+            print(f"- {threads} thread(s), {label}: {statistics.median(ratios):.3f} [{listed}]")
 PY
