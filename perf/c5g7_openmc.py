@@ -123,7 +123,10 @@ def main():
         k = sp.keff
         summary = {
             "k": {"mean": k.nominal_value, "std": k.std_dev},
-            "batches": [{"active": i >= args.inactive} for i in range(args.batches)],
+            # OpenMC's own estimate of each generation's k (StatePoint.k_generation), for looking at how
+            # the source settles beside keff's batch records.
+            "batches": [{"active": i >= args.inactive, "k_generation": float(k_gen)}
+                        for i, k_gen in enumerate(sp.k_generation)],
             "particles_per_second": args.particles * active / active_seconds,
             "batch_particles_per_second": args.particles * active / active_seconds,
             "transport": {"mode": "history (OpenMC)"},
