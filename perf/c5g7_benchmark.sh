@@ -9,7 +9,8 @@
 #   perf/c5g7_benchmark.sh [--build DIR] [--case 2d] [--particles 20000] [--batches 60] [--inactive 20]
 #                          [--rounds 2] [--seeds] [--first-seed 1] [--history-only] [--openmc PYTHON]
 # --seeds: round r runs seed r (both codes), so the medians are over seeds as well as over the machine's
-# drift; --first-seed N starts at seed N instead (N, N+1, ...: fresh seeds beside an earlier run's).
+# drift; --first-seed N (implies --seeds) starts at seed N instead (N, N+1, ...: fresh seeds beside an
+# earlier run's).
 # Without --seeds every round runs seed 1: the same k and pins each round. The FOM of the pin powers
 # rests on the largest relative error of 1056 pins, which one seed draws once (about +-10 %).
 # --history-only: history-based transport at 1 thread and at every core (and OpenMC's), twice the seeds in
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --openmc) openmc=$2; shift 2 ;;
     --seeds) seeds=1; shift ;;
-    --first-seed) first_seed=$2; shift 2 ;;
+    --first-seed) first_seed=$2; seeds=1; shift 2 ;;
     --history-only) history_only=1; shift ;;
     *) echo "c5g7_benchmark.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -78,11 +79,14 @@ echo "C5G7 $case on $(machine), $(date -u +%F); $particles particles x $batches 
 python3 - "$out" "$rounds" "${configs[@]}" <<'PY'
 import json, statistics, sys
 out, rounds, configs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+def load(code, mode, threads, ranks, r):  # one run's comparison
+    with open(f"{out}/{code}-{mode}-{threads}t-{ranks}r-{r}.compare.json") as f:
+        return json.load(f)
 print("| code | mode | threads x ranks | particles/s | FOM k (1/s) | FOM pins (1/s) | FOM pins, rms (1/s) | k error (pcm) | max pin error |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|")
 for c in configs:
     code, mode, threads, ranks = c.split()
-    runs = [json.load(open(f"{out}/{code}-{mode}-{threads}t-{ranks}r-{r}.compare.json")) for r in range(1, rounds + 1)]
+    runs = [load(code, mode, threads, ranks, r) for r in range(1, rounds + 1)]
     med = lambda key: statistics.median(x[key] for x in runs)
     k = statistics.median(x["k"]["error_pcm"] for x in runs)
     pin = statistics.median(x["max_pin"].get("error_percent", float("nan")) for x in runs)
@@ -96,8 +100,8 @@ if paired:
     keys = [("particles/s", "particles_per_second"), ("FOM k", "fom_k"), ("FOM pins", "fom_pins"),
             ("FOM pins, rms", "fom_pins_rms")]
     for _, mode, threads, ranks in paired:
-        load = lambda code, r: json.load(open(f"{out}/{code}-{mode}-{threads}t-{ranks}r-{r}.compare.json"))
-        pairs = [(load("keff", r), load("openmc", r)) for r in range(1, rounds + 1)]
+        pairs = [(load("keff", mode, threads, ranks, r), load("openmc", mode, threads, ranks, r))
+                 for r in range(1, rounds + 1)]
         for label, key in keys:
             ratios = [k[key] / o[key] for k, o in pairs]
             listed = " ".join(f"{x:.2f}" for x in ratios)

@@ -142,7 +142,7 @@ model::Settings read_settings(const Section& root) {
       s.integer("generations_per_batch", out.generations_per_batch, 1, limits::max_generations_per_batch));
   if (model::last_generation(out) > limits::max_batches) {
     s.fail("generations_per_batch",
-           std::to_string(std::max(out.batches, out.max_batches)) + " batches x " +
+           std::to_string(model::last_batch(out)) + " batches x " +
                std::to_string(out.generations_per_batch) + " generations",
            "at most " + limits::number_text(limits::max_batches) + " generations in a run (each keeps its record)");
   }

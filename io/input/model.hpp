@@ -9,9 +9,9 @@
 #include "kernels/vocabulary/tally_kinds.hpp"
 #include "kernels/vocabulary/types.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
-#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -217,10 +217,11 @@ inline int batch_of(int g, int generations_per_batch) { return (g - 1) / generat
 inline int generation_in_batch(int g, int generations_per_batch) { return (g - 1) % generations_per_batch + 1; }
 // Batch b's first generation.
 inline int first_generation(const Settings& s, int batch) { return (batch - 1) * s.generations_per_batch + 1; }
-// The last generation a run can reach (settings.max_batches with tally triggers); the input and the
-// command line hold it to limits::max_batches.
+// The last batch a run can reach (settings.max_batches with tally triggers), and its last generation;
+// the input and the command line hold that to limits::max_batches.
+inline int last_batch(const Settings& s) { return std::max(s.batches, s.max_batches); }
 inline std::int64_t last_generation(const Settings& s) {
-  return std::int64_t{std::max(s.batches, s.max_batches)} * s.generations_per_batch;
+  return std::int64_t{last_batch(s)} * s.generations_per_batch;
 }
 // Generation g as messages name it: "batch 3", or with more than one generation per batch "batch 3
 // generation 2"; "batch 0" before the first (a run stopped inside it).

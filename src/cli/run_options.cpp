@@ -239,7 +239,7 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
                      std::to_string(s.batches) + ")");
   }
   if (model::last_generation(s) > limits::max_batches) {
-    throw UsageError(std::to_string(std::max(s.batches, s.max_batches)) + " batches x " + std::to_string(s.generations_per_batch) +
+    throw UsageError(std::to_string(model::last_batch(s)) + " batches x " + std::to_string(s.generations_per_batch) +
                      " generations per batch is too many (allowed: at most " + limits::number_text(limits::max_batches) +
                      " generations in a run, each of which keeps its record)");
   }
