@@ -116,6 +116,10 @@ struct CmfdTally {
     Real t = 0;  // how far along the ray the walk starts
     if (p.cmfd_cell >= 0) {
       mesh.cell_indices(p.cmfd_cell, idx);
+      if (track && ray_ends_in_cell(mesh.grid, idx, r0, u, d)) {  // the walk's one piece, without the walk
+        add_track(g, idx, p.weight * d, p.xs);
+        return;
+      }
     } else {
       int axis = 0;
       if (!enter(r0, u, d, idx, axis, t)) return;

@@ -17,6 +17,20 @@ KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Ve
   return (mesh.edge(a, u[a] > 0 ? i + 1 : i) - r0[a]) / u[a];
 }
 
+// True when the ray r0 + s u from inside cell idx ends, at s = t_end, inside that cell by a margin of
+// 1e-6 of the cell's width along every axis: far more than the rounding of walk_mesh's plane distances
+// (a few units in the last place of the coordinates), so walk_mesh would find no plane before t_end and
+// give the one piece (idx, t_end - t). A caller can then skip the walk: most flights in a coarse mesh
+// never leave their cell, and the walk's six divisions cost more than this test's three products.
+KOKKOS_INLINE_FUNCTION bool ray_ends_in_cell(const RegularMesh& mesh, const int idx[3], Vec3 r0, Vec3 u, Real t_end) {
+  constexpr Real margin = 1e-6;
+  for (int a = 0; a < 3; ++a) {
+    const Real f = (r0[a] + t_end * u[a] - mesh.lower[a]) * mesh.inv_width[a] - idx[a];
+    if (!(f > margin && f < 1 - margin)) return false;
+  }
+  return true;
+}
+
 // Walks the ray r0 + s u from cell idx (inside the mesh), where it is at s = t, to s = t_end or out of the
 // mesh: piece(idx, length) for its part in each cell, in order (a length is 0 between two planes met at
 // one distance, at an edge or corner of cells), and face(axis, idx) for each face it crosses, before
