@@ -4,59 +4,74 @@
 # per solve, the timing table's `cmfd` phase, its share of the run (the sum of every phase), and the
 # all-in share (run with CMFD - run without) / run with CMFD, which counts transport's slowdown from
 # scoring CMFD's tallies. The goal (issue: CMFD that earns its place) is under 10% all-in.
-#   perf/cmfd_cost.sh [--particles 100000] [--batches 60] [--inactive 20]
-# Each variant is a copy of the input with [cmfd.solver] keys added, in a scratch directory; the JSON
+#   perf/cmfd_cost.sh [--particles 100000] [--batches 60] [--inactive 20] [--repeats 3]
+# Every round runs each variant and the run without CMFD once, one after another; times are the medians
+# over the rounds (iteration counts repeat exactly). Each variant is a copy of the input with [cmfd.solver] keys added, in a scratch directory; the JSON
 # summaries stay there. Build directory: $KEFF_BUILD_DIR (default build).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-particles=100000 batches=60 inactive=20
+particles=100000 batches=60 inactive=20 repeats=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --particles) particles=$2; shift 2 ;;
     --batches) batches=$2; shift 2 ;;
     --inactive) inactive=$2; shift 2 ;;
+    --repeats) repeats=$2; shift 2 ;;
     *) echo "cmfd_cost.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 scratch_dir
 input=examples/la13511_ud2o_sphere.toml
 variants=(
-  "defaults (warm start)|"
-  "defaults, no warm start|warm_start = false"
-  "shift 0.02, k 1e-8, source 1e-6, GMRES 1e-8|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-8"
-  "same, GMRES 1e-6|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-6"
-  "same, GMRES 1e-5|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5"
-  "same, GMRES 1e-5, no warm start|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5\nwarm_start = false"
+  "defaults (adaptive shift, inexact GMRES)|"
+  "defaults with ILU(0)|ilu = true"
+  "no shift, inexact GMRES|adaptive_shift = false"
+  "adaptive shift, GMRES to 1e-12|gmres_reduction = 0"
+  "old defaults: no shift, GMRES to 1e-12|adaptive_shift = false\ngmres_reduction = 0"
+  "shift 0.02, k 1e-8, source 1e-6, GMRES 1e-5|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5\ngmres_reduction = 0"
 )
 run() {  # run NAME INPUT FLAG
   "$KEFF_BUILD_DIR/bin/keff" run "$2" "$3" --particles "$particles" --batches "$batches" --inactive "$inactive" \
     --statepoint '' --quiet --json "$tmp/$1.json"
 }
-run none "$input" --no-cmfd
 for i in "${!variants[@]}"; do
   cp "$input" "$tmp/v$i.toml"
   keys=${variants[$i]#*|}
   [ -z "$keys" ] || printf '\n[cmfd.solver]\n%b\n' "$keys" >> "$tmp/v$i.toml"
-  run "v$i" "$tmp/v$i.toml" --cmfd
+done
+for r in $(seq "$repeats"); do
+  run "none.$r" "$input" --no-cmfd
+  for i in "${!variants[@]}"; do run "v$i.$r" "$tmp/v$i.toml" --cmfd; done
 done
 echo "machine: $(machine); $input, $particles particles x $batches batches ($inactive inactive)"
-python3 - "$tmp" "${variants[@]}" <<'PY'
-import json, sys
-tmp, variants = sys.argv[1], sys.argv[2:]
+python3 - "$tmp" "$repeats" "${variants[@]}" <<'PY'
+import json, statistics, sys
+tmp, repeats, variants = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def load(name):
     with open(f"{tmp}/{name}.json") as f:
         return json.load(f)
 def total(d):
     return sum(t["max"] for t in d["timing"].values())
-none = total(load("none"))
-print(f"{'solver settings':46s} {'power/solve':>11s} {'GMRES/solve':>11s} {'cmfd s':>7s} {'share':>6s} {'all-in':>6s}  k")
+def transport(d):
+    return d["timing"]["transport inactive"]["max"] + d["timing"]["transport active"]["max"]
+def runs(name):
+    return [load(f"{name}.{r}") for r in range(1, repeats + 1)]
+med = statistics.median
+none = runs("none")
+none_total, none_transport = med(total(d) for d in none), med(transport(d) for d in none)
+print(f"medians of {repeats} rounds")
+print(f"{'solver settings':44s} {'power/solve':>11s} {'GMRES/solve':>11s} {'failed':>6s} {'cmfd s':>7s} "
+      f"{'share':>6s} {'transport':>9s} {'all-in':>6s}  k")
 for i, v in enumerate(variants):
-    d = load(f"v{i}")
+    ds = runs(f"v{i}")
+    d = ds[0]
     solves = [b for b in d["batches"] if "cmfd_outer_iterations" in b]
     outer = sum(b["cmfd_outer_iterations"] for b in solves) / len(solves)
     inner = sum(b["cmfd_inner_iterations"] for b in solves) / len(solves)
-    run, cmfd = total(d), d["timing"]["cmfd"]["max"]
-    print(f"{v.split('|')[0]:46s} {outer:11.1f} {inner:11.0f} {cmfd:7.2f} {100 * cmfd / run:5.1f}% "
-          f"{100 * (run - none) / run:5.1f}%  {d['k']['mean']:.5f}")
-print(f"{'no CMFD':46s} {'':11s} {'':11s} {'':7s} run {none:.2f} s")
+    failed = sum(1 for b in solves if b.get("k_cmfd") is None)
+    run, cmfd = med(total(x) for x in ds), med(x["timing"]["cmfd"]["max"] for x in ds)
+    slower = med(transport(x) for x in ds) / none_transport
+    print(f"{v.split('|')[0]:44s} {outer:11.1f} {inner:11.0f} {failed:6d} {cmfd:7.2f} {100 * cmfd / run:5.1f}% "
+          f"{slower:8.2f}x {100 * (run - none_total) / run:5.1f}%  {d['k']['mean']:.5f}")
+print(f"{'no CMFD':44s} run {none_total:.2f} s, transport {none_transport:.2f} s")
 PY

@@ -171,7 +171,7 @@ CmfdOptions read_cmfd_solver(const Section& c) {
   const auto t = c.table("solver");
   if (!t) return o;
   t->allow_only({"dhat", "k_tolerance", "source_tolerance", "max_iterations", "gmres_tolerance", "gmres_restart",
-                 "gmres_max_restarts", "shift", "ilu", "warm_start"});
+                 "gmres_max_restarts", "gmres_reduction", "shift", "adaptive_shift", "ilu", "warm_start"});
   const auto positive = [](double v) { return v > 0 && v < 1; };
   constexpr std::string_view tolerance = "a number in (0, 1)";
   o.use_dhat = t->boolean("dhat").value_or(o.use_dhat);
@@ -181,7 +181,11 @@ CmfdOptions read_cmfd_solver(const Section& c) {
   o.max_outer = static_cast<int>(t->integer("max_iterations", o.max_outer, 1, 1000000));
   o.gmres_restart = static_cast<int>(t->integer("gmres_restart", o.gmres_restart, 1, 10000));
   o.gmres_max_restarts = static_cast<int>(t->integer("gmres_max_restarts", o.gmres_max_restarts, 0, 10000));
-  o.shift = t->number("shift", o.shift, [](double v) { return v >= 0 && v <= 100; }, "a number in [0, 100]; 0: no shift");
+  o.gmres_reduction = t->number("gmres_reduction", o.gmres_reduction, [](double v) { return v >= 0 && v < 1; },
+                                "a number in [0, 1); 0: every inner solve to gmres_tolerance");
+  o.shift = t->number("shift", o.shift, [](double v) { return v >= 0 && v <= 100; },
+                      "a number in [0, 100]; 0: the adaptive shift, or none with adaptive_shift = false");
+  o.adaptive_shift = t->boolean("adaptive_shift").value_or(o.adaptive_shift);
   o.ilu = t->boolean("ilu").value_or(o.ilu);
   o.warm_start = t->boolean("warm_start").value_or(o.warm_start);
   return o;

@@ -20,14 +20,23 @@ struct CmfdOptions {
   double k_tolerance = 1e-10;
   double source_tolerance = 1e-8;
   int max_outer = 1000;
-  // Wielandt shift: each outer iteration solves (M - F / k_s) phi' = (1/k - 1/k_s) F phi with
-  // k_s = k + shift, which converges in fewer outer iterations the smaller the shift. 0: no shift.
+  // Wielandt shift: each outer iteration solves (M - F / k_s) phi' = (1/k - 1/k_s) F phi, which
+  // converges in fewer outer iterations the nearer k_s is to k (from above). Adaptive: k_s from an upper
+  // bound on k that each step gives (src/cmfd/README.md). A fixed `shift` > 0 takes its place: k_s =
+  // k + shift once k has settled. Neither: plain power iteration.
+  bool adaptive_shift = true;
   double shift = 0;
   // Inner solves, GMRES(restart) to a relative residual of gmres_tolerance, at most
   // (gmres_max_restarts + 1) * gmres_restart iterations, optionally preconditioned with ILU(0). ILU(0)
   // more than halves the GMRES iterations, but its triangular solves launch a kernel per level: on the
   // problems measured (src/cmfd/README.md) it saved time on one thread only, hence off.
   double gmres_tolerance = 1e-12;
+  // Inexact inner solves: each outer iteration's GMRES stops once its residual is below this fraction of
+  // the residual it started from (or below gmres_tolerance). An outer iteration starts GMRES from the last
+  // flux, whose residual is the eigenproblem's own, so the inner solves tighten as the outer converges
+  // and the answer is the eigenpair's, not one solve's rounding of it. 0: every inner solve to
+  // gmres_tolerance.
+  double gmres_reduction = 0.1;
   int gmres_restart = 50;
   int gmres_max_restarts = 20;
   bool ilu = false;

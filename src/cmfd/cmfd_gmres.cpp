@@ -116,7 +116,7 @@ CmfdGmres::CmfdGmres(const DeviceExec& exec, int rows, int restart)
       rhs_(restart + 1) {}
 
 CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdIlu* ilu,
-                                  const CmfdVector& b, const CmfdVector& x, double tolerance) {
+                                  const CmfdVector& b, const CmfdVector& x, double tolerance, double reduction) {
   Cycle c;
   const double b_norm = KokkosBlas::nrm2(exec, b);
   if (b_norm == 0) {
@@ -128,6 +128,8 @@ CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, c
   KokkosBlas::update(exec, 1.0, b, -1.0, w_, 0.0, residual_);
   const double beta = KokkosBlas::nrm2(exec, residual_);
   c.relative_residual = beta / b_norm;
+  c.start_residual = c.relative_residual;
+  tolerance = std::max(tolerance, reduction * c.start_residual);
   if (!(c.relative_residual >= tolerance)) {  // NaN falls through to the failure below
     c.converged = c.relative_residual < tolerance;
     if (!c.converged) c.failure = "GMRES: the residual is not a number";

@@ -47,6 +47,7 @@ class CmfdGmres {
     int iterations = 0;
     bool converged = false;         // the true residual ||b - A x|| / ||b|| is below the tolerance
     double relative_residual = 0;  // that ratio after the cycle
+    double start_residual = 0;     // ||b - A x|| / ||b|| of the x the cycle started from
     std::string failure;            // a NaN in the Arnoldi process
   };
 
@@ -54,9 +55,11 @@ class CmfdGmres {
 
   // One cycle of GMRES(restart) on a x = b from the x given, preconditioned on the right by `ilu` when
   // there is one: at most `restart` Arnoldi steps, fewer once the estimated residual is below
-  // `tolerance` (relative to ||b||); x is then updated and the true residual computed. b = 0 gives x = 0.
+  // `tolerance` (relative to ||b||) or below `reduction` times the residual the cycle started from;
+  // x is then updated and the true residual computed, and `converged` says whether it is below the
+  // larger of the two. b = 0 gives x = 0.
   Cycle cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdIlu* ilu, const CmfdVector& b,
-              const CmfdVector& x, double tolerance);
+              const CmfdVector& x, double tolerance, double reduction = 0);
 
  private:
   int restart_;

@@ -59,6 +59,26 @@ CellSource cmfd_cell_source(const DeviceExec& exec, int groups, Kokkos::View<con
   return r;
 }
 
+// The largest ratio now(i) / before(i) over the rows where before(i) > 0: for a step now = c B before
+// with B >= 0, c B's Collatz-Wielandt bound (no eigenvalue of B exceeds it / c). 0 when no row counts.
+double cmfd_growth(const DeviceExec& exec, Kokkos::View<const Real*, DeviceMem> now,
+                   Kokkos::View<const Real*, DeviceMem> before) {
+  double growth = 0;
+  Kokkos::parallel_reduce(
+      "keff::cmfd::growth", Kokkos::RangePolicy<DeviceExec>(exec, 0, static_cast<int>(now.extent(0))),
+      KOKKOS_LAMBDA(int i, double& largest) {
+        if (before(i) > 0) largest = Kokkos::fmax(largest, now(i) / before(i));
+      },
+      Kokkos::Max<double>(growth));
+  return growth;
+}
+
+// The adaptive shift keeps k_s at least this far above its bound on k (relative). Nearer, each outer
+// iteration converges faster but the shifted system is nearer singular and costs GMRES more: on the UD2O
+// sphere's 10^3 mesh and a bare 10^3 x 2-group cube, 0.05 to 0.2 took the fewest GMRES iterations
+// (1e-3: 1.5 to 1.6 times as many; 0.4: 1.1 times), src/cmfd/README.md.
+constexpr double min_adaptive_shift = 0.1;
+
 // A source with more negative weight than this (of a total of 1) is a mixed-sign iterate, not a mode.
 constexpr double max_negative_source = 1e-9;
 // A converged k_cmfd this far from the balance of the tallies it was built from (relative) is warned
@@ -89,7 +109,7 @@ struct CmfdSolver::Impl {
 
   Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o);
   double first_guess(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies);
-  bool warm_guess(const DeviceExec& exec);
+  double warm_guess(const DeviceExec& exec);
   void remember(const DeviceExec& exec);
   void factor(const DeviceExec& exec, const CmfdMatrix& a);
   int gmres(const DeviceExec& exec, const CmfdMatrix& a, const CmfdStop& stop, CmfdResult& result);
@@ -110,7 +130,7 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
   cell_source = cmfd_view<CmfdVector>(exec, "cell_source", m.n_cells());
   warm.flux = cmfd_view<CmfdVector>(exec, "warm_flux", rows);
   warm_before.flux = cmfd_view<CmfdVector>(exec, "warm_flux_before", rows);
-  if (options.shift > 0) {
+  if (options.shift > 0 || options.adaptive_shift) {
     shifted = CmfdMatrix("keff::cmfd::shifted", rows, rows, nnz, cmfd_view<Values>(exec, "shifted_values", nnz),
                          op.loss.graph.row_map, op.loss.graph.entries);
   }
@@ -154,15 +174,18 @@ double CmfdSolver::Impl::first_guess(const DeviceExec& exec, const CmfdTallies<D
 }
 
 // The last converged flux into phi and its fission source into source, scaled so that the source sums
-// to 1; false when this operator produces nothing from that flux (the cells it lived in all left out).
-bool CmfdSolver::Impl::warm_guess(const DeviceExec& exec) {
+// to 1; returns k from that flux's balance under this operator, sum(F phi) / sum(M phi), or 0 when it
+// produces or loses nothing (the cells it lived in all left out).
+double CmfdSolver::Impl::warm_guess(const DeviceExec& exec) {
   Kokkos::deep_copy(exec, phi, warm.flux);
   KokkosSparse::spmv(exec, "N", 1.0, op.production, phi, 0.0, source);
+  KokkosSparse::spmv(exec, "N", 1.0, op.loss, phi, 0.0, scratch);
   const double produced = KokkosBlas::sum(exec, source);
-  if (!(produced > 0) || !std::isfinite(produced)) return false;
+  const double lost = KokkosBlas::sum(exec, scratch);
+  if (!(produced > 0) || !std::isfinite(produced) || !(lost > 0) || !std::isfinite(lost)) return 0;
   KokkosBlas::scal(exec, phi, 1.0 / produced, phi);
   KokkosBlas::scal(exec, source, 1.0 / produced, source);
-  return true;
+  return produced / lost;
 }
 
 // A converged solve's flux becomes the warm start; the one before is kept for take_back_solve.
@@ -197,12 +220,17 @@ int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, const C
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::gmres");
   int iterations = 0;
   double relative_residual = 0;
+  double tolerance = options.gmres_tolerance, reduction = options.gmres_reduction;
   for (int cycle = 0; cycle <= options.gmres_max_restarts; ++cycle) {
     if (cycle > 0 && stop && stop()) {
       result.interrupted = true;
       return iterations;
     }
-    const CmfdGmres::Cycle c = krylov.cycle(exec, a, preconditioner.get(), rhs, phi, options.gmres_tolerance);
+    const CmfdGmres::Cycle c = krylov.cycle(exec, a, preconditioner.get(), rhs, phi, tolerance, reduction);
+    if (cycle == 0) {  // later cycles aim where the first did
+      tolerance = std::max(tolerance, reduction * c.start_residual);
+      reduction = 0;
+    }
     iterations += c.iterations;
     if (!c.failure.empty()) {
       result.failure = "GMRES failed: " + c.failure;
@@ -280,9 +308,19 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   s.warm_changed = false;
   double k = s.first_guess(exec, tallies);
   const double balance = k;
-  // With a warm start the flux is the last solve's, k still the balance of these tallies: the shift
-  // waits for k to settle, and the last k may lie far from this window's.
-  if (k != 0 && o.warm_start && s.warm.set && !s.warm_guess(exec)) s.first_guess(exec, tallies);
+  // With a warm start the flux is the last solve's and k its balance under this window's operator: the
+  // answer's k where the flux is already the answer's (the window changes little from batch to batch),
+  // so that the first step starts from a small residual. The balance of the tallies is not: it differs
+  // from k_cmfd by the tallies' imbalance, and an inexact first step from the right flux with that k
+  // moves the flux away again.
+  if (k != 0 && o.warm_start && s.warm.set) {
+    const double warm_k = s.warm_guess(exec);
+    if (warm_k > 0) {
+      k = warm_k;
+    } else {
+      s.first_guess(exec, tallies);
+    }
+  }
   if (k == 0) {
     result.failure = "no fission source in the CMFD tallies (every coarse cell left out: fewer collisions than "
                      "[cmfd] min_collisions, or no fission scored in the mesh)";
@@ -290,12 +328,20 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   }
   s.factor(exec, s.op.loss);
 
-  // The Wielandt shift needs k_s = k + shift above the true k, so it waits until k has settled: until
-  // the error of k estimated from its last two changes, dk rho / (1 - rho) with rho their ratio, is
-  // below half the shift. Should a shifted solve still lose the source's sign (k_s below the true k),
-  // that solve is undone and the shift dropped for the rest of this solve.
-  bool shifted = false, shift_dropped = o.shift <= 0;
+  // The Wielandt shift needs k_s above the true k. Adaptive (the default): after each step, the
+  // Collatz-Wielandt bound of the step's operator (cmfd_growth) bounds k from above, and the next k_s lies
+  // above that bound by the bound's own distance from k, at least min_adaptive_shift of it: far while k
+  // is uncertain, a fixed ratio above it once k has settled. A fixed `shift` waits instead until k has settled: until the
+  // error of k estimated from its last two changes, dk rho / (1 - rho) with rho their ratio, is below half
+  // the shift. Should a shifted solve still lose the source's sign (k_s below the true k: the bound holds
+  // for a nonnegative inverse, which D-hat can break), that solve is undone and the shift dropped for the
+  // rest of this solve; so is a shifted solve GMRES cannot finish (k_s so near k that the system is too
+  // close to singular for a short restart).
+  const bool adaptive = o.shift <= 0 && o.adaptive_shift;
+  bool fixed_shift_on = false, shift_dropped = !adaptive && o.shift <= 0;
+  bool factored_shifted = false;  // the preconditioner holds the shifted matrix's factors
   double previous_change = 0;
+  double k_bound = std::numeric_limits<double>::infinity();
   while (result.outer_iterations < o.max_outer) {
     if (stop && stop()) {
       result.interrupted = true;
@@ -303,42 +349,60 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     }
     ++result.outer_iterations;
     // Unshifted: M phi' = (1/k) F phi. Shifted: (M - F/k_s) phi' = (1/k - 1/k_s) F phi.
-    double coefficient = 1.0 / k;
-    double k_shift = 0;
-    if (shifted) {
+    double k_shift = std::numeric_limits<double>::infinity();
+    if (!shift_dropped && adaptive && std::isfinite(k_bound)) {
+      k_shift = k_bound + std::max(k_bound - k, detail::min_adaptive_shift * k_bound);
+    } else if (!shift_dropped && fixed_shift_on) {
       k_shift = k + o.shift;
-      coefficient -= 1.0 / k_shift;
+    }
+    const bool shifted = std::isfinite(k_shift);
+    const double coefficient = 1.0 / k - 1.0 / k_shift;
+    if (shifted) {
       KokkosBlas::update(exec, 1.0, s.op.loss.values, -1.0 / k_shift, s.op.production.values, 0.0, s.shifted.values);
       s.factor(exec, s.shifted);
-      Kokkos::deep_copy(exec, s.scratch, s.phi);
+    } else if (factored_shifted) {
+      s.factor(exec, s.op.loss);
     }
+    factored_shifted = shifted;
+    Kokkos::deep_copy(exec, s.scratch, s.phi);  // the step's start: for the bound, and to undo a lost shift
     KokkosBlas::scal(exec, s.rhs, coefficient, s.source);
     result.inner_iterations += s.gmres(exec, shifted ? s.shifted : s.op.loss, stop, result);
-    if (!result.failure.empty() || result.interrupted) break;
+    if (result.interrupted || (!result.failure.empty() && !shifted)) break;
+    if (!result.failure.empty()) {  // a shifted system too near singular for GMRES: as for a lost sign
+      result.failure.clear();
+      Kokkos::deep_copy(exec, s.phi, s.scratch);
+      shift_dropped = true;
+      continue;
+    }
 
     KokkosSparse::spmv(exec, "N", 1.0, s.op.production, s.phi, 0.0, s.next_source);
     const double ratio = KokkosBlas::sum(exec, s.next_source);  // sum(F phi') / sum(F phi)
     if (shifted && !(ratio > 0)) {
       Kokkos::deep_copy(exec, s.phi, s.scratch);
-      shifted = false;
       shift_dropped = true;
-      s.factor(exec, s.op.loss);
       continue;
     }
     if (!(ratio > 0) || !std::isfinite(ratio)) {
       result.failure = "the CMFD fission source vanished";
       break;
     }
-    const double k_next = shifted ? 1.0 / (1.0 / k_shift + coefficient / ratio) : k * ratio;
+    // 1/k' = 1/k_s + (1/k - 1/k_s) / ratio, which is k ratio unshifted; the bound likewise with the growth.
+    const auto eigenvalue = [&](double r) { return shifted ? 1.0 / (1.0 / k_shift + coefficient / r) : k * r; };
+    const double k_next = eigenvalue(ratio);
+    if (adaptive) {
+      const double growth = detail::cmfd_growth(exec, s.phi, s.scratch);
+      k_bound = growth > 0 && std::isfinite(growth) ? std::max(k_next, eigenvalue(growth))
+                                                    : std::numeric_limits<double>::infinity();
+    }
     KokkosBlas::scal(exec, s.phi, 1.0 / ratio, s.phi);
     KokkosBlas::scal(exec, s.next_source, 1.0 / ratio, s.next_source);
     KokkosBlas::update(exec, 1.0, s.next_source, -1.0, s.source, 0.0, s.scratch);
     result.source_change = KokkosBlas::nrm2(exec, s.scratch) / KokkosBlas::nrm2(exec, s.next_source);
     result.k_change = std::abs(k_next - k) / k_next;
     const double change = std::abs(k_next - k);
-    if (!shifted && !shift_dropped && previous_change > 0) {
+    if (!adaptive && !fixed_shift_on && !shift_dropped && previous_change > 0) {
       const double rho = change / previous_change;
-      shifted = rho < 1 && change * rho / (1 - rho) < o.shift / 2;
+      fixed_shift_on = rho < 1 && change * rho / (1 - rho) < o.shift / 2;
     }
     previous_change = change;
     k = k_next;
