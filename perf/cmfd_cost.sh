@@ -6,8 +6,9 @@
 # scoring CMFD's tallies. The goal (issue: CMFD that earns its place) is under 10% all-in.
 #   perf/cmfd_cost.sh [--particles 100000] [--batches 60] [--inactive 20] [--repeats 3]
 # Every round runs each variant and the run without CMFD once, one after another; times are the medians
-# over the rounds (iteration counts repeat exactly). Each variant is a copy of the input with [cmfd.solver] keys added, in a scratch directory; the JSON
-# summaries stay there. Build directory: $KEFF_BUILD_DIR (default build).
+# over the rounds, iterations and failed solves the first round's (they repeat exactly). Each variant is
+# a copy of the input with [cmfd.solver] keys added, in a scratch directory; the JSON summaries stay
+# there. Build directory: $KEFF_BUILD_DIR (default build).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 particles=100000 batches=60 inactive=20 repeats=3

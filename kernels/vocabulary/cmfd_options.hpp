@@ -26,7 +26,8 @@ struct CmfdOptions {
   // k + shift once k has settled. Neither: plain power iteration.
   bool adaptive_shift = true;
   double shift = 0;
-  // Inner solves, GMRES(restart) to a relative residual of gmres_tolerance, at most
+  // Inner solves, GMRES(restart) to a relative residual of at most gmres_tolerance (or gmres_reduction
+  // below), at most
   // (gmres_max_restarts + 1) * gmres_restart iterations, optionally preconditioned with ILU(0). ILU(0)
   // more than halves the GMRES iterations, but its triangular solves launch a kernel per level: on the
   // problems measured (src/cmfd/README.md) it saved time on one thread only, hence off.

@@ -128,8 +128,8 @@ CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, c
   KokkosBlas::update(exec, 1.0, b, -1.0, w_, 0.0, residual_);
   const double beta = KokkosBlas::nrm2(exec, residual_);
   c.relative_residual = beta / b_norm;
-  c.start_residual = c.relative_residual;
-  tolerance = std::max(tolerance, reduction * c.start_residual);
+  tolerance = std::max(tolerance, reduction * c.relative_residual);
+  c.target = tolerance;
   if (!(c.relative_residual >= tolerance)) {  // NaN falls through to the failure below
     c.converged = c.relative_residual < tolerance;
     if (!c.converged) c.failure = "GMRES: the residual is not a number";

@@ -45,9 +45,9 @@ class CmfdGmres {
  public:
   struct Cycle {
     int iterations = 0;
-    bool converged = false;         // the true residual ||b - A x|| / ||b|| is below the tolerance
+    bool converged = false;         // the true residual ||b - A x|| / ||b|| is below `target`
     double relative_residual = 0;  // that ratio after the cycle
-    double start_residual = 0;     // ||b - A x|| / ||b|| of the x the cycle started from
+    double target = 0;              // what the cycle aimed at: max(tolerance, reduction x the start's ratio)
     std::string failure;            // a NaN in the Arnoldi process
   };
 

@@ -227,10 +227,8 @@ int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, const C
       return iterations;
     }
     const CmfdGmres::Cycle c = krylov.cycle(exec, a, preconditioner.get(), rhs, phi, tolerance, reduction);
-    if (cycle == 0) {  // later cycles aim where the first did
-      tolerance = std::max(tolerance, reduction * c.start_residual);
-      reduction = 0;
-    }
+    tolerance = c.target;  // later cycles aim where the first did
+    reduction = 0;
     iterations += c.iterations;
     if (!c.failure.empty()) {
       result.failure = "GMRES failed: " + c.failure;
