@@ -34,6 +34,9 @@ TEST(Criticality, PuSlab) { expect_critical("la13511_pua_slab.toml"); }
 // Problem 14, Ua-1-0-SP: U-235 (a) sphere, radius 7.428998 cm.
 TEST(Criticality, USphere) { expect_critical("la13511_ua_sphere.toml"); }
 
+// Problem 13, Ua-1-0-CY: U-235 (a) infinite cylinder, radius 5.284935 cm (reflective planes along z).
+TEST(Criticality, UCylinder) { expect_critical("la13511_ua_cylinder.toml"); }
+
 // Problem 8, PUb-1-0-SP: Pu-239 (b) sphere, radius 6.082547 cm.
 TEST(Criticality, PuSphere) { expect_critical("la13511_pub_sphere.toml"); }
 
