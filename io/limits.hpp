@@ -3,6 +3,7 @@
 // arithmetic on sizes. The TOML reader, the command-line flags, the nuclear-data readers and the
 // generators check against these before anything is allocated or indexed, and their messages state the
 // range ("an integer in [1, 2^40]"). Kokkos-free: host-only code and the fuzz targets include it.
+#include "kernels/vocabulary/populations.hpp"
 #include "kernels/vocabulary/site.hpp"
 
 #include <cstdint>
@@ -29,6 +30,11 @@ inline constexpr std::int64_t max_batches = 1000000;
 // Generations per batch; a run's generations (batches x generations per batch, or max_batches x that)
 // are held to max_batches too, since every generation keeps its record.
 inline constexpr std::int64_t max_generations_per_batch = 10000;
+// Independent populations: the comb carries each one's range of the bank (kernels/vocabulary/populations.hpp).
+inline constexpr std::int64_t max_populations = keff::max_populations;
+// Histories per population: fewer die out (a population banks no site) within a run often enough, and
+// the population's k is biased by its small size (a bias of order 1 / histories).
+inline constexpr std::int64_t min_population_histories = 100;
 // Bins of one mesh (nx * ny * nz): RegularMesh indexes bins with an int, kernels count them with int64
 // atomics, and every bin is reduced over ranks and written to the statepoint and the JSON summary.
 inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;

@@ -22,6 +22,7 @@ struct SourceStateSizes {
   std::int64_t bank_capacity = 0;  // the fission bank's first capacity
   int entropy_bins = 1;
   int cmfd_bins = 0;               // CMFD feedback: coarse groups x cells (0 without)
+  int populations = 1;             // settings.populations
 };
 
 template <class Exec>
@@ -36,6 +37,7 @@ struct SourceState {
   Buffer<std::int64_t> entropy_counts;  // [entropy bins]
   Buffer<Fixed> cmfd_counts;            // [CMFD bins]: the ordered bank's weight per coarse group and cell
   Buffer<Real> cmfd_factors;            // [CMFD bins]: CMFD feedback's weight factors
+  Buffer<std::int64_t> population_starts;  // [populations + 1]: first ordered site of each population's
   // Domain decomposition (grow-only, empty otherwise): the source routed to the ranks that track its
   // sites, with their global history indices; the bank routed to the ranks that ran the parents; the
   // destination and index of each site being routed.
@@ -49,6 +51,7 @@ struct SourceState {
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     return b(source) + b(bank_sorted) + b(bank_offsets) + b(entropy_counts) + b(cmfd_counts) + b(cmfd_factors) +
+           b(population_starts) +
            b(domain_source) + b(domain_source_index) + b(routed_bank) + b(routed_bank_index) + b(route_dest) +
            b(route_index);
   }
@@ -57,7 +60,7 @@ struct SourceState {
 // What allocate_source_state allocates, before it does (src/host/memory_check.hpp), in doubles.
 inline double source_state_bytes(const SourceStateSizes& n) {
   return (static_cast<double>(n.histories) + static_cast<double>(n.bank_capacity)) * sizeof(Site) +
-         (static_cast<double>(n.histories) + 1 + n.entropy_bins) * sizeof(std::int64_t) +
+         (static_cast<double>(n.histories) + 1 + n.entropy_bins + n.populations + 1) * sizeof(std::int64_t) +
          static_cast<double>(n.cmfd_bins) * (sizeof(Fixed) + sizeof(Real));
 }
 
@@ -76,6 +79,7 @@ SourceState<Exec> allocate_source_state(const Exec& exec, const SourceStateSizes
   make(s.entropy_counts, "entropy_counts", n.entropy_bins);
   make(s.cmfd_counts, "cmfd_counts", n.cmfd_bins);
   make(s.cmfd_factors, "cmfd_factors", n.cmfd_bins);
+  make(s.population_starts, "population_starts", n.populations + 1);
   return s;
 }
 

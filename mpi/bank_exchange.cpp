@@ -21,13 +21,13 @@ int as_count(std::int64_t n) {
 
 }  // namespace
 
-std::int64_t first_combed_from(std::int64_t bank_index, Real xi, std::int64_t m, std::int64_t n) {
-  // comb_index is monotone in i (each floating-point step is), so bisection finds the exact boundary
+std::int64_t first_combed_from(std::int64_t bank_index, const Comb& comb) {
+  // Comb::index is monotone in i (each floating-point step is), so bisection finds the exact boundary
   // the comb kernel will use, with no separate closed form that could round differently.
-  std::int64_t lo = 0, hi = n;
+  std::int64_t lo = 0, hi = comb.n;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (comb_index(mid, xi, m, n) >= bank_index) {
+    if (comb.index(mid) >= bank_index) {
       hi = mid;
     } else {
       lo = mid + 1;
@@ -60,8 +60,8 @@ BankExchange::~BankExchange() {
   }
 }
 
-std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
-                                Kokkos::View<Site*, Mem> next, const EvenSplit& split, Real xi) {
+void BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
+                        Kokkos::View<Site*, Mem> next, const EvenSplit& split, const Comb& comb) {
   Kokkos::Profiling::ScopedRegion region("keff::bank_exchange::post");
   if (posted_) throw MpiError("bank exchange: post() called before the previous exchange finished");
   exec_ = exec;
@@ -71,19 +71,19 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   kept_reported_ = true;
 
   const std::int64_t n_global = split.total();
+  if (comb.n != n_global) throw MpiError("bank exchange: the comb's new source and the split of histories differ");
   const IndexRange target = split.part(comm_.rank());
-  // Where this rank's sites sit in the global bank, and how many there are in all.
+  if (comb.m() == 0) return;
+  // Where this rank's sites sit in the global bank.
   const std::int64_t bank_first = comm_.exclusive_sum(local_sites);
-  const std::int64_t m = comm_.sum(local_sites);
-  if (m == 0) return 0;
 
   // Comb the sites this rank's bank contributes: new-source indices [i_lo, i_hi), contiguous because
-  // comb_index is monotone, and the same sites a single rank would pick.
-  const std::int64_t i_lo = first_combed_from(bank_first, xi, m, n_global);
-  const std::int64_t i_hi = first_combed_from(bank_first + local_sites, xi, m, n_global);
+  // Comb::index is monotone, and the same sites a single rank would pick.
+  const std::int64_t i_lo = first_combed_from(bank_first, comb);
+  const std::int64_t i_hi = first_combed_from(bank_first + local_sites, comb);
   selected_.reserve(i_hi - i_lo);
   const auto selected = Kokkos::subview(selected_.device(), Kokkos::make_pair(std::int64_t(0), i_hi - i_lo));
-  comb_source<Exec, Mem>(exec, bank, bank_first, m, selected, IndexRange{i_lo, i_hi - i_lo}, n_global, xi);
+  comb_source<Exec, Mem>(exec, bank, bank_first, comb, selected, IndexRange{i_lo, i_hi - i_lo});
 
   // Every rank learns where every other rank's combed range starts (OpenMC's bank_position).
   check_mpi(MPI_Allgather(&i_lo, 1, MPI_INT64_T, positions_.data(), 1, MPI_INT64_T, comm_.get()), "MPI_Allgather");
@@ -142,7 +142,6 @@ std::int64_t BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem>
   posted_ = true;
   receives_ = std::any_of(messages_.begin(), messages_.end(), [](const Message& msg) { return msg.is_receive; });
   ++counters_.exchanges;
-  return m;
 }
 
 void BankExchange::unpack(const Message& msg) { next_.stage_in(exec_, {msg.offset, msg.count}); }

@@ -6,6 +6,7 @@
 // slices are in flight. mpi/README.md explains the steps.
 #include "kernels/vocabulary/site.hpp"
 #include "kernels/device.hpp"
+#include "kernels/source_select.hpp"
 #include "mpi/communicator.hpp"
 #include "mpi/mpi_type.hpp"
 #include "mpi/staged_buffer.hpp"
@@ -39,13 +40,13 @@ class BankExchange {
   BankExchange& operator=(const BankExchange&) = delete;
 
   // Starts the exchange of one batch. `bank` holds this rank's `local_sites` sites, sorted; ranks hold
-  // consecutive parts of the global bank in rank order. The next source's histories are split over
-  // ranks by `split` (the driver's own split of the batch, of split.total() histories); this rank's part
-  // lands in `next`, which must stay alive and untouched until finish(). Blocks only in three small
-  // collectives; returns M, the global bank size, the same on every rank. With M == 0 nothing is posted
-  // (there is nothing to comb from).
-  std::int64_t post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
-                    Kokkos::View<Site*, Mem> next, const EvenSplit& split, Real xi);
+  // consecutive parts of the global bank in rank order, which `comb` (the same on every rank) combs into
+  // split.total() new sites. The next source's histories are split over ranks by `split` (the driver's
+  // own split of the batch); this rank's part lands in `next`, which must stay alive and untouched until
+  // finish(). Blocks only in two small collectives. With an empty global bank (comb.m() == 0) nothing is
+  // posted (there is nothing to comb from).
+  void post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t local_sites,
+            Kokkos::View<Site*, Mem> next, const EvenSplit& split, const Comb& comb);
   // Polls the outstanding requests (MPI_Testsome) and unpacks the slices that have arrived. Never
   // blocks. True once nothing is outstanding.
   bool progress();
@@ -91,8 +92,8 @@ class BankExchange {
   ExchangeCounters counters_;
 };
 
-// The smallest new-source index i in [0, n] whose comb_index(i, xi, m, n) >= bank_index: where the
-// sites combed from bank sites [bank_index, ...) begin. Exact (a bisection over comb_index itself).
-std::int64_t first_combed_from(std::int64_t bank_index, Real xi, std::int64_t m, std::int64_t n);
+// The smallest new-source index i in [0, comb.n] whose comb.index(i) >= bank_index: where the sites
+// combed from bank sites [bank_index, ...) begin. Exact (a bisection over Comb::index itself).
+std::int64_t first_combed_from(std::int64_t bank_index, const Comb& comb);
 
 }  // namespace keff

@@ -48,6 +48,22 @@ add_test(NAME restart_tallies_np2
 add_test(NAME cli_tally_triggers
          COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DINPUT=${_tallies}
                  -DOUT=${_out}/tally_triggers -P ${_cmake_dir}/tally_triggers.cmake)
+# Four independent populations: the same bits at 1, 2 and 4 ranks, in event mode and with 2 domains, and
+# a restart equals the straight run at 1 and 2 ranks.
+add_test(NAME determinism_populations
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 "-DARGS=run;${_tallies};--particles;1600;--batches;5;--inactive;1;--populations;4"
+                 "-DVARIANTS=1:;2:;4:--mode,event;2:--domains,2,1,1;1:--mode,event" -DOUT=${_out}/determinism_populations
+                 -P ${_cmake_dir}/compare_variants.cmake)
+foreach(_np 1 2)
+  add_test(NAME restart_populations_np${_np}
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=${_np}
+                   "-DARGS=run;${_tallies};--particles;1600;--inactive;1;--populations;4" -DBATCHES=6 -DHALF=3
+                   -DOUT=${_out}/restart_populations_np${_np} -P ${_cmake_dir}/restart.cmake)
+endforeach()
+set_tests_properties(determinism_populations restart_populations_np1 restart_populations_np2
+                     PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 # The C5G7 examples equal their generator's output (skipped without the published data beside the checkout).
 find_program(KEFF_PYTHON3 python3)
 if(KEFF_PYTHON3)

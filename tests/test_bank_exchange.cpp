@@ -1,6 +1,7 @@
 // The fission-bank exchange at any rank count: however the sorted bank is split over ranks (unevenly,
 // some ranks empty, M below or above N), every rank ends up with exactly the sites a single rank's comb
-// would give its slice. Also the agreement on a failure seen by one rank only.
+// would give its slice, with one population or several (each combed from its own sites). Also the
+// agreement on a failure seen by one rank only.
 #include <gtest/gtest.h>
 
 #include "kernels/source_select.hpp"
@@ -36,8 +37,9 @@ std::vector<std::int64_t> split(std::int64_t m, int size, bool gap) {
 
 // Runs one exchange of a bank whose global site j has parent j; returns the parents of this rank's
 // new source.
-std::vector<std::int64_t> exchange(BankExchange& x, const Communicator& comm, std::int64_t m, std::int64_t n,
-                                   Real xi, bool gap, bool overlapped) {
+std::vector<std::int64_t> exchange(BankExchange& x, const Communicator& comm, const Comb& comb, bool gap,
+                                   bool overlapped) {
+  const std::int64_t m = comb.m(), n = comb.n;
   const auto counts = split(m, comm.size(), gap);
   std::int64_t first = 0;
   for (int r = 0; r < comm.rank(); ++r) first += counts[static_cast<std::size_t>(r)];
@@ -49,8 +51,7 @@ std::vector<std::int64_t> exchange(BankExchange& x, const Communicator& comm, st
   const EvenSplit histories(n, comm.size());
   const IndexRange target = histories.part(comm.rank());
   Kokkos::View<Site*, Mem> next("keff::test::next", static_cast<std::size_t>(target.count));
-  const std::int64_t total = x.post(Exec(), bank, mine, next, histories, xi);
-  EXPECT_EQ(total, m);
+  x.post(Exec(), bank, mine, next, histories, comb);
   if (overlapped) {
     while (!x.progress()) {
     }
@@ -70,7 +71,7 @@ TEST(BankExchange, EqualsSingleRankCombForAnySplit) {
     for (const bool gap : {false, true}) {
       for (const bool overlapped : {false, true}) {
         const Real xi = 0.37 + 0.01 * static_cast<Real>(m % 13);
-        const auto got = exchange(x, comm, m, n, xi, gap, overlapped);
+        const auto got = exchange(x, comm, whole_bank_comb(xi, m, n), gap, overlapped);
         const IndexRange target = EvenSplit(n, comm.size()).part(comm.rank());
         ASSERT_EQ(static_cast<std::int64_t>(got.size()), target.count);
         for (std::int64_t i = 0; i < target.count; ++i) {
@@ -87,11 +88,38 @@ TEST(BankExchange, EqualsSingleRankCombForAnySplit) {
   }
 }
 
+// Four populations of 250 new sites, from bank ranges of 1, 249, 7 and 1200 sites: each new site comes
+// from its own population's range, by that population's comb, whatever the split over ranks.
+TEST(BankExchange, PopulationsCombTheirOwnSites) {
+  const Communicator comm;
+  BankExchange x(comm);
+  Comb comb;
+  comb.xi = 0.61;
+  comb.populations = 4;
+  comb.n = 1000;
+  const std::int64_t sizes[] = {1, 249, 7, 1200};
+  for (int q = 0; q < 4; ++q) comb.bank_first[q + 1] = comb.bank_first[q] + sizes[q];
+  for (const bool gap : {false, true}) {
+    const auto got = exchange(x, comm, comb, gap, true);
+    const IndexRange target = EvenSplit(comb.n, comm.size()).part(comm.rank());
+    ASSERT_EQ(static_cast<std::int64_t>(got.size()), target.count);
+    for (std::int64_t i = 0; i < target.count; ++i) {
+      const std::int64_t site = target.first + i;
+      const auto q = static_cast<std::size_t>(site / 250);
+      const std::int64_t parent = got[static_cast<std::size_t>(i)];
+      ASSERT_GE(parent, comb.bank_first[q]) << "site " << site;
+      ASSERT_LT(parent, comb.bank_first[q + 1]) << "site " << site;
+      ASSERT_EQ(parent, comb.bank_first[q] + comb_index(site - 250 * static_cast<std::int64_t>(q), comb.xi, sizes[q], 250))
+          << "site " << site;
+    }
+  }
+}
+
 TEST(BankExchange, EmptyGlobalBankPostsNothing) {
   const Communicator comm;
   BankExchange x(comm);
   Kokkos::View<Site*, Mem> bank("keff::test::bank", 1), next("keff::test::next", 10);
-  EXPECT_EQ(x.post(Exec(), bank, 0, next, EvenSplit(10 * comm.size(), comm.size()), 0.5), 0);
+  x.post(Exec(), bank, 0, next, EvenSplit(10 * comm.size(), comm.size()), whole_bank_comb(0.5, 0, 10 * comm.size()));
   EXPECT_FALSE(x.in_flight());
   EXPECT_TRUE(x.progress());
   x.finish();
@@ -102,13 +130,29 @@ TEST(BankExchange, FirstCombedFromIsTheCombBoundary) {
     const std::int64_t n = 1000;
     const Real xi = 0.731;
     for (std::int64_t j = 0; j <= m; j += std::max<std::int64_t>(1, m / 37)) {
-      const std::int64_t i = first_combed_from(j, xi, m, n);
+      const std::int64_t i = first_combed_from(j, whole_bank_comb(xi, m, n));
       if (i < n) {
         EXPECT_GE(comb_index(i, xi, m, n), j);
       }
       if (i > 0) {
         EXPECT_LT(comb_index(i - 1, xi, m, n), j);
       }
+    }
+  }
+  // Populations: a bisection over the whole piecewise comb.
+  Comb comb;
+  comb.xi = 0.731;
+  comb.populations = 3;
+  comb.n = 999;
+  const std::int64_t sizes[] = {5, 1, 2000};
+  for (int q = 0; q < 3; ++q) comb.bank_first[q + 1] = comb.bank_first[q] + sizes[q];
+  for (std::int64_t j = 0; j <= comb.m(); ++j) {
+    const std::int64_t i = first_combed_from(j, comb);
+    if (i < comb.n) {
+      EXPECT_GE(comb.index(i), j);
+    }
+    if (i > 0) {
+      EXPECT_LT(comb.index(i - 1), j);
     }
   }
 }

@@ -37,6 +37,22 @@ TEST(Criticality, USphere) { expect_critical("la13511_ua_sphere.toml"); }
 // Problem 13, Ua-1-0-CY: U-235 (a) infinite cylinder, radius 5.284935 cm (reflective planes along z).
 TEST(Criticality, UCylinder) { expect_critical("la13511_ua_cylinder.toml"); }
 
+// The sphere in 8 independent populations of 2500 histories (settings.populations): k from their spread is
+// critical too, with a deviation near the batches' (7 degrees of freedom: within a factor 3 but by chance
+// about once in 10^3 seeds).
+TEST(Criticality, USphereInPopulations) {
+  model::Problem p = test::example("la13511_ua_sphere.toml");
+  p.settings.populations = 8;
+  const auto r = test::run_quietly(p, 20000, 80, 20);
+  const MeanStd& k = r.populations.k;
+  std::cout << "[ info     ] Ua sphere in 8 populations: k = " << k.mean << " +/- " << k.std << " (batches: +/- "
+            << r.k_combined.std << ")\n";
+  EXPECT_LE(std::fabs(k.mean - 1.0), 3.0 * k.std);
+  EXPECT_LT(std::fabs(k.mean - 1.0), k_tolerance);
+  EXPECT_GT(k.std, r.k_combined.std / 3);
+  EXPECT_LT(k.std, r.k_combined.std * 3);
+}
+
 // Problem 8, PUb-1-0-SP: Pu-239 (b) sphere, radius 6.082547 cm.
 TEST(Criticality, PuSphere) { expect_critical("la13511_pub_sphere.toml"); }
 

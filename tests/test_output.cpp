@@ -107,8 +107,12 @@ TEST(Output, StatepointReadsBackForRestart) {
   r.restart.tally_partial.assign(r.tallies[0].sum.size(), 0.1 + 0.2);  // a batch under way
   r.restart.tally_partial_weight = 3000.5;
   for (auto& b : r.batch) b.generation = 4;  // each record a batch's last generation: the batches the tallies hold
+  r.populations.count = 3;
+  for (std::size_t i = 0; i < r.batch.size() * 9; ++i) r.populations.k_generations.push_back(1.0 + 1.0 / (3.0 + i));
   write_statepoint(dir.file("sp.h5"), r);
   const RunResults back = read_statepoint(dir.file("sp.h5"));
+  EXPECT_EQ(back.populations.count, 3);
+  EXPECT_EQ(back.populations.k_generations, r.populations.k_generations);
   EXPECT_EQ(back.restart.fingerprint, r.restart.fingerprint);
   EXPECT_TRUE(same_bits(back.restart.k_prev, r.restart.k_prev));
   EXPECT_EQ(back.generations_per_batch, 4);
@@ -257,6 +261,14 @@ TEST(Output, ForgedStatepointsAreRefused) {
        }},
       {"the CMFD warm-start flux is not a flux a solve converges to", [](RunResults& r) {
          for (double& v : r.restart.cmfd->flux) v = 0;
+       }},
+      {"populations = 40 (allowed: 2 to 32", [](RunResults& r) {
+         r.populations.count = 40;
+         r.populations.k_generations.assign(r.batch.size() * 120, 1.0);
+       }},
+      {"dataset '/population_k' is missing or not", [](RunResults& r) {
+         r.populations.count = 2;
+         r.populations.k_generations.assign(r.batch.size() * 6 + 1, 1.0);
        }},
   };
   for (const auto& [expected, forge] : cases) {

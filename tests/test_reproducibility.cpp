@@ -48,6 +48,12 @@ Values values_of(const RunResults& r) {
   }
   v.emplace_back("k_combined.mean", r.k_combined.mean);
   v.emplace_back("k_combined.std", r.k_combined.std);
+  v.emplace_back("populations", r.populations.count);
+  for (std::size_t i = 0; i < r.populations.k_generations.size(); ++i) {
+    v.emplace_back("population_k[" + std::to_string(i) + "]", r.populations.k_generations[i]);
+  }
+  v.emplace_back("populations.k.mean", r.populations.k.mean);
+  v.emplace_back("populations.k.std", r.populations.k.std);
   const auto bins = [&](const char* name, const std::vector<double>& x) {
     for (std::size_t i = 0; i < x.size(); ++i) v.emplace_back(std::string(name) + "[" + std::to_string(i) + "]", x[i]);
   };
@@ -234,15 +240,19 @@ model::Problem generations(model::Problem p, int per_batch) {
   return p;
 }
 
-// Batches of 3 generations, with every kind of tally: the same bits at every rank count, in event mode
-// and in domains.
+// The same bits at every rank count and in event mode (`lattice`, with every kind of tally), and in
+// domains (`sphere`).
+void expect_same_everywhere(const model::Problem& lattice, const model::Problem& sphere, const std::string& name) {
+  expect_same_on_every_rank_count(lattice, "tally lattice, " + name);
+  const RunResults history = test::run_quietly(lattice);
+  expect_identical(test::run_quietly(event_based(lattice, 200, EventSort::material_energy)), history,
+                   name + ": event (200 slots, sorted) vs history");
+  expect_decomposed_equal(sphere, "multigroup sphere, " + name);
+}
+
 TEST(Reproducibility, GenerationsPerBatchEverywhere) {
-  const model::Problem p = generations(test::sized(tallies_lattice(), 1500, 4, 1), 3);
-  expect_same_on_every_rank_count(p, "tally lattice, 3 generations per batch");
-  const RunResults history = test::run_quietly(p);
-  expect_identical(test::run_quietly(event_based(p, 200, EventSort::material_energy)), history,
-                   "3 generations per batch: event (200 slots, sorted) vs history");
-  expect_decomposed_equal(generations(test::sized(sphere(), 2000, 3, 1), 3), "multigroup sphere, 3 generations per batch");
+  expect_same_everywhere(generations(test::sized(tallies_lattice(), 1500, 4, 1), 3),
+                         generations(test::sized(sphere(), 2000, 3, 1), 3), "3 generations per batch");
 }
 
 // A generation is one source iteration whatever the batches: 4 batches of 3 generations (1 inactive)
@@ -284,6 +294,50 @@ TEST(Reproducibility, GenerationsAreTheSourceIterations) {
   }
   EXPECT_EQ(grouped.k_combined.batches, 3);
   EXPECT_EQ(single.k_combined.batches, 9);
+}
+
+// ---- independent populations (settings.populations) --------------------------------------------------
+
+model::Problem populations(model::Problem p, int count) {
+  p.settings.populations = count;
+  return p;
+}
+
+// Four populations, each combed from its own sites: the same bits at every rank count, in event mode, in
+// domains and with batches of several generations.
+TEST(Reproducibility, PopulationsEverywhere) {
+  expect_same_everywhere(populations(test::sized(tallies_lattice(), 1600, 4, 1), 4),
+                         populations(test::sized(sphere(), 2000, 4, 1), 4), "4 populations");
+  expect_same_on_every_rank_count(generations(populations(test::sized(sphere(), 2000, 3, 1), 5), 2),
+                                  "multigroup sphere, 5 populations, 2 generations per batch");
+}
+
+// The populations' estimators add up to the batch's (each population is a quarter of the histories, so
+// the batch's k is the mean of theirs), the populations' k is the run's k, and its deviation is that of
+// the mean of the populations' own k's. One population is the run as before: no population records.
+TEST(Reproducibility, PopulationsAddUpToTheRun) {
+  const RunResults r = test::run_quietly(populations(test::sized(sphere(), 2000, 8, 2), 4));
+  const PopulationResults& pop = r.populations;
+  ASSERT_EQ(pop.count, 4);
+  ASSERT_EQ(pop.k_generations.size(), r.batch.size() * 4 * 3);
+  for (std::size_t g = 0; g < r.batch.size(); ++g) {
+    const double batch[] = {r.batch[g].k_collision, r.batch[g].k_absorption, r.batch[g].k_tracklength};
+    for (std::size_t e = 0; e < 3; ++e) {
+      double mean = 0;
+      for (std::size_t q = 0; q < 4; ++q) mean += pop.k_generations[(g * 4 + q) * 3 + e] / 4;
+      EXPECT_NEAR(mean, batch[e], 1e-13 * batch[e]) << "generation " << g + 1 << ", estimator " << e;
+    }
+  }
+  ASSERT_EQ(pop.k_each.size(), 4u);
+  EXPECT_NEAR(pop.k.mean, r.k_combined.mean, 1e-13 * r.k_combined.mean);
+  double sum_sq = 0;
+  for (const double k : pop.k_each) sum_sq += (k - pop.k.mean) * (k - pop.k.mean);
+  EXPECT_NEAR(pop.k.std, std::sqrt(sum_sq / 3 / 4), 1e-12);
+  EXPECT_GT(pop.k.std, 0.0);
+  const RunResults one = test::run_quietly(test::sized(sphere(), 2000, 8, 2));
+  EXPECT_EQ(one.populations.count, 1);
+  EXPECT_TRUE(one.populations.k_generations.empty());
+  EXPECT_TRUE(one.populations.k_each.empty());
 }
 
 // ---- agreement with the stored CPU result ----------------------------------------------------------

@@ -128,6 +128,10 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
       {[](RunResults& r) { r.particles = 7; }, "it holds particles = 7, inactive = 1, seed = 1 (allowed: this run's 400, 1, 1)"},
       {[](RunResults& r) { r.generations_per_batch = 3; }, "it holds particles = 400, inactive = 1, seed = 1, generations_per_batch = 3 (allowed: this run's 400, 1, 1, 1)"},
       {[](RunResults& r) { r.batch[1].generation = 2; }, "batch record 1 is batch 2 generation 2 (active) (allowed: batch 2, active)"},
+      {[](RunResults& r) {
+         r.populations.count = 4;
+         r.populations.k_generations.assign(r.batch.size() * 12, 1.0);
+       }, "it holds 4 independent population(s) (allowed: this run's 1, settings.populations or --populations; each has its own source)"},
       {[](RunResults& r) { r.restart.tally_partial = {1.0}; }, "it holds the tallies of a batch under way, but its last record ends a batch or is inactive (allowed: none)"},
   };
   for (const auto& [damage, expected] : cases) {

@@ -72,7 +72,8 @@ model::Settings read_settings(const Section& root) {
                 "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples", "thermal_table_draws",
                 "hash_bins", "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
                 "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
-                "entropy_mesh", "tally_mesh", "event", "max_batches", "generations_per_batch"});
+                "entropy_mesh", "tally_mesh", "event", "max_batches", "generations_per_batch",
+                "populations"});
   model::Settings out;
   out.particles = s.integer("particles", out.particles, 1, limits::max_particles);
   out.batches = static_cast<int>(s.integer("batches", out.batches, 1, limits::max_batches));
@@ -145,6 +146,10 @@ model::Settings read_settings(const Section& root) {
            std::to_string(model::last_batch(out)) + " batches x " +
                std::to_string(out.generations_per_batch) + " generations",
            "at most " + limits::number_text(limits::max_batches) + " generations in a run (each keeps its record)");
+  }
+  out.populations = static_cast<int>(s.integer("populations", out.populations, 1, limits::max_populations));
+  if (const std::string why = model::populations_problem(out); !why.empty()) {
+    s.fail("populations", why, model::populations_allowed());
   }
   out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);
   out.geometry_check_points =

@@ -3,6 +3,7 @@
 // io/ fills it (TOML or the embedded default); src/ turns it into device Params. Each entity keeps where
 // it was defined so later errors (e.g. a nuclide the library lacks) can still name file and line.
 #include "io/library/load_strategy.hpp"
+#include "io/limits.hpp"
 #include "io/thermal/ncrystal.hpp"
 #include "kernels/vocabulary/cmfd_options.hpp"
 #include "kernels/vocabulary/plot.hpp"
@@ -172,6 +173,11 @@ struct Settings {
   // tallies are over batches, each the mean of its generations, which makes successive batches less
   // correlated than successive generations (src/README.md, "Correlated batches").
   int generations_per_batch = 1;
+  // Independent populations: each batch's histories split into this many equal populations, each with
+  // its own fission source (kernels/vocabulary/populations.hpp); with more than one, k's uncertainty is
+  // also estimated from the spread of their k's, which covers the correlation between generations that
+  // the batches' own series misses (src/README.md, "Correlated batches").
+  int populations = 1;
   std::uint64_t seed = 1;
   PhysicsMode mode = PhysicsMode::continuous_energy;
   EnergyGridKind energy_grid = EnergyGridKind::hash;
@@ -231,6 +237,25 @@ inline std::string generation_name(int g, int generations_per_batch) {
   return name.append(" generation ").append(std::to_string(generation_in_batch(g, generations_per_batch)));
 }
 inline std::string generation_name(const Settings& s, int g) { return generation_name(g, s.generations_per_batch); }
+
+// Why settings.populations does not suit settings.particles ("" when it does): each population holds
+// particles / populations histories, a whole number of at least limits::min_population_histories.
+inline std::string populations_allowed() {
+  return "1 to " + std::to_string(limits::max_populations) + ", dividing settings.particles into populations of at least " +
+         std::to_string(limits::min_population_histories) + " histories";
+}
+// CMFD feedback reweights every site by the CMFD source of all histories, which would couple the populations.
+inline std::string cmfd_populations_problem(int populations) {
+  return "CMFD feedback with " + std::to_string(populations) +
+         " populations: it reweights each population's source by all of them, so they are not independent";
+}
+inline std::string populations_problem(const Settings& s) {
+  if (s.populations == 1) return "";
+  const std::string what = std::to_string(s.particles) + " particles in " + std::to_string(s.populations) + " populations";
+  if (s.particles % s.populations != 0) return what + " is not a whole number of histories in each";
+  if (s.particles / s.populations < limits::min_population_histories) return what + " is too few histories in each";
+  return "";
+}
 
 // Domain decomposition: the geometry's bounding box (or the given box) cut into a mesh of domains.
 // Each domain is tracked by ranks / domains ranks (its replicas, which share its particles); a particle

@@ -81,6 +81,10 @@ std::string identity_problem(const RunResults& sp, const model::Settings& s) {
            " (allowed: this run's " + std::to_string(s.particles) + ", " + std::to_string(s.inactive) + ", " +
            std::to_string(s.seed) + (generations ? ", " + std::to_string(s.generations_per_batch) : "") + ")";
   }
+  if (sp.populations.count != s.populations) {
+    return "it holds " + std::to_string(sp.populations.count) + " independent population(s) (allowed: this run's " +
+           std::to_string(s.populations) + ", settings.populations or --populations; each has its own source)";
+  }
   if (s.mode == model::PhysicsMode::continuous_energy && sp.thermal != name_of(s.thermal)) {
     return "its histories ran with settings.thermal = " + printable_cut(sp.thermal, 40) + " (a statepoint without a "
            "'thermal' attribute was written before thermal motion, with targets at rest) (allowed: this run's " +
@@ -153,6 +157,16 @@ std::string batches_problem(const RunResults& sp, const model::Settings& s) {
   const BatchLimits bound = batch_limits(s);
   for (std::size_t i = 0; i < sp.batch.size(); ++i) {
     if (std::string what = batch_problem(sp.batch[i], i, s, bound); !what.empty()) return what;
+  }
+  // Each population's k of each generation, in the range of a batch's k.
+  const std::vector<double>& k = sp.populations.k_generations;
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    if (!(k[i] >= 0.0 && k[i] <= bound.max_k)) {
+      const std::size_t per_generation = 3 * static_cast<std::size_t>(sp.populations.count);
+      return model::generation_name(static_cast<int>(i / per_generation) + 1, s.generations_per_batch) + ": population " +
+             std::to_string(i % per_generation / 3 + 1) + "'s k estimate " + exact_number(k[i]) +
+             " (allowed: 0 to " + exact_number(bound.max_k) + ")";
+    }
   }
   // The next batch's fission sites are normalised by the last batch's collision estimate.
   if (sp.restart.k_prev != sp.batch.back().k_collision) {

@@ -218,6 +218,16 @@ std::string results_problem(const RunResults& r) {
     return "generations_per_batch = " + std::to_string(r.generations_per_batch) + " (allowed: 1 to " +
            std::to_string(limits::max_generations_per_batch) + ")";
   }
+  const PopulationResults& pop = r.populations;
+  if (pop.count < 1 || pop.count > limits::max_populations) {
+    return "populations = " + std::to_string(pop.count) + " (allowed: 1 to " + std::to_string(limits::max_populations) + ")";
+  }
+  const std::size_t population_values = pop.count > 1 ? r.batch.size() * static_cast<std::size_t>(pop.count) * 3 : 0;
+  if (pop.k_generations.size() != population_values) {
+    return "it holds " + std::to_string(pop.k_generations.size()) + " populations' k estimates (allowed: " +
+           std::to_string(population_values) + ", three for each of " + std::to_string(pop.count) +
+           " population(s) in each of " + std::to_string(r.batch.size()) + " generations, none with one population)";
+  }
   const int active = completed_active_batches(r);
   const double most = max_tally_batch_value(r.particles, r.cmfd && r.cmfd->feedback);
   for (const TallyResult& t : r.tallies) {

@@ -262,6 +262,21 @@ struct RestartData {
   double tally_partial_weight = 0;
 };
 
+// Independent populations (settings.populations > 1, kernels/vocabulary/populations.hpp): each
+// generation's k estimators per population, and k from the spread of the populations' own k's. A run's
+// batches are correlated over more generations than their own series shows; the populations never
+// exchange a neutron, so their k's are independent and their spread is an honest uncertainty.
+struct PopulationResults {
+  int count = 1;
+  // [generation][population][collision, absorption, track length], every generation recorded, each per
+  // unit of its population's source weight
+  std::vector<double> k_generations;
+  // Over the active batches: each population's k, weighting its estimators as the run's k does
+  // (KEstimate::weights), and their mean with the std of that mean (none before an active batch)
+  std::vector<double> k_each;
+  MeanStd k;
+};
+
 // A lost particle, as the summary lists it (the run keeps the first LostHistory::listed of its own).
 struct LostHistory {
   static constexpr std::size_t listed = 100;
@@ -287,6 +302,7 @@ struct RunResults {
   MeanStd k_collision, k_absorption, k_tracklength;
   std::array<BatchCorrelation, 3> estimator_correlation;  // collision, absorption, track length
   KEstimate k_combined;  // the run's k: the combination of the three, or the fallback it names
+  PopulationResults populations;
   MeanStd leakage;       // the leakage fraction over active batches
   double particles_per_second = 0;        // active batches' transport alone
   double batch_particles_per_second = 0;  // active batches whole: transport, bank phases and reductions

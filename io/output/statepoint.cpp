@@ -127,6 +127,10 @@ std::int64_t content_checksum(const RunResults& r) {
   c.add(std::span<const double>(r.restart.tally_partial));
   c.add_real(r.restart.tally_partial_weight);
   for (const auto& b : r.batch) add_batch(c, b);
+  if (r.populations.count > 1) {  // one population leaves the checksum as it was before populations
+    c.add(static_cast<std::uint64_t>(r.populations.count));
+    c.add(std::span<const double>(r.populations.k_generations));
+  }
   for (const TallyResult& t : r.tallies) add_tally(c, t);
   for (const Site& s : r.source_bank) add_fields(c, s);
   add_cmfd(c, r);
@@ -455,6 +459,11 @@ void write_statepoint(const std::string& path, const RunResults& results) {
   detail::write_tallies(file.create_group("tallies"), results.tallies);
   write_bank(file.create_group("source_bank"), results.source_bank);
   if (results.cmfd) write_cmfd(file.create_group("cmfd"), results);
+  // Independent populations: each one's k estimators of every generation, [generation][population][3].
+  if (results.populations.count > 1) {
+    file.set_attribute("populations", results.populations.count);
+    file.write("population_k", results.populations.k_generations);
+  }
   // An active batch's generations so far (generations_per_batch > 1): what a restart continues it with.
   if (!results.restart.tally_partial.empty()) {
     file.write("tally_batch_partial", results.restart.tally_partial);
@@ -495,6 +504,21 @@ RunResults read_statepoint(const std::string& path) {
   r.tallies = detail::read_tallies(file.open_group("tallies"), path);
   r.source_bank = read_table<Site>(path, file.open_group("source_bank"), "source_bank", limits::max_statepoint_sites);
   if (file.contains("cmfd")) read_cmfd(file.open_group("cmfd"), path, r);
+  if (file.has_attribute("populations")) {
+    const std::int64_t count = file.attribute_int64("populations");
+    if (count < 2 || count > limits::max_populations) {
+      throw OutputError("statepoint '" + printable_cut(path) + "': populations = " + std::to_string(count) +
+                        " (allowed: 2 to " + std::to_string(limits::max_populations) + "; one population writes none)");
+    }
+    r.populations.count = static_cast<int>(count);
+    // The shape checked before anything is allocated for it: a crafted file can announce any.
+    const std::size_t expected = r.batch.size() * static_cast<std::size_t>(count) * 3;
+    if (!file.contains("population_k") || file.shape("population_k") != std::vector<std::size_t>{expected}) {
+      throw OutputError("statepoint '" + printable_cut(path) + "': dataset '/population_k' is missing or not " +
+                        std::to_string(expected) + " values (three per population and generation)");
+    }
+    r.populations.k_generations = file.read_doubles("population_k");
+  }
   if (file.contains("tally_batch_partial")) {
     r.restart.tally_partial = file.read_doubles("tally_batch_partial");
     r.restart.tally_partial_weight = file.attribute_double("tally_batch_partial_weight");

@@ -159,7 +159,14 @@ json summary(const RunResults& r) {
   for_each_estimator(r, [&](const char* name, const MeanStd& m, const BatchCorrelation& c) { estimators[name] = mean_std(m, c); });
   estimators["combined"] = mean_std(r.k_combined);
   for_each_run_field(r, [&](const char* name, const auto& v) { run[name] = field_json(v); });
+  json populations = nullptr;
+  if (r.populations.count > 1) {
+    json each = json::array();
+    for (const double k : r.populations.k_each) each.push_back(defined(k));
+    populations = {{"count", r.populations.count}, {"k", mean_std(r.populations.k)}, {"k_each", each}};
+  }
   return {{"k", k_estimate(r.k_combined)},
+          {"populations", populations},
           {"estimators", estimators},
           {"leakage", mean_std(r.leakage)},
           {"batches", batches_json(r.batch)},

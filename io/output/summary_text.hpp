@@ -22,7 +22,7 @@ std::string format_k(const MeanStd& k);
 std::string format_correlation(const BatchCorrelation& c);
 
 // The warning for a run's k whose std understates its uncertainty by more than
-// correlation_warning_factor, with what to quote and what helps; "" otherwise.
+// correlation_warning_factor, with what to quote and what helps (independent populations); "" otherwise.
 std::string correlation_warning(const KEstimate& k);
 
 // The note for a run's k whose batches look independent, but too few of them to say so firmly: its std

@@ -19,7 +19,7 @@ struct AdvanceEvent : EventKernel<Exec, Physics> {
     Particle p = this->slots.template load<loaded>(s);
     const FlightEnd end = advance(this->ctx, p);
     if (end == FlightEnd::lost) {
-      this->slots.template retire_or_park<loaded, 0>(s, p);
+      this->slots.template retire_or_park<loaded, 0>(s, p, this->ctx);
       return;
     }
     this->slots.template store<position | history | hit>(s, p);

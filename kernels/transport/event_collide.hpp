@@ -16,7 +16,7 @@ struct CollideEvent : EventKernel<Exec, Physics> {
     // Collision and analog tallies that filter by cell, universe or placement read where it is.
     if (this->ctx.tallies.params.geometry_at_collisions) this->slots.template load_into<geometry>(s, p);
     collide(this->ctx, p, Kokkos::subview(this->slots.micro_xs, s, Kokkos::ALL));
-    this->slots.template retire_or_park<loaded, position | state | history>(s, p);
+    this->slots.template retire_or_park<loaded, position | state | history>(s, p, this->ctx);
   }
 };
 

@@ -13,7 +13,7 @@ struct CrossEvent : EventKernel<Exec, Physics> {
     const int s = this->queue(i);
     Particle p = this->slots.template load<loaded>(s);
     cross_surface(this->ctx, p);
-    this->slots.template retire_or_park<loaded, position | geometry>(s, p);
+    this->slots.template retire_or_park<loaded, position | geometry>(s, p, this->ctx);
   }
 };
 

@@ -23,7 +23,7 @@ struct StartEvent : EventKernel<Exec, Physics> {
         source_index.extent(0) > 0 ? source_index(site) : this->ctx.control.coords.local.first + site;
     Particle p = start_history(this->ctx, source(site), index);
     count_start(p, this->slots.ended(s));
-    this->slots.template retire_or_park<all, all>(s, p);
+    this->slots.template retire_or_park<all, all>(s, p, this->ctx);
   }
 };
 

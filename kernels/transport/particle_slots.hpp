@@ -25,7 +25,6 @@
 #include "kernels/contracts.hpp"
 #include "kernels/particle.hpp"
 #include "kernels/batch_counters.hpp"
-#include "kernels/transport/step_finish.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -258,13 +257,14 @@ struct ParticleSlots {
   }
 
   // After a step on a particle loaded with fields `Loaded`: a history that ended leaves its counters in
-  // the slot, which waits to be refilled; a live particle stores fields `Stored` and waits for a lookup
-  // if its material or energy changed, else for its next flight.
-  template <unsigned Loaded, unsigned Stored>
-  KOKKOS_INLINE_FUNCTION void retire_or_park(int s, Particle& p) const {
+  // the slot (ctx.finish: kernels/transport/transport_context.hpp), which waits to be refilled; a live
+  // particle stores fields `Stored` and waits for a lookup if its material or energy changed, else for
+  // its next flight.
+  template <unsigned Loaded, unsigned Stored, class Context>
+  KOKKOS_INLINE_FUNCTION void retire_or_park(int s, Particle& p, const Context& ctx) const {
     if (!p.alive()) {
       if constexpr ((Loaded & slot_fields::history) == 0) load_into<slot_fields::history>(s, p);
-      finish_history(p, ended(s));
+      ctx.finish(p, ended(s));
       event(s) = static_cast<int>(SlotEvent::empty);
       return;
     }

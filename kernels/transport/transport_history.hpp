@@ -38,7 +38,7 @@ struct HistoryTransport {
         case FlightEnd::lost: break;
       }
     }
-    finish_history(p, sums);
+    ctx.finish(p, sums);
   }
 
   KOKKOS_INLINE_FUNCTION void init(BatchCounters& v) const { v = BatchCounters{}; }

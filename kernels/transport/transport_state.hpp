@@ -1,8 +1,8 @@
 #pragma once
 // The mutable State that transport writes, in one place with one owner (src/driver/transporter): the
-// fission bank, the batch's tally sums and CMFD scores, the lost record, the history mode's per-thread
-// scratch and the event mode's slots (two sets when a sort moves particles) and queues. allocate_transport_state()
-// makes all of it once per run; only the bank grows, between batches, when a batch overflows it.
+// fission bank, the batch's tally sums, CMFD scores and populations' k sums, the lost record, the
+// history mode's per-thread scratch and the event mode's slots (two sets when a sort moves particles)
+// and queues. allocate_transport_state() makes all of it once per run; only the bank grows, between batches, when a batch overflows it.
 // Kernels get Views of it, never allocate. The source a batch transports and the ordered bank belong to
 // the source cycle (src/driver/source_cycle.hpp).
 #include "kernels/cmfd_tally.hpp"
@@ -28,6 +28,7 @@ struct TransportStateSizes {
   std::int64_t tally_values = 0;   // of every tally together (kernels/tally/tally_params.hpp)
   CmfdMesh cmfd_mesh;              // CMFD's coarse mesh and groups (0 groups: no CMFD scores)
   int cmfd_groups = 0;
+  int populations = 1;             // settings.populations: rows of the populations' k sums
   int max_nuclides = 1;            // longest material: the micro-XS scratch row
   // Event-based transport (0 slots: history-based, no slots allocated)
   int event_slots = 0;
@@ -43,6 +44,7 @@ struct TransportState {
   FissionBank<Mem> bank;                  // sites banked this batch, in the order they were pushed
   Kokkos::View<Fixed*, Mem> tally_sums;   // this batch's tally scores
   CmfdTally<Mem> cmfd;                    // this batch's CMFD scores (zero-size without CMFD)
+  Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem> population_sums;  // kernels/population_scores.hpp
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
   ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
@@ -53,7 +55,7 @@ struct TransportState {
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    return b(bank.sites) + b(tally_sums) + cmfd.scores.size() * sizeof(Fixed) + workspace.bytes() +
+    return b(bank.sites) + b(tally_sums) + b(population_sums) + cmfd.scores.size() * sizeof(Fixed) + workspace.bytes() +
            slots.bytes() + spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes();
   }
 };
@@ -62,7 +64,7 @@ struct TransportState {
 // size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot
 // (event_slot_bytes) and the counting sort's key offsets. A test holds it to the allocated bytes().
 inline double transport_state_bytes(const TransportStateSizes& n, double concurrency, double bytes_per_slot) {
-  const double tally = static_cast<double>(n.tally_values) * sizeof(Fixed) +
+  const double tally = static_cast<double>(n.tally_values + 3 * n.populations) * sizeof(Fixed) +
                        (n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed) : 0.0);
   const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
   const double sort_offsets =
@@ -106,6 +108,7 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
       bank,
       state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
       allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
+      state_view<Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem>>(exec, "population_sums", n.populations),
       lost,
       Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
       slots,

@@ -41,6 +41,10 @@ void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
                      "which names the coarse mesh; examples/INPUT.md)");
   }
   if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
+  if (p.cmfd_on() && p.cmfd->feedback && p.settings.populations > 1) {
+    throw UsageError(model::cmfd_populations_problem(p.settings.populations) +
+                     " (allowed: [cmfd] feedback = false, --no-cmfd, or one population)");
+  }
   // A run may stop before CMFD begins and be continued past it (--restart): said, not refused.
   if (p.cmfd_on() && p.cmfd->begin > p.settings.batches) {
     p.notes.push_back(p.cmfd->where.str() + ": cmfd.begin = " + std::to_string(p.cmfd->begin) +
@@ -102,6 +106,10 @@ constexpr RunFlag run_flags[] = {
      "generations in each batch (settings.generations_per_batch): k's statistics and the tallies are over "
      "batches, each the mean of its G generations",
      set_integer<&RunOptions::generations_per_batch>, 1, limits::max_generations_per_batch},
+    {"--populations", "P",
+     "independent populations (settings.populations): the histories split into P equal populations, each with "
+     "its own fission source, whose spread of k gives k's uncertainty",
+     set_integer<&RunOptions::populations>, 1, limits::max_populations},
     {"--json", "FILE", "write the run summary as JSON", set_path<&RunOptions::json>},
     {"--statepoint", "FILE",
      "write the HDF5 statepoint here ('' for none; default: settings.statepoint); also every "
@@ -214,6 +222,10 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
   if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
   if (o.generations_per_batch) s.generations_per_batch = static_cast<int>(*o.generations_per_batch);
+  if (o.populations) s.populations = static_cast<int>(*o.populations);
+  if (const std::string why = model::populations_problem(s); !why.empty()) {
+    throw UsageError("--populations / --particles: " + why + " (allowed: " + model::populations_allowed() + ")");
+  }
   if (o.statepoint) s.statepoint = *o.statepoint;
   if (o.allow_oversubscribed_memory) s.allow_oversubscribed_memory = true;
   if (o.transport) s.transport = *o.transport;

@@ -14,6 +14,35 @@ namespace {
 // Lost particles warned about one by one, as OpenMC does, before the rest are only counted.
 constexpr int max_lost_warnings = 10;
 
+// Each population's k over the first `active_batches` active batches' generations (a batch under way is
+// left out, as from k itself), its estimators weighted by `weights`; their mean and its std.
+PopulationResults population_results(const model::Settings& s, const std::vector<BatchResult>& generations,
+                                     const std::vector<double>& k_generations, const std::array<double, 3>& weights,
+                                     int active_batches) {
+  PopulationResults out;
+  out.count = s.populations;
+  out.k_generations = k_generations;
+  if (s.populations < 2) return out;
+  const auto p = static_cast<std::size_t>(s.populations);
+  std::vector<double> sums(p, 0.0);
+  std::size_t used = 0;
+  const std::size_t wanted = static_cast<std::size_t>(active_batches) * static_cast<std::size_t>(s.generations_per_batch);
+  for (std::size_t g = 0; g < generations.size() && used < wanted; ++g) {
+    if (!generations[g].active) continue;
+    ++used;
+    for (std::size_t q = 0; q < p; ++q) {
+      for (std::size_t e = 0; e < 3; ++e) sums[q] += weights[e] * k_generations[(g * p + q) * 3 + e];
+    }
+  }
+  if (used == 0) {
+    out.k = mean_std({});
+    return out;
+  }
+  for (double& v : sums) out.k_each.push_back(v / static_cast<double>(used));
+  out.k = mean_std(out.k_each);  // the populations are independent: a std from one active batch on
+  return out;
+}
+
 }  // namespace
 
 double source_weight(const BatchCounters& global) { return from_fixed<estimator_fraction_bits>(global.weight_started); }
@@ -58,9 +87,15 @@ bool BatchRecord::add_active(const BatchResult& r) {
   return true;
 }
 
-BatchResult BatchRecord::record(int generation, const BatchCounters& global, double entropy, std::int64_t fission_sites,
-                                std::optional<CmfdResult> cmfd) {
+BatchResult BatchRecord::record(int generation, const BatchCounters& global, std::span<const Fixed> population_sums,
+                                double entropy, std::int64_t fission_sites, std::optional<CmfdResult> cmfd) {
   const double weight = source_weight(global);
+  // Every site weighs 1 with populations (CMFD feedback is refused with them), so each population's
+  // source weight is the batch's over the populations.
+  const double population_weight = weight / problem_.settings.populations;
+  for (const Fixed sum : population_sums) {
+    population_k_.push_back(from_fixed<estimator_fraction_bits>(sum) / population_weight);
+  }
   const int g = problem_.settings.generations_per_batch;
   BatchResult r;
   r.batch = model::batch_of(generation, g);
@@ -117,6 +152,7 @@ void BatchRecord::restore(const RunResults& sp) {
   k_running_ = combine_estimators(k_active_);  // none (NaN) before the first active batch ends
   restored_active_ = active_generations_;
   k_prev_ = sp.restart.k_prev;
+  population_k_ = sp.populations.k_generations;
   lost_total_ = sp.lost_particles;
   bank_overflows_ = sp.bank_overflows;
 }
@@ -129,6 +165,8 @@ void BatchRecord::collect(RunResults& res) const {
   res.k_combined = combine_estimators(k_active_);
   estimate_correlation(res.k_combined, k_active_);
   for (std::size_t e = 0; e < 3; ++e) res.estimator_correlation[e] = batch_correlation(k_active_[e]);
+  res.populations = population_results(problem_.settings, batches_, population_k_, res.k_combined.weights,
+                                       active_batches());
   res.leakage = mean_std(leakage_active_);
   res.lost_particles = lost_total_;
   res.lost = lost_;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace keff {
@@ -48,9 +49,10 @@ class BatchRecord {
 
   // Generation `generation`'s (counted from 1 over the run) k estimates and leakage from its global
   // counters and the CMFD solve after it if there was one; at the last generation of an active batch,
-  // the batch's values into the running statistics over active batches.
-  BatchResult record(int generation, const BatchCounters& global, double entropy, std::int64_t fission_sites,
-                     std::optional<CmfdResult> cmfd);
+  // the batch's values into the running statistics over active batches. `population_sums`: with
+  // settings.populations > 1, each population's estimator sums (Transporter::population_sums).
+  BatchResult record(int generation, const BatchCounters& global, std::span<const Fixed> population_sums,
+                     double entropy, std::int64_t fission_sites, std::optional<CmfdResult> cmfd);
 
   void print_header() const;
   // The batch's row, and once a run each: the first failed CMFD solve with why, the first solve's warning.
@@ -80,6 +82,7 @@ class BatchRecord {
   std::vector<BatchResult> batches_;  // one record per generation
   std::array<std::vector<double>, 3> k_active_;  // per active batch: collision, absorption, track length
   std::vector<double> leakage_active_;
+  std::vector<double> population_k_;  // PopulationResults::k_generations
   std::array<double, 3> k_partial_{};  // the batch under way: its generations' sums so far
   double leakage_partial_ = 0;
   KEstimate k_running_;  // over the active batches completed so far (none, NaN, before the first)

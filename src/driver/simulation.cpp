@@ -133,11 +133,13 @@ BatchResult Simulation::run_batch(int generation) {
   }
   if (options_.exchange == ExchangeMode::blocking) finish_exchange();
   BatchCounters global;
+  std::span<const Fixed> population_sums;
   double entropy = 0;
   {  // while the exchange is in flight
     const auto t = timed("reductions");
     Kokkos::Profiling::ScopedRegion region("keff::batch::reductions");
     global = sum_over_ranks(comm_, transported.sums);
+    population_sums = transporter_.population_sums();
     source_.progress();
     entropy = source_.entropy(generation, sites);
     if (active(generation)) {
@@ -153,7 +155,7 @@ BatchResult Simulation::run_batch(int generation) {
   transporter_.check_conservation(generation, global);
   if (global.lost > 0) record_.note_lost(generation, transporter_.lost_in_batch());
   if (record_.count_lost(global.lost)) throw RunError(transporter_.lost_report(generation, record_.lost()));
-  return record_.record(generation, global, entropy, sites, std::move(cmfd));
+  return record_.record(generation, global, population_sums, entropy, sites, std::move(cmfd));
 }
 
 // CMFD, in the generations it tallies (cmfd_in_generations): the generation's scores over ranks into the

@@ -44,8 +44,10 @@ SourceState<DeviceExec> allocate_state(const DeviceExec& exec, const SourceState
   return allocate_source_state(exec, sizes);
 }
 
-SourceStateSizes state_sizes(std::int64_t histories, std::int64_t bank_capacity, const ProblemParams& params) {
+SourceStateSizes state_sizes(std::int64_t histories, std::int64_t bank_capacity, const ProblemParams& params,
+                             int populations) {
   SourceStateSizes n;
+  n.populations = populations;
   n.histories = histories;
   n.bank_capacity = bank_capacity;
   n.entropy_bins = params.entropy_mesh.n_bins();
@@ -60,13 +62,14 @@ SourceCycle::SourceCycle(const DeviceExec& exec, const model::Problem& problem, 
                          std::int64_t bank_capacity)
     : exec_(exec), problem_(problem), comm_(comm), split_(split), params_(params), domains_(domains),
       local_(split.part(comm.rank())),
-      state_(allocate_state(exec, state_sizes(local_.count, bank_capacity, params), comm,
+      state_(allocate_state(exec, state_sizes(local_.count, bank_capacity, params, problem.settings.populations), comm,
                             problem.settings.allow_oversubscribed_memory)),
       exchange_(comm),
       feed_(exchange_),
       router_(domains ? std::make_unique<SiteRouter>(comm) : nullptr),
       entropy_host_("keff::host::entropy_counts", params.entropy_mesh.n_bins()),
-      cmfd_counts_host_("keff::host::cmfd_counts", state_.cmfd_counts.extent(0)) {}
+      cmfd_counts_host_("keff::host::cmfd_counts", state_.cmfd_counts.extent(0)),
+      population_counts_host_("keff::host::population_counts", problem.settings.populations + 1) {}
 
 // Refuses a source box with too little fissionable material before sampling from it: rejection
 // sampling would otherwise spend every try of every site first.
@@ -207,11 +210,41 @@ void SourceCycle::reweight(Kokkos::View<const Real*, DeviceMem> cmfd_source) {
   exec_.fence();
 }
 
-std::int64_t SourceCycle::post_exchange(int batch) {
-  Kokkos::Profiling::ScopedRegion region("keff::source::select");
+// The global bank's size and, with independent populations, where each population's sites begin in it:
+// the sites of every rank's population q, ranks in order, follow those of population q - 1. Collective.
+Comb SourceCycle::comb(int batch) {
   // One random number per batch, the same on every rank: the comb depends only on the global bank.
   Lcg63 rng = history_rng(problem_.settings.seed, RngStream::selection, static_cast<std::uint64_t>(batch), 1, 0);
-  const std::int64_t m = exchange_.post(exec_, state_.bank_sorted, ordered_, state_.source, split_, rng.next());
+  const int populations = problem_.settings.populations;
+  if (populations == 1) return whole_bank_comb(rng.next(), comm_.sum(ordered_), split_.total());
+  Comb c;
+  c.xi = rng.next();
+  c.populations = populations;
+  c.n = split_.total();
+  population_bank_starts(exec_, Kokkos::View<const std::int64_t*, DeviceMem>(state_.bank_offsets), local_,
+                         PopulationSplit{populations, split_.total()}, state_.population_starts);
+  Kokkos::deep_copy(exec_, population_counts_host_, state_.population_starts);
+  exec_.fence();
+  auto* counts = population_counts_host_.data();
+  for (int q = 0; q < populations; ++q) counts[q] = counts[q + 1] - counts[q];
+  comm_.sum(counts, populations);
+  for (int q = 0; q < populations; ++q) c.bank_first[q + 1] = c.bank_first[q] + counts[q];
+  for (int q = 0; q < populations && c.m() > 0; ++q) {
+    if (counts[q] > 0) continue;
+    throw RunError(model::generation_name(problem_.settings, batch) + ": population " + std::to_string(q + 1) + " of " +
+                   std::to_string(populations) + " produced no fission sites from its " +
+                   std::to_string(split_.total() / populations) +
+                   " histories, and a population draws its next source from its own sites alone (allowed: fewer "
+                   "settings.populations, or more settings.particles)");
+  }
+  return c;
+}
+
+std::int64_t SourceCycle::post_exchange(int batch) {
+  Kokkos::Profiling::ScopedRegion region("keff::source::select");
+  const Comb c = comb(batch);
+  const std::int64_t m = c.m();
+  exchange_.post(exec_, state_.bank_sorted, ordered_, state_.source, split_, c);
   if (m == 0) {  // the global count: every rank throws
     // A few histories can all leak or be captured by chance; thousands of them in a fissionable system
     // cannot, and then the reason is the system's.

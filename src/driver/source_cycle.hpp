@@ -59,8 +59,9 @@ class SourceCycle {
   // normalisation; kernels/cmfd_reweight.hpp), keeping the total. The comb carries the weights into the
   // next source. Collective (the bank's weight per bin is summed over ranks).
   void reweight(Kokkos::View<const Real*, DeviceMem> cmfd_source);
-  // Combs the next source from the ordered banks of all ranks and posts its exchange; returns the
-  // global bank size. Throws RunError (on every rank) when no rank banked a site. Collective.
+  // Combs the next source from the ordered banks of all ranks (each of settings.populations populations
+  // from its own sites) and posts its exchange; returns the global bank size. Throws RunError (on every
+  // rank) when no rank banked a site, or no rank a site of some population. Collective.
   std::int64_t post_exchange(int batch);
   // Shannon entropy of the ordered bank on the entropy mesh, counted on the device and summed over
   // ranks, polling the exchange between steps; the first batch whose `sites` (the global bank) the mesh
@@ -83,6 +84,7 @@ class SourceCycle {
 
  private:
   void check_source_box(const Real lower[3], const Real upper[3]) const;
+  Comb comb(int batch);
   template <class Physics>
   void sample_initial_with(const Physics& physics);
 
@@ -101,6 +103,7 @@ class SourceCycle {
   std::int64_t domain_source_count_ = 0;  // domain decomposition: sites routed here to transport
   Kokkos::View<std::int64_t*, Kokkos::HostSpace> entropy_host_;
   Kokkos::View<Fixed*, Kokkos::HostSpace> cmfd_counts_host_;  // CMFD feedback: the bank's weight per bin
+  Kokkos::View<std::int64_t*, Kokkos::HostSpace> population_counts_host_;  // the comb: sites per population
   bool entropy_warned_ = false;  // once per run
 };
 

@@ -54,6 +54,7 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
   n.tally_values = params.tallies.n_values;
   n.cmfd_mesh = params.cmfd_mesh;
   n.cmfd_groups = params.cmfd_n_groups;
+  n.populations = s.populations;
   n.max_nuclides = params.materials.max_nuclides;
   n.event_slots = static_cast<int>(event_slots);
   n.event_order = event_order(s);
@@ -97,14 +98,17 @@ Transporter::Transporter(const DeviceExec& exec, const model::Problem& problem, 
       state_(allocate_state(exec, state_sizes(problem.settings, params, split.part(comm.rank()).count, plan.event_slots),
                             plan.bytes_per_slot, params, comm, problem.settings.allow_oversubscribed_memory)),
       watch_(exec, state_.lost),
-      bank_count_host_("keff::host::bank_count") {}
+      bank_count_host_("keff::host::bank_count"),
+      population_sums_host_("keff::host::population_sums", problem.settings.populations),
+      populations_{problem.settings.populations, split.total()} {}
 
 template <class Physics>
 BatchCounters Transporter::transport_with(const Physics& physics, const BatchControl& control,
                                           const CmfdTally<DeviceMem>& cmfd, const BatchSource& source) {
   const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics, state_.bank,
                                                  {params_.tallies, state_.tally_sums},
-                                                 cmfd, state_.lost, control};
+                                                 cmfd, state_.lost, control,
+                                                 {state_.population_sums, populations_}};
   SourceFeed& feed = *source.feed;
   feed.reset(source.count);
   if (plan_.event_slots > 0) {
@@ -148,6 +152,7 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
     Kokkos::deep_copy(exec_, state_.lost.listed, 0);
     Kokkos::deep_copy(exec_, state_.tally_sums, Fixed(0));
     if (cmfd.active) reset_cmfd_tally(exec_, cmfd);
+    if (problem_.settings.populations > 1) Kokkos::deep_copy(exec_, state_.population_sums, Fixed(0));
     out.sums = with_physics(params_, [&](const auto& physics) { return transport_with(physics, control, cmfd, source); });
     exec_.fence();
     out.exchange_wait += source.feed->wait_seconds();
@@ -179,6 +184,14 @@ void Transporter::grow_bank(std::int64_t needed) {
   check_memory(comm_, "the fission bank's growth", {{"fission bank", more}, {"its ordered copy", more}},
                static_cast<double>(device_memory_available(exec_)), problem_.settings.allow_oversubscribed_memory);
   keff::grow_bank(exec_, state_, capacity);
+}
+
+std::span<const Fixed> Transporter::population_sums() {
+  if (problem_.settings.populations < 2) return {};
+  Kokkos::deep_copy(exec_, population_sums_host_, state_.population_sums);
+  exec_.fence();
+  comm_.sum(population_sums_host_.data(), static_cast<int>(population_sums_host_.size()));
+  return {population_sums_host_.data(), population_sums_host_.size()};
 }
 
 std::int64_t Transporter::read_bank_count() const {

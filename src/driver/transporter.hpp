@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <span>
 #include <string>
 
 namespace keff {
@@ -71,6 +72,10 @@ class Transporter {
     return problem_.cmfd_on() && generation >= model::first_generation(problem_.settings, problem_.cmfd->begin);
   }
 
+  // With settings.populations > 1, after transport: each replica's k estimator sums over ranks,
+  // [replica * 3 + e] for e = collision, absorption, track length (empty with one replica). Collective.
+  std::span<const Fixed> population_sums();
+
   // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
   // under domain decomposition every particle sent arrives. Throws RunError otherwise. Collective.
   void check_conservation(int batch, const BatchCounters& global) const;
@@ -104,6 +109,8 @@ class Transporter {
   TransportState<DeviceExec> state_;
   BatchWatch watch_;
   Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
+  Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Kokkos::HostSpace> population_sums_host_;
+  PopulationSplit populations_;  // settings.populations over the batch's histories
   EventStatistics event_stats_;     // summed over the batches run
 };
 

@@ -2,7 +2,7 @@
 # in every batch's k estimators, entropy and leakage, the tallies, the k summary and the leakage (the
 # JSON holds doubles with round-trip precision); WHAT names the two runs in the message.
 function(expect_same_results a_json b_json what)
-  foreach(key IN ITEMS batches tallies k leakage)
+  foreach(key IN ITEMS batches tallies k populations leakage)
     string(JSON a GET "${a_json}" ${key})
     string(JSON b GET "${b_json}" ${key})
     if(NOT a STREQUAL b)
