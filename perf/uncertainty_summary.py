@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The seed-to-seed spread of k over runs of one input (keff's JSON summaries) against the std each run
-quotes: naive (independent batches) and corrected for the batches' correlation. Standard library only.
+quotes: naive (independent batches), corrected for the batches' correlation and, for runs with independent
+populations (settings.populations), from the spread of the populations' k. Standard library only.
 
     python3 perf/uncertainty_summary.py [--reference K] [--blocks N] RUN.json ...
 
@@ -61,6 +62,16 @@ def main():
     print("  active batches x generations per batch: " + ", ".join(f"{b} x {g}" for b, g in sorted(shapes, key=str)))
     print(f"  naive std (rms)      {naive:.6f}   spread / naive     {spread / naive:.2f}")
     print(f"  corrected std (rms)  {corrected:.6f}   spread / corrected {spread / corrected:.2f}")
+    populations = [s.get("populations") for s in summaries]
+    if all(p is not None and p["k"]["std"] is not None for p in populations):
+        pstd = [p["k"]["std"] for p in populations]
+        counts = sorted({p["count"] for p in populations})
+        print(f"  populations std (rms) {rms(pstd):.6f}  spread / populations {spread / rms(pstd):.2f}"
+              f"   ({', '.join(map(str, counts))} populations)")
+        if args.reference is not None:
+            zp = [(r[0] - args.reference) / sd for r, sd in zip(rows, pstd)]
+            print(f"  z against k = {args.reference:g}, populations: " + " ".join(f"{z:+.1f}" for z in zp) +
+                  f"   (|z| > 3: {sum(abs(z) > 3 for z in zp)})")
     taus = [r[3] for r in rows if r[3] is not None]
     if taus:
         print(f"  autocorrelation time: {min(taus):.2f} to {max(taus):.2f} batches (mean {sum(taus) / len(taus):.2f})")
