@@ -162,7 +162,7 @@ class Checker:
         with open(os.path.join(self.out, "losing.toml"), "w", encoding="utf-8") as f:
             f.write(losing)
         sizes = ["--particles", "400", "--batches", "3", "--inactive", "1"]
-        runs = [["tests/inputs/tallies_lattice.toml", "--domains", "1,1,1"] + sizes,
+        runs = [["tests/inputs/tallies_lattice.toml", "--domains", "1,1,1", "--populations", "4"] + sizes,
                 [os.path.join(self.out, "losing.toml")] + sizes]
         version = subprocess.run([self.keff, "--version"], capture_output=True, text=True).stdout
         keys = set()
