@@ -5,7 +5,9 @@
 // each site keeps its weight: 1 as banked, or the factor CMFD feedback gave it (src/driver/source_cycle.cpp),
 // which so reaches the next batch's histories. With P independent populations
 // (kernels/vocabulary/populations.hpp) each population's N / P sites are combed so from its own M_p sites,
-// with the same xi.
+// each with its own xi: with one xi for all, the populations' leakage was anti-correlated over tens of
+// generations and 16 populations quoted twice the seed-to-seed spread (perf/RESULTS.md, "Independent
+// populations").
 #include "kernels/vocabulary/batch.hpp"
 #include "kernels/vocabulary/populations.hpp"
 #include "kernels/vocabulary/site.hpp"
@@ -24,7 +26,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t comb_index(std::int64_t i, Real xi, std::int
 // the whole bank, and index() is comb_index). Population q's new sites are [q n / P, (q + 1) n / P).
 // index() is monotone in i: each population's part is, and their ranges follow one another.
 struct Comb {
-  Real xi = 0;
+  Real xi[max_populations] = {};  // each population's random number (one population: xi[0])
   int populations = 1;
   std::int64_t n = 0;
   std::int64_t bank_first[max_populations + 1] = {};  // bank_first[populations]: M, the global bank's size
@@ -32,17 +34,17 @@ struct Comb {
   KOKKOS_INLINE_FUNCTION std::int64_t m() const { return bank_first[populations]; }
   // The bank site new-source site i is combed from. Every population banked a site (the caller checks).
   KOKKOS_INLINE_FUNCTION std::int64_t index(std::int64_t i) const {
-    if (populations == 1) return comb_index(i, xi, bank_first[1], n);
+    if (populations == 1) return comb_index(i, xi[0], bank_first[1], n);
     const std::int64_t size = n / populations;
     const int q = static_cast<int>(i / size);
-    return bank_first[q] + comb_index(i - q * size, xi, bank_first[q + 1] - bank_first[q], size);
+    return bank_first[q] + comb_index(i - q * size, xi[q], bank_first[q + 1] - bank_first[q], size);
   }
 };
 
 // The comb of one population over the whole bank of m sites.
 inline Comb whole_bank_comb(Real xi, std::int64_t m, std::int64_t n) {
   Comb c;
-  c.xi = xi;
+  c.xi[0] = xi;
   c.n = n;
   c.bank_first[1] = m;
   return c;

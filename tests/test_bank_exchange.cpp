@@ -94,8 +94,8 @@ TEST(BankExchange, PopulationsCombTheirOwnSites) {
   const Communicator comm;
   BankExchange x(comm);
   Comb comb;
-  comb.xi = 0.61;
   comb.populations = 4;
+  for (int q = 0; q < 4; ++q) comb.xi[q] = 0.61 + 0.07 * q;
   comb.n = 1000;
   const std::int64_t sizes[] = {1, 249, 7, 1200};
   for (int q = 0; q < 4; ++q) comb.bank_first[q + 1] = comb.bank_first[q] + sizes[q];
@@ -109,7 +109,7 @@ TEST(BankExchange, PopulationsCombTheirOwnSites) {
       const std::int64_t parent = got[static_cast<std::size_t>(i)];
       ASSERT_GE(parent, comb.bank_first[q]) << "site " << site;
       ASSERT_LT(parent, comb.bank_first[q + 1]) << "site " << site;
-      ASSERT_EQ(parent, comb.bank_first[q] + comb_index(site - 250 * static_cast<std::int64_t>(q), comb.xi, sizes[q], 250))
+      ASSERT_EQ(parent, comb.bank_first[q] + comb_index(site - 250 * static_cast<std::int64_t>(q), comb.xi[q], sizes[q], 250))
           << "site " << site;
     }
   }
@@ -141,8 +141,8 @@ TEST(BankExchange, FirstCombedFromIsTheCombBoundary) {
   }
   // Populations: a bisection over the whole piecewise comb.
   Comb comb;
-  comb.xi = 0.731;
   comb.populations = 3;
+  for (int q = 0; q < 3; ++q) comb.xi[q] = 0.731 - 0.3 * q;
   comb.n = 999;
   const std::int64_t sizes[] = {5, 1, 2000};
   for (int q = 0; q < 3; ++q) comb.bank_first[q + 1] = comb.bank_first[q] + sizes[q];

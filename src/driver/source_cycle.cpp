@@ -213,12 +213,13 @@ void SourceCycle::reweight(Kokkos::View<const Real*, DeviceMem> cmfd_source) {
 // The global bank's size and, with independent populations, where each population's sites begin in it:
 // the sites of every rank's population q, ranks in order, follow those of population q - 1. Collective.
 Comb SourceCycle::comb(int batch) {
-  // One random number per batch, the same on every rank: the comb depends only on the global bank.
+  // One random number per batch and population, the same on every rank: the comb depends only on the
+  // global bank.
   Lcg63 rng = history_rng(problem_.settings.seed, RngStream::selection, static_cast<std::uint64_t>(batch), 1, 0);
   const int populations = problem_.settings.populations;
   if (populations == 1) return whole_bank_comb(rng.next(), comm_.sum(ordered_), split_.total());
   Comb c;
-  c.xi = rng.next();
+  for (int q = 0; q < populations; ++q) c.xi[q] = rng.next();
   c.populations = populations;
   c.n = split_.total();
   population_bank_starts(exec_, Kokkos::View<const std::int64_t*, DeviceMem>(state_.bank_offsets), local_,
