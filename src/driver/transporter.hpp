@@ -72,8 +72,8 @@ class Transporter {
     return problem_.cmfd_on() && generation >= model::first_generation(problem_.settings, problem_.cmfd->begin);
   }
 
-  // With settings.populations > 1, after transport: each replica's k estimator sums over ranks,
-  // [replica * 3 + e] for e = collision, absorption, track length (empty with one replica). Collective.
+  // With settings.populations > 1, after transport: each population's k estimator sums over ranks,
+  // [population * 3 + e] for e = collision, absorption, track length (empty with one). Collective.
   std::span<const Fixed> population_sums();
 
   // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
