@@ -37,7 +37,7 @@ struct SourceState {
   Buffer<std::int64_t> entropy_counts;  // [entropy bins]
   Buffer<Fixed> cmfd_counts;            // [CMFD bins]: the ordered bank's weight per coarse group and cell
   Buffer<Real> cmfd_factors;            // [CMFD bins]: CMFD feedback's weight factors
-  Buffer<std::int64_t> population_starts;  // [populations + 1]: first ordered site of each population's
+  Buffer<std::int64_t> population_starts;  // [populations + 1]: each population's first ordered site, then n
   // Domain decomposition (grow-only, empty otherwise): the source routed to the ranks that track its
   // sites, with their global history indices; the bank routed to the ranks that ran the parents; the
   // destination and index of each site being routed.
