@@ -35,6 +35,11 @@ inline constexpr std::int64_t max_populations = keff::max_populations;
 // Histories per population: fewer die out (a population banks no site) within a run often enough, and
 // the population's k is biased by its small size (a bias of order 1 / histories).
 inline constexpr std::int64_t min_population_histories = 100;
+// settings.populations = "auto" (an input's default): this many populations where settings.particles
+// divides into them with at least min_automatic_population_histories each, so that a population's bias
+// stays well below the std it quotes (perf/RESULTS.md, "Independent populations").
+inline constexpr int automatic_populations = 8;
+inline constexpr std::int64_t min_automatic_population_histories = 2000;
 // Bins of one mesh (nx * ny * nz): RegularMesh indexes bins with an int, kernels count them with int64
 // atomics, and every bin is reduced over ranks and written to the statepoint and the JSON summary.
 inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;

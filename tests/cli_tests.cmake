@@ -64,6 +64,18 @@ endforeach()
 set_tests_properties(determinism_populations restart_populations_np1 restart_populations_np2
                      PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+# settings.populations = "auto", an input's default: 8 populations of 2000 histories from 16000 particles,
+# one from 8000 (--particles chooses again), and an unknown word is refused.
+set(_pub ${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml)
+add_test(NAME cli_populations_auto
+         COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};run;${_pub};--particles;16000;--batches;2;--inactive;1;--statepoint;${_out}/populations_auto.h5"
+                 "-DREGEX=16000 per generation, 2 batches \\(1 inactive\\), 8 independent populations \\(auto\\).*k \\(populations\\)"
+                 -DEXIT=0 -P ${_cmake_dir}/expect_failure.cmake)
+add_test(NAME cli_populations_auto_one
+         COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};run;${_pub};--particles;8000;--batches;2;--inactive;1;--statepoint;${_out}/populations_one.h5"
+                 "-DREGEX=8000 per generation" "-DFORBID=populations \\(auto\\)|k \\(populations\\)" -DEXIT=0 -P ${_cmake_dir}/expect_failure.cmake)
+set_tests_properties(cli_populations_auto cli_populations_auto_one PROPERTIES LABELS "cli" TIMEOUT 150
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 # The C5G7 examples equal their generator's output (skipped without the published data beside the checkout).
 find_program(KEFF_PYTHON3 python3)
 if(KEFF_PYTHON3)
@@ -283,6 +295,8 @@ function(keff_expect_failure name regex exit_code)
   set_tests_properties(${name} PROPERTIES LABELS "cli;bad-input" TIMEOUT 150)
 endfunction()
 keff_expect_failure(cli_zero_particles "--particles: '0' is not allowed" 2 run --particles 0)
+keff_expect_failure(cli_populations_unknown "--populations: 'many' is not allowed \\(allowed: auto, or an integer in \\[1, 32\\]\\)" 2
+                    run --populations many)
 keff_expect_failure(cli_unknown_option "unknown option '--frobnicate'" 2 run --frobnicate)
 keff_expect_failure(cli_unknown_command "unknown command 'walk'" 2 walk)
 keff_expect_failure(cli_domains_ranks "--domains: \\[2, 1, 1\\] makes 2 domains, which 1 rank\\(s\\) cannot share evenly \\(allowed: a rank count that is a multiple of 2\\)" 2

@@ -17,6 +17,7 @@ inline model::Problem sized(model::Problem problem, std::int64_t particles, int 
   problem.settings.batches = batches;
   problem.settings.inactive = inactive;
   problem.settings.statepoint.clear();
+  model::choose_populations(problem);  // as keff run --particles does
   return problem;
 }
 

@@ -222,6 +222,33 @@ TEST(Input, MoreValidation) {
   fails(with("[[cell]]\nname = \"a\"", "[cell]\nname = \"a\""), "");  // a TOML error or a type error, never accepted
 }
 
+// settings.populations = "auto", the default: 8 populations where the particles divide into populations
+// of at least 2000 histories (io/limits.hpp) and no CMFD feedback couples them; else one.
+TEST(Input, AutomaticPopulations) {
+  const auto read = [](std::string text, const std::string& from, const std::string& to) {
+    text.replace(text.find(from), from.size(), to);
+    return read_problem_string(text, "m.toml").settings;
+  };
+  const auto chosen = [&](const std::string& settings) { return read(minimal, "particles = 7", settings).populations; };
+  EXPECT_EQ(chosen("particles = 16000"), 8);
+  EXPECT_EQ(chosen("particles = 16000\npopulations = \"auto\""), 8);
+  EXPECT_EQ(chosen("particles = 15992"), 1);  // 1999 histories in each of 8
+  EXPECT_EQ(chosen("particles = 20004"), 1);  // not a multiple of 8
+  EXPECT_EQ(chosen("particles = 16000\npopulations = 1"), 1);
+  EXPECT_EQ(chosen("particles = 16000\npopulations = 4"), 4);
+  EXPECT_TRUE(read(minimal, "particles = 7", "particles = 16000").populations_automatic);
+  EXPECT_FALSE(read(minimal, "particles = 7", "particles = 16000\npopulations = 8").populations_automatic);
+  const std::string error = error_of([&] { read(minimal, "particles = 7", "particles = 7\npopulations = \"many\""); });
+  EXPECT_NE(error.find("settings.populations: invalid value 'many' (allowed: \"auto\", or 1 to 32"), std::string::npos) << error;
+
+  // CMFD feedback reweights every population by the source of all: automatic populations are one there.
+  std::string cmfd = read_text(inputs + "/bad/cmfd_feedback_with_populations.toml");
+  cmfd.replace(cmfd.find("particles = 1000"), 16, "particles = 16000");
+  cmfd.replace(cmfd.find("populations = 4"), 15, "populations = \"auto\"");
+  EXPECT_EQ(read(cmfd, "feedback = true", "feedback = true").populations, 1);
+  EXPECT_EQ(read(cmfd, "feedback = true", "feedback = false").populations, 8);
+}
+
 TEST(Input, EventSortAndSorter) {
   std::string text = minimal;
   text.replace(text.find("particles = 7"), 13, "particles = 7\n[settings.event]\nsort = \"material\"\nsorter = \"kokkos\"\nreorder = \"index\"");

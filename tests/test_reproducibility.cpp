@@ -300,6 +300,7 @@ TEST(Reproducibility, GenerationsAreTheSourceIterations) {
 
 model::Problem populations(model::Problem p, int count) {
   p.settings.populations = count;
+  p.settings.populations_automatic = false;
   return p;
 }
 

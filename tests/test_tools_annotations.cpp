@@ -44,6 +44,7 @@ void expect_named_kernels_and_phases(model::Problem problem, const std::set<std:
   kernels.clear();
   regions.clear();
   problem.settings.particles = 1000;
+  model::choose_populations(problem);
   problem.settings.batches = 3;
   problem.settings.inactive = 1;
   problem.settings.statepoint.clear();

@@ -91,6 +91,7 @@ bool in_kokkos_sort(const std::string& seen) {
 // Returns how many allocations the Kokkos sorter made (none are allowed anywhere else).
 std::size_t expect_no_allocation_in_transport(model::Problem problem) {
   problem.settings.particles = 2000;
+  model::choose_populations(problem);
   problem.settings.statepoint.clear();
   allocation_regions = {kokkos_sort_region};
   const Communicator comm;

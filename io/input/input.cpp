@@ -147,9 +147,16 @@ model::Settings read_settings(const Section& root) {
                std::to_string(out.generations_per_batch) + " generations",
            "at most " + limits::number_text(limits::max_batches) + " generations in a run (each keeps its record)");
   }
-  out.populations = static_cast<int>(s.integer("populations", out.populations, 1, limits::max_populations));
-  if (const std::string why = model::populations_problem(out); !why.empty()) {
-    s.fail("populations", why, model::populations_allowed());
+  out.populations_automatic = !s.has("populations") || s.find("populations")->is_string();
+  if (out.populations_automatic) {
+    if (const auto v = s.string("populations"); v && *v != "auto") {
+      s.fail("populations", "invalid value " + in_quotes(*v), model::populations_allowed());
+    }
+  } else {
+    out.populations = static_cast<int>(s.integer("populations", out.populations, 1, limits::max_populations));
+    if (const std::string why = model::populations_problem(out); !why.empty()) {
+      s.fail("populations", why, model::populations_allowed());
+    }
   }
   out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);
   out.geometry_check_points =
@@ -279,6 +286,7 @@ model::Problem read_problem_string(std::string_view toml_text, const std::string
   read_geometry(root, surface_index, p);
   p.domains = read_domains(root, p);
   p.cmfd = read_cmfd(root, p);
+  model::choose_populations(p);
   read_tallies(root, p);
   check_triggers(root, p);
   read_plots(root, p);

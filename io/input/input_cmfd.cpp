@@ -236,7 +236,7 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
 
   out.begin = static_cast<int>(c.integer("begin", out.begin, 1, limits::max_batches));
   out.feedback = c.boolean("feedback").value_or(out.feedback);
-  if (out.feedback && out.enabled && p.settings.populations > 1) {
+  if (out.feedback && out.enabled && !p.settings.populations_automatic && p.settings.populations > 1) {
     c.fail("feedback", model::cmfd_populations_problem(p.settings.populations), "feedback = false with populations");
   }
   out.window = c.choice("window", out.window);

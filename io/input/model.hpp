@@ -178,6 +178,9 @@ struct Settings {
   // also estimated from the spread of their k's, which covers the correlation between generations that
   // the batches' own series misses (src/README.md, "Correlated batches").
   int populations = 1;
+  // populations was chosen by model::choose_populations (settings.populations = "auto", an input's
+  // default), so a --particles override or CMFD feedback chooses it again.
+  bool populations_automatic = false;
   std::uint64_t seed = 1;
   PhysicsMode mode = PhysicsMode::continuous_energy;
   EnergyGridKind energy_grid = EnergyGridKind::hash;
@@ -238,10 +241,9 @@ inline std::string generation_name(int g, int generations_per_batch) {
 }
 inline std::string generation_name(const Settings& s, int g) { return generation_name(g, s.generations_per_batch); }
 
-// Why settings.populations does not suit settings.particles ("" when it does): each population holds
-// particles / populations histories, a whole number of at least limits::min_population_histories.
 inline std::string populations_allowed() {
-  return "1 to " + std::to_string(limits::max_populations) + ", dividing settings.particles into populations of at least " +
+  return "\"auto\", or 1 to " + std::to_string(limits::max_populations) +
+         ", dividing settings.particles into populations of at least " +
          std::to_string(limits::min_population_histories) + " histories";
 }
 // CMFD feedback reweights every site by the CMFD source of all histories, which would couple the populations.
@@ -249,6 +251,8 @@ inline std::string cmfd_populations_problem(int populations) {
   return "CMFD feedback with " + std::to_string(populations) +
          " populations: it reweights each population's source by all of them, so they are not independent";
 }
+// Why settings.populations does not suit settings.particles ("" when it does): each population holds
+// particles / populations histories, a whole number of at least limits::min_population_histories.
 inline std::string populations_problem(const Settings& s) {
   if (s.populations == 1) return "";
   const std::string what = std::to_string(s.particles) + " particles in " + std::to_string(s.populations) + " populations";
@@ -346,5 +350,16 @@ struct Problem {
   // CMFD runs: a [cmfd] table that is enabled (keff run --cmfd / --no-cmfd decide over its key).
   bool cmfd_on() const { return cmfd && cmfd->enabled; }
 };
+
+// settings.populations = "auto": limits::automatic_populations where the particles divide into that many
+// populations of at least limits::min_automatic_population_histories and no CMFD feedback couples them;
+// else one, whose batches' corrected std and correlation warning are what the run quotes.
+inline void choose_populations(Problem& p) {
+  auto& s = p.settings;
+  if (!s.populations_automatic) return;
+  const std::int64_t n = limits::automatic_populations;
+  const bool fits = s.particles % n == 0 && s.particles / n >= limits::min_automatic_population_histories;
+  s.populations = fits && !(p.cmfd_on() && p.cmfd->feedback) ? limits::automatic_populations : 1;
+}
 
 }  // namespace keff::model

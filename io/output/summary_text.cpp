@@ -159,6 +159,13 @@ void write_summary_text(std::ostream& os, const RunResults& r) {
     std::snprintf(line, sizeof line, "   %-16s %s%s\n", name.c_str(), format_k(m).c_str(), format_correlation(c).c_str());
     os << line;
   };
+  // With populations their spread is the uncertainty to quote, so it comes first.
+  const auto& p = r.populations;
+  if (p.count > 1) {
+    row("k (populations)", p.k);
+    os << "     the mean and spread of " << p.count
+       << " independent populations' k: quote this; the batches' std below misses their correlation\n";
+  }
   // The run's k: the combination, or the fallback it names with the reason (src/host/statistics.hpp).
   const auto& k = r.k_combined;
   row(k.combined() ? std::string("k (combined)")
@@ -168,11 +175,7 @@ void write_summary_text(std::ostream& os, const RunResults& r) {
   for_each_estimator(r, [&](const char* name, const MeanStd& m, const BatchCorrelation& c) {
     row(std::string("k (").append(name).append(")"), m, c);
   });
-  if (const auto& p = r.populations; p.count > 1) {
-    row("k (populations)", p.k);
-    os << "     the mean and spread of " << p.count
-       << " independent populations' k: an uncertainty that covers the correlation between batches\n";
-  } else {
+  if (p.count <= 1) {
     if (const std::string w = correlation_warning(k); !w.empty()) os << "   warning: " << w << "\n";
     if (const std::string n = correlation_note(k); !n.empty()) os << "   note: " << n << "\n";
   }

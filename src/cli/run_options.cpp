@@ -41,7 +41,7 @@ void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
                      "which names the coarse mesh; examples/INPUT.md)");
   }
   if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
-  if (p.cmfd_on() && p.cmfd->feedback && p.settings.populations > 1) {
+  if (p.cmfd_on() && p.cmfd->feedback && !p.settings.populations_automatic && p.settings.populations > 1) {
     throw UsageError(model::cmfd_populations_problem(p.settings.populations) +
                      " (allowed: [cmfd] feedback = false, --no-cmfd, or one population)");
   }
@@ -106,10 +106,23 @@ constexpr RunFlag run_flags[] = {
      "generations in each batch (settings.generations_per_batch): k's statistics and the tallies are over "
      "batches, each the mean of its G generations",
      set_integer<&RunOptions::generations_per_batch>, 1, limits::max_generations_per_batch},
-    {"--populations", "P",
+    {"--populations", "P|auto",
      "independent populations (settings.populations): the histories split into P equal populations, each with "
-     "its own fission source, whose spread of k gives k's uncertainty",
-     set_integer<&RunOptions::populations>, 1, limits::max_populations},
+     "its own fission source, whose spread of k gives k's uncertainty; 'auto' (an input's default) chooses P "
+     "from the particles and CMFD feedback (examples/INPUT.md)",
+     [](const RunFlag& f, std::string_view v, RunOptions& o) {
+       if (v == "auto") {
+         o.populations = 0;
+         return;
+       }
+       try {
+         o.populations = parse_integer(f.name, v, f.min, f.max);
+       } catch (const UsageError&) {
+         throw UsageError(std::string(f.name) + ": '" + printable(v) + "' is not allowed (allowed: auto, or " +
+                          limits::integer_range(f.min, f.max) + ")");
+       }
+     },
+     1, limits::max_populations},
     {"--json", "FILE", "write the run summary as JSON", set_path<&RunOptions::json>},
     {"--statepoint", "FILE",
      "write the HDF5 statepoint here ('' for none; default: settings.statepoint); also every "
@@ -222,8 +235,11 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
   if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
   if (o.generations_per_batch) s.generations_per_batch = static_cast<int>(*o.generations_per_batch);
-  if (o.populations) s.populations = static_cast<int>(*o.populations);
-  if (const std::string why = model::populations_problem(s); !why.empty()) {
+  if (o.populations) {
+    s.populations_automatic = *o.populations == 0;
+    if (!s.populations_automatic) s.populations = static_cast<int>(*o.populations);
+  }
+  if (const std::string why = model::populations_problem(s); !s.populations_automatic && !why.empty()) {
     throw UsageError("--populations / --particles: " + why + " (allowed: " + model::populations_allowed() + ")");
   }
   if (o.statepoint) s.statepoint = *o.statepoint;
@@ -256,6 +272,7 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
                      " generations in a run, each of which keeps its record)");
   }
   apply_cmfd_override(o, p);
+  model::choose_populations(p);
 }
 
 void check_run_limits(const model::Problem& p, int ranks) {

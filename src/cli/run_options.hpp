@@ -24,7 +24,8 @@ class UsageError : public std::runtime_error {
 
 struct RunOptions {
   std::optional<std::string> input;
-  std::optional<std::int64_t> particles, batches, inactive, seed, generations_per_batch, populations;
+  std::optional<std::int64_t> particles, batches, inactive, seed, generations_per_batch;
+  std::optional<std::int64_t> populations;  // 0: "auto" (model::choose_populations)
   std::optional<std::string> json, statepoint, restart;
   std::optional<std::string> plots;  // a directory for the result pictures (scripts/keff_results)
   ExchangeMode exchange = ExchangeMode::overlapped;

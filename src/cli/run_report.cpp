@@ -92,7 +92,9 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << "  particles       " << s.particles << " per generation, " << s.batches << " batches (" << s.inactive
      << " inactive)"
      << (s.generations_per_batch > 1 ? " of " + std::to_string(s.generations_per_batch) + " generations" : std::string())
-     << (s.populations > 1 ? ", " + std::to_string(s.populations) + " independent populations" : std::string())
+     << (s.populations > 1 ? ", " + std::to_string(s.populations) + " independent populations" +
+                                 (s.populations_automatic ? " (auto)" : "")
+                           : std::string())
      << ", seed " << s.seed << "\n"
      << "  parallelism     " << ranks << " rank(s) x " << run.concurrency << " " << run.execution_space
      << " thread(s)\n"

@@ -69,6 +69,11 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
                                     static_cast<int>(model::last_generation(problem.settings)), problem.settings.generations_per_batch,
                                     problem.settings.allow_oversubscribed_memory)
                               : nullptr) {
+  // The input and the command line refuse these; a problem built or resized in code is held to it here,
+  // before a history could score outside its population's row.
+  if (const std::string why = model::populations_problem(problem.settings); !why.empty()) {
+    throw RunError("settings.populations: " + why + " (allowed: " + model::populations_allowed() + ")");
+  }
   if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
   exec.fence();
   timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
