@@ -204,7 +204,7 @@ inline RunResults fixed_results() {
   r.cmfd->feedback = true;
   r.cmfd->window = "rolling";
   r.cmfd->window_size = 2;
-  r.restart.cmfd = CmfdWindowData{{5, 6}, {2, 3}, {2, 3, 3, 3}, {}};
+  r.restart.cmfd = CmfdWindowData{{5, 6}, {2, 3}, {}, {2, 3, 3, 3}, {}};
   return r;
 }
 

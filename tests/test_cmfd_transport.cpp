@@ -36,6 +36,7 @@ model::Problem with_cmfd(model::Problem p, std::array<int, 3> shape, bool feedba
   c.window = window;
   c.min_collisions = min_collisions;
   p.cmfd = c;
+  model::choose_populations(p);  // one population under feedback, as an input with [cmfd] gets
   return p;
 }
 
@@ -136,17 +137,23 @@ void expect_critical_with_cmfd(const char* example, std::array<int, 3> shape) {
 TEST(CmfdCriticality, PuSlab) { expect_critical_with_cmfd("la13511_pua_slab.toml", {8, 1, 1}); }
 TEST(CmfdCriticality, PuSphere) { expect_critical_with_cmfd("la13511_pub_sphere.toml", {4, 4, 4}); }
 
+// The statepoint of a run of `problem` (written to a scratch file, read back, removed).
+RunResults statepoint_of(model::Problem problem) {
+  const std::string path = std::filesystem::temp_directory_path() / ("keff_cmfd_statepoint_" + std::to_string(getpid()) + ".h5");
+  problem.settings.statepoint = path;
+  test::run_quietly(problem);
+  RunResults written = read_statepoint(path);
+  std::filesystem::remove(path);
+  return written;
+}
+
 // What a restart reads of CMFD is held to what transport can have scored (io/output/restart_check.cpp):
 // a window with a negative sum, a collision weight no batch can make, or kept batches that do not add up
 // to it, and a feedback run continued without feedback, are refused with what is wrong.
 TEST(CmfdTransport, RestartRefusesWindowsTransportCannotHaveSummed) {
-  auto problem = with_cmfd(test::sized(test::example("la13511_pub_sphere.toml"), 600, 3, 1), {2, 2, 2}, true, 1,
-                           model::CmfdWindow::rolling);
-  const std::string path = std::filesystem::temp_directory_path() / ("keff_cmfd_restart_" + std::to_string(getpid()) + ".h5");
-  problem.settings.statepoint = path;
-  test::run_quietly(problem);
-  const RunResults written = read_statepoint(path);
-  std::filesystem::remove(path);
+  const auto problem = with_cmfd(test::sized(test::example("la13511_pub_sphere.toml"), 600, 3, 1), {2, 2, 2}, true, 1,
+                                 model::CmfdWindow::rolling);
+  const RunResults written = statepoint_of(problem);
   ASSERT_TRUE(written.restart.cmfd.has_value());
   ASSERT_EQ(written.restart.cmfd->batches.size(), 3u);
   EXPECT_NO_THROW(check_restart_data("sp.h5", written, problem));
@@ -177,11 +184,39 @@ TEST(CmfdTransport, RestartRefusesWindowsTransportCannotHaveSummed) {
   EXPECT_NE(refusal([](CmfdWindowData& w) { w.sum[0] += 1; }, problem)
                 .find("its CMFD tally window's sum differs from the sum of the batches it keeps"),
             std::string::npos);
-  EXPECT_NE(refusal([](CmfdWindowData& w) { w.batches[0] = 7; }, problem).find("keeps batch 7 in place 0"),
+  EXPECT_NE(refusal([](CmfdWindowData& w) { w.batches[0] = 7; }, problem)
+                .find("its CMFD tally window keeps batches 7, 2, 3 (allowed: the last 3 batches up to 3, from [cmfd] begin = 1"),
             std::string::npos);
   model::Problem off = problem;
   off.cmfd->enabled = false;
   EXPECT_NE(refusal([](CmfdWindowData&) {}, off).find("it was written by a run with CMFD feedback"), std::string::npos);
+}
+
+// An expanding window after 6 batches sums batches 3 to 6 and keeps them as two parts, 3-4 and 5-6
+// (model::expanding_window): whatever the run's length, the window's sum and two parts. A statepoint whose
+// parts are not the window's is refused.
+TEST(CmfdTransport, ExpandingWindowKeepsTwoParts) {
+  const auto problem = with_cmfd(test::sized(test::example("la13511_pub_sphere.toml"), 600, 6, 1), {2, 2, 2}, false, 1,
+                                 model::CmfdWindow::expanding);
+  const RunResults written = statepoint_of(problem);
+  ASSERT_TRUE(written.restart.cmfd.has_value());
+  const CmfdWindowData& w = *written.restart.cmfd;
+  EXPECT_EQ(w.batches, (std::vector<std::int64_t>{4, 6}));
+  EXPECT_EQ(w.lengths, (std::vector<std::int64_t>{2, 2}));
+  const std::size_t values = w.sum.size();
+  for (std::size_t i = 0; i < values; ++i) ASSERT_EQ(w.scores[i] + w.scores[values + i], w.sum[i]) << i;
+  EXPECT_NO_THROW(check_restart_data("sp.h5", written, problem));
+  RunResults forged = written;
+  forged.restart.cmfd->lengths = {1, 2};
+  try {
+    check_restart_data("sp.h5", forged, problem);
+    ADD_FAILURE() << "a window of parts 4 and 5-6 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("its CMFD tally window keeps batches 4, 5 to 6 (allowed: the expanding "
+                                         "window's parts after batch 6: 3 to 4, 5 to 6"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -216,7 +216,7 @@ TEST(Output, ForgedStatepointsAreRefused) {
     RunResults r = sample_results();
     r.cmfd = CmfdReport{};
     r.cmfd->shape = {2, 2, 1};
-    r.restart.cmfd = CmfdWindowData{{0}, {}, {}, {1.0, 2.0, 0.5, 0.25}};
+    r.restart.cmfd = CmfdWindowData{{0}, {}, {}, {}, {1.0, 2.0, 0.5, 0.25}};
     forge(r);
     write_statepoint(dir.file("forged.h5"), r);
     try {

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -272,9 +273,22 @@ struct Domains {
 };
 
 // Which batches CMFD's tallies sum, as OpenMC names them: `none` every batch since `begin`; `expanding`
-// the last 2^k, 2^k the largest power of two not above the batches since `begin` (the window doubles,
-// dropping the oldest half, whose source was furthest from converged); `rolling` the last `window_size`.
+// a window that grows with the run and leaves out at least the older half of it, whose source was
+// furthest from converged (expanding_window); `rolling` the last `window_size`.
 enum class CmfdWindow { none, expanding, rolling };
+
+// The expanding window after the n-th batch since `begin` (counted from 1): batches split / 2 + 1 to n,
+// split = bit_floor(n). It is kept as two sums, the batches up to split and those after, so that it
+// costs the same memory after any number of batches. (OpenMC's expanding window, the last bit_floor(n)
+// batches, drops its oldest batch one at a time and so keeps every batch it holds.)
+struct ExpandingWindow {
+  int first;  // the window's first batch since begin
+  int split;  // the last batch of its older part
+};
+inline ExpandingWindow expanding_window(int n) {
+  const int split = static_cast<int>(std::bit_floor(static_cast<unsigned>(n)));
+  return {split / 2 + 1, split};
+}
 inline constexpr EnumName<CmfdWindow> cmfd_window_names[] = {
     {CmfdWindow::none, "none"}, {CmfdWindow::expanding, "expanding"}, {CmfdWindow::rolling, "rolling"}};
 constexpr std::span<const EnumName<CmfdWindow>> enum_names(CmfdWindow) { return cmfd_window_names; }

@@ -333,6 +333,52 @@ std::string cmfd_values_problem(const std::int64_t* v, const CmfdLayout& n, cons
   return {};
 }
 
+// The parts a window keeps, each by its last batch and length, are the ones its kind keeps after `done`
+// batches, CMFD's first being `first`: the last batches one by one (rolling), or the expanding window's
+// two parts (model::expanding_window). "" when they are.
+std::string cmfd_window_parts_problem(const CmfdWindowData& w, const model::Cmfd& c, int done, int first) {
+  std::vector<std::int64_t> last, lengths;  // what the window keeps
+  if (c.window == model::CmfdWindow::expanding && done >= first) {
+    const int n = done - first + 1;
+    const model::ExpandingWindow e = model::expanding_window(n);
+    last.push_back(first - 1 + e.split);
+    lengths.push_back(e.split - e.first + 1);
+    if (n > e.split) {
+      last.push_back(done);
+      lengths.push_back(n - e.split);
+    }
+  } else {
+    for (std::size_t b = 0; b < w.batches.size(); ++b) {
+      last.push_back(done - static_cast<std::int64_t>(w.batches.size() - 1 - b));
+      lengths.push_back(1);
+    }
+  }
+  const std::vector<std::int64_t> kept_lengths = w.lengths.empty() ? std::vector<std::int64_t>(w.batches.size(), 1) : w.lengths;
+  const bool rolling_too_old = !last.empty() && last.front() < first;
+  if (w.batches == last && kept_lengths == lengths && !rolling_too_old) return "";
+  // "3 to 4, 6": each part's batches (a forged part's last batch and count as they are).
+  const auto list = [](const std::vector<std::int64_t>& ends, const std::vector<std::int64_t>& counts) {
+    std::string text;
+    for (std::size_t b = 0; b < ends.size(); ++b) {
+      const std::int64_t end = ends[b], count = counts[b];
+      text += b ? ", " : "";
+      if (count == 1) {
+        text += std::to_string(end);
+      } else if (count > 1 && count <= end) {
+        text += std::to_string(end - count + 1) + " to " + std::to_string(end);
+      } else {
+        text += std::to_string(count) + " ending with " + std::to_string(end);
+      }
+    }
+    return text.empty() ? std::string("none") : text;
+  };
+  const std::string allowed = c.window == model::CmfdWindow::expanding
+                                  ? "the expanding window's parts after batch " + std::to_string(done) + ": " + list(last, lengths)
+                                  : "the last " + std::to_string(w.batches.size()) + " batches up to " + std::to_string(done);
+  return "batches " + list(w.batches, kept_lengths) + " (allowed: " + allowed + ", from [cmfd] begin = " +
+         std::to_string(c.begin) + " (generation " + std::to_string(first) + ") on)";
+}
+
 // A statepoint of a run with CMFD: the run continuing it feeds back when it did (its source sites carry
 // CMFD's weights), and its tally window is one transport can have summed: each set of values plausible
 // (cmfd_values_problem) and, for a window that keeps its batches, those batches the last ones before the
@@ -346,7 +392,8 @@ std::string cmfd_problem(const RunResults& sp, const model::Problem& p) {
   if (!sp.restart.cmfd || !p.cmfd_on()) return {};
   const CmfdWindowData& w = *sp.restart.cmfd;
   const CmfdLayout n = cmfd_layout(*p.cmfd);
-  if (w.sum.size() != n.values() || w.scores.size() != w.batches.size() * n.values()) {
+  if (w.sum.size() != n.values() || w.scores.size() != w.batches.size() * n.values() ||
+      (!w.lengths.empty() && w.lengths.size() != w.batches.size())) {
     return "its CMFD tally window holds " + std::to_string(w.sum.size()) + " values per batch (allowed: " +
            std::to_string(n.values()) + ", this problem's [cmfd] mesh and groups: 5 G C + 2 G^2 C + 2 G F)";
   }
@@ -363,20 +410,20 @@ std::string cmfd_problem(const RunResults& sp, const model::Problem& p) {
   // CMFD counts generations (its begin is its first batch's first generation): the records are generations.
   const int done = static_cast<int>(sp.batch.size());
   const int first = model::first_generation(p.settings, p.cmfd->begin);
-  const double summed = w.batches.empty() ? std::max(0, done - first + 1) : static_cast<double>(w.batches.size());
-  if (std::string what = cmfd_values_problem(w.sum.data(), n, bounds, summed); !what.empty()) {
+  if (std::string what = cmfd_window_parts_problem(w, *p.cmfd, done, first); !what.empty()) {
+    return "its CMFD tally window keeps " + what;
+  }
+  // The parts are the window's own (checked above): their lengths are at most the batches done.
+  const auto length = [&](std::size_t b) { return w.lengths.empty() ? std::int64_t{1} : w.lengths[b]; };
+  std::int64_t summed = w.batches.empty() ? std::max(0, done - first + 1) : 0;
+  for (std::size_t b = 0; b < w.batches.size(); ++b) summed += length(b);
+  if (std::string what = cmfd_values_problem(w.sum.data(), n, bounds, static_cast<double>(summed)); !what.empty()) {
     return "its CMFD tally window: " + what;
   }
   std::vector<std::int64_t> total(n.values(), 0);
   for (std::size_t b = 0; b < w.batches.size(); ++b) {
-    const std::int64_t expected = done - static_cast<std::int64_t>(w.batches.size() - 1 - b);
-    if (w.batches[b] != expected || expected < first) {
-      return "its CMFD tally window keeps batch " + std::to_string(w.batches[b]) + " in place " + std::to_string(b) +
-             " (allowed: the last " + std::to_string(w.batches.size()) + " batches up to " + std::to_string(done) +
-             ", from [cmfd] begin = " + std::to_string(p.cmfd->begin) + " (generation " + std::to_string(first) + ") on)";
-    }
     const std::int64_t* scores = w.scores.data() + b * n.values();
-    if (std::string what = cmfd_values_problem(scores, n, bounds, 1); !what.empty()) {
+    if (std::string what = cmfd_values_problem(scores, n, bounds, static_cast<double>(length(b))); !what.empty()) {
       return "its CMFD tally window, batch " + std::to_string(w.batches[b]) + ": " + what;
     }
     for (std::size_t i = 0; i < n.values(); ++i) total[i] += scores[i];  // each below the bound: no overflow

@@ -244,7 +244,10 @@ void for_each_field(C& c, F&& f) {
 // each batch's summed over ranks (fixed point, in the order of kernels/cmfd_data.hpp's CmfdTallies).
 struct CmfdWindowData {
   std::vector<std::int64_t> sum;
+  // The window's parts, oldest first: each one's last batch, the batches it sums (empty: one each, as a
+  // rolling window keeps them; an expanding window keeps two parts, model::expanding_window) and its scores.
   std::vector<std::int64_t> batches;
+  std::vector<std::int64_t> lengths;
   std::vector<std::int64_t> scores;  // [batches.size()][sum.size()]
   // The last converged solve's flux [g * cells + c], where the next solve starts ([cmfd.solver]
   // warm_start); empty before any solve converged.

@@ -330,9 +330,12 @@ void add_cmfd(ContentChecksum& c, const RunResults& r) {
     if (!b.cmfd) continue;
     c.add(static_cast<std::uint64_t>(b.batch));
     add_fields(c, *b.cmfd);
+    if (!b.cmfd->failure.empty()) c.add(b.cmfd->failure);  // none in statepoints that kept no reasons
   }
   if (const auto& w = r.restart.cmfd) {
     for (const auto* v : {&w->sum, &w->batches, &w->scores}) c.add(checksum64(v->data(), v->size() * sizeof(std::int64_t)));
+    // A window of single batches leaves the checksum as it was before parts of several.
+    if (!w->lengths.empty()) c.add(checksum64(w->lengths.data(), w->lengths.size() * sizeof(std::int64_t)));
     c.add(std::span<const double>(w->flux));
   }
   if (const auto& m = r.cmfd) {
@@ -371,14 +374,21 @@ void write_cmfd(const H5Group& g, const RunResults& r) {
   }
   g.write("batch", batch);
   write_table(g, solves);
+  std::vector<std::string> failures;  // why each failed solve failed ("" for a converged one)
+  for (const CmfdResult& solve : solves) failures.push_back(solve.failure);
+  g.write("failure", std::span<const std::string>(failures));
   if (const auto& w = r.restart.cmfd) {
     const H5Group window = g.create_group("window");
     window.write("sum", w->sum);
     window.write("batches", w->batches);
+    if (!w->lengths.empty()) window.write("lengths", w->lengths);
     window.write("scores", w->scores, {w->batches.size(), w->sum.size()});
     if (!w->flux.empty()) window.write("flux", w->flux);  // the warm start: where the next solve begins
   }
 }
+
+// Longer than any reason a solve gives (src/cmfd/cmfd_solver.cpp, cmfd_accelerator.cpp).
+constexpr std::size_t max_failure_length = 2000;
 
 // The solved batches' results into r.batch (read first), and the window.
 void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
@@ -431,12 +441,33 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
     }
     r.batch[static_cast<std::size_t>(batch[i] - 1)].cmfd = solves[i];
   }
+  if (g.contains("failure")) {  // written since failed solves keep their reason
+    if (g.shape("failure") != std::vector<std::size_t>{n}) {
+      throw OutputError("statepoint '" + path + "': /cmfd/failure does not hold one reason per solve (allowed: " +
+                        std::to_string(n) + ")");
+    }
+    const auto failures = g.read_strings("failure");
+    for (std::size_t i = 0; i < n; ++i) {
+      if ((solves[i].converged && !failures[i].empty()) || failures[i].size() > max_failure_length) {
+        throw OutputError("statepoint '" + path + "': /cmfd/failure gives solve " + std::to_string(i) + " " +
+                          std::to_string(failures[i].size()) + " characters of reason, and it " +
+                          (solves[i].converged ? "converged" : "failed") + " (allowed: none for a converged solve, " +
+                          "at most " + std::to_string(max_failure_length) + " for a failed one)");
+      }
+      r.batch[static_cast<std::size_t>(batch[i] - 1)].cmfd->failure = failures[i];
+    }
+  }
   if (g.contains("window")) {
     const H5Group window = g.open_group("window");
     check_length(window, "sum", static_cast<std::size_t>(limits::max_cmfd_tally_values));
     check_length(window, "batches", r.batch.size());
     check_length(window, "scores", static_cast<std::size_t>(limits::max_cmfd_tally_values) * r.batch.size());
-    r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), window.read_int64s("scores"), {}};
+    r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), {},
+                                    window.read_int64s("scores"), {}};
+    if (window.contains("lengths")) {
+      check_length(window, "lengths", r.batch.size());
+      r.restart.cmfd->lengths = window.read_int64s("lengths");
+    }
     if (window.contains("flux")) {
       check_length(window, "flux", static_cast<std::size_t>(limits::max_cmfd_tally_values));
       r.restart.cmfd->flux = window.read_doubles("flux");

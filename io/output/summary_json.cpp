@@ -73,7 +73,7 @@ json batch_json(const BatchResult& b) {
   if (!b.active) out["k_mean"] = out["k_std"] = nullptr;
   if (b.cmfd) {
     for_each_field(*b.cmfd, [&](const char* name, const auto& v) { out[cmfd_key(name)] = field_json(v); });
-    if (!b.cmfd->converged) out["cmfd_failure"] = b.cmfd->failure.empty() ? "failed (restored from a statepoint, which keeps no reason)" : b.cmfd->failure;
+    if (!b.cmfd->converged) out["cmfd_failure"] = b.cmfd->failure.empty() ? "failed (restored from an older statepoint, which kept no reason)" : b.cmfd->failure;
   }
   return out;
 }

@@ -13,7 +13,6 @@
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <cstdint>
 #include <deque>
@@ -26,17 +25,6 @@
 namespace keff {
 namespace {
 
-// Batches in the window after the n-th batch since begin (OpenMC's window types, model::CmfdWindow);
-// 0: every batch, kept as the sum alone.
-std::size_t window_length(const model::Cmfd& c, int n) {
-  switch (c.window) {
-    case model::CmfdWindow::none: break;
-    case model::CmfdWindow::expanding: return std::bit_floor(static_cast<unsigned>(n));
-    case model::CmfdWindow::rolling: return static_cast<std::size_t>(c.window_size);
-  }
-  return 0;
-}
-
 std::string box_text(const CmfdMesh& m) {
   char text[160];
   const RegularMesh& g = m.grid;
@@ -47,7 +35,7 @@ std::string box_text(const CmfdMesh& m) {
 
 }  // namespace
 
-CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int groups, int last_batch) {
+CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int groups) {
   const double g = groups, cells = mesh.n_cells();
   const auto& n = mesh.grid.shape;
   const double inner_faces = double(n[0] - 1) * n[1] * n[2] + double(n[0]) * (n[1] - 1) * n[2] +
@@ -56,11 +44,9 @@ CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int
   f.unknowns = g * cells;
   f.entries = g * g * cells + 2 * g * inner_faces;
   const double values = cmfd_tally_values(mesh, groups);
-  double kept = 0;  // batches a window keeps beside its sum
+  double kept = 0;  // sets of scores a window keeps beside its sum: each batch, or an expanding one's two parts
   if (input.window == model::CmfdWindow::rolling) kept = input.window_size;
-  if (input.window == model::CmfdWindow::expanding) {
-    kept = static_cast<double>(std::bit_floor(static_cast<unsigned>(std::max(1, last_batch - input.begin + 1))));
-  }
+  if (input.window == model::CmfdWindow::expanding) kept = 2;
   f.host_bytes = (2 + kept) * values * sizeof(Fixed) + values * sizeof(Real);  // + the solver's copy, as Real
   const double matrix = f.entries * (sizeof(Real) + sizeof(int)) + (f.unknowns + 1) * sizeof(int);
   const double matrices = 2 + (input.solver.shift > 0 ? 1 : 0) + (input.solver.ilu ? 1 : 0);
@@ -74,10 +60,10 @@ CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int
 namespace {
 // Throws RunError on every rank (or warns, when allowed) when CMFD would not fit; collective.
 void check_cmfd_memory(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
-                       const Communicator& comm, int last_batch, bool allow) {
-  const CmfdFootprint f = cmfd_footprint(input, mesh, groups, last_batch);
+                       const Communicator& comm, bool allow) {
+  const CmfdFootprint f = cmfd_footprint(input, mesh, groups);
   // Every rank holds the whole coarse problem: more ranks do not help.
-  const char* remedy = "fewer [cmfd] groups or cells, a shorter window (rolling, or fewer batches when expanding)";
+  const char* remedy = "fewer [cmfd] groups or cells, a shorter window (window_size, or window = \"expanding\", which keeps two sums)";
   const double device = static_cast<double>(device_memory_available(exec));
   if (std::is_same_v<DeviceMem, Kokkos::HostSpace>) {
     check_memory(comm, "CMFD", {{"tally window", f.host_bytes}, {"coarse operators and solver", f.device_bytes}},
@@ -90,6 +76,23 @@ void check_cmfd_memory(const DeviceExec& exec, const model::Cmfd& input, const C
 }
 }  // namespace
 
+// Consecutive batches of the window, summed: a rolling window keeps each batch alone, an expanding one its
+// two parts (model::expanding_window).
+struct KeptBatches {
+  int last = 0;   // the last batch summed
+  int count = 0;  // batches summed, ending with `last`
+  std::vector<Fixed> scores;
+  int first() const { return last - count + 1; }
+};
+
+// a + sign * b, wrapping: exact for sums that were in range before (add_to_sum checks the window's).
+void add_wrapping(std::vector<Fixed>& a, const Fixed* b, int sign) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto v = static_cast<std::uint64_t>(b[i]);
+    a[i] = static_cast<Fixed>(sign > 0 ? static_cast<std::uint64_t>(a[i]) + v : static_cast<std::uint64_t>(a[i]) - v);
+  }
+}
+
 struct CmfdAccelerator::Impl {
   model::Cmfd input;
   const Communicator& comm;
@@ -101,7 +104,7 @@ struct CmfdAccelerator::Impl {
   int generations_per_batch = 1;  // for messages: the window's batches are the run's generations
   std::vector<Fixed> batch;      // [values + 1]: one batch's scores, then its fission sites outside the mesh
   std::vector<Fixed> sum;        // [values]: over the window
-  std::deque<std::pair<int, std::vector<Fixed>>> kept;  // a sliding window's batches, oldest first
+  std::deque<KeptBatches> kept;  // the window's batches, oldest first (none: the sum alone)
 
   Impl(const DeviceExec& exec, const model::Cmfd& c, const CmfdMesh& mesh, int groups, const Communicator& world)
       : input(c), comm(world), solver(exec, mesh, groups, c.solver),
@@ -113,8 +116,36 @@ struct CmfdAccelerator::Impl {
   void add_to_sum(int batch_number, const std::vector<Fixed>& scores, int sign);
   // Uploads the window's sums; returns the share of their fission production in the (group, cell)s left out.
   double upload_sum(const DeviceExec& exec);
-  void take_back(int current, std::vector<std::pair<int, std::vector<Fixed>>>& dropped);
+  // Keeps batch `number`'s scores in the window's parts; true when they joined the last part.
+  bool keep(int number);
+  // Whether the oldest part kept has left the window that ends with batch `number`.
+  bool oldest_left(int number) const;
+  void take_back(int current, bool joined, std::vector<KeptBatches>& dropped);
 };
+
+bool CmfdAccelerator::Impl::keep(int number) {
+  if (input.window == model::CmfdWindow::expanding) {
+    const int n = number - input.begin + 1;
+    const model::ExpandingWindow w = model::expanding_window(n);
+    // The part this batch belongs to: the batches after split, or, when it is split, the older part.
+    const int part_first = input.begin - 1 + (n > w.split ? w.split + 1 : w.first);
+    if (!kept.empty() && kept.back().first() == part_first) {
+      add_wrapping(kept.back().scores, batch.data(), +1);
+      kept.back().last = number;
+      ++kept.back().count;
+      return true;
+    }
+  }
+  kept.push_back({number, 1, std::vector<Fixed>(batch.begin(), batch.begin() + static_cast<std::ptrdiff_t>(values))});
+  return false;
+}
+
+bool CmfdAccelerator::Impl::oldest_left(int number) const {
+  if (kept.empty()) return false;
+  if (input.window == model::CmfdWindow::rolling) return kept.size() > static_cast<std::size_t>(input.window_size);
+  const model::ExpandingWindow w = model::expanding_window(number - input.begin + 1);
+  return kept.front().last < input.begin - 1 + w.first;
+}
 
 // This rank's scores into `batch`, array by array, then summed over ranks.
 void CmfdAccelerator::Impl::gather_batch(const DeviceExec& exec, const CmfdTally<DeviceMem>& scores) {
@@ -172,16 +203,18 @@ double CmfdAccelerator::Impl::upload_sum(const DeviceExec& exec) {
   return production > 0 ? left_out / production : 0;
 }
 
-// Undoes add_batch's changes to the window: the batch subtracted and the batches it pushed out added back.
+// Undoes add_batch's changes to the window: the batch subtracted and the parts it pushed out added back.
 // Two's-complement wrap-around makes the undo exact whatever the order (every sum was in range before).
-void CmfdAccelerator::Impl::take_back(int current, std::vector<std::pair<int, std::vector<Fixed>>>& dropped) {
-  const auto wrap = [](Fixed v) { return static_cast<std::uint64_t>(v); };
-  for (std::size_t i = 0; i < values; ++i) {
-    std::uint64_t v = wrap(sum[i]) - wrap(batch[i]);
-    for (const auto& d : dropped) v += wrap(d.second[i]);
-    sum[i] = static_cast<Fixed>(v);
+void CmfdAccelerator::Impl::take_back(int current, bool joined, std::vector<KeptBatches>& dropped) {
+  add_wrapping(sum, batch.data(), -1);
+  for (const auto& d : dropped) add_wrapping(sum, d.scores.data(), +1);
+  if (joined) {
+    add_wrapping(kept.back().scores, batch.data(), -1);
+    --kept.back().last;
+    --kept.back().count;
+  } else if (!kept.empty() && kept.back().last == current) {
+    kept.pop_back();
   }
-  if (!kept.empty() && kept.back().first == current) kept.pop_back();
   for (auto d = dropped.rbegin(); d != dropped.rend(); ++d) kept.push_front(std::move(*d));
 }
 
@@ -211,9 +244,8 @@ CmfdResult left_out_failure(double share, double min_collisions) {
 }  // namespace
 
 CmfdAccelerator::CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
-                                 const Communicator& comm, int last_batch, int generations_per_batch,
-                                 bool allow_oversubscribed)
-    : impl_((check_cmfd_memory(exec, input, mesh, groups, comm, last_batch, allow_oversubscribed),
+                                 const Communicator& comm, int generations_per_batch, bool allow_oversubscribed)
+    : impl_((check_cmfd_memory(exec, input, mesh, groups, comm, allow_oversubscribed),
              std::make_unique<Impl>(exec, input, mesh, groups, comm))) {
   impl_->generations_per_batch = generations_per_batch;
 }
@@ -231,14 +263,12 @@ CmfdResult CmfdAccelerator::add_batch(const DeviceExec& exec, int batch, const C
                    "covers every fissionable region)");
   }
   s.add_to_sum(batch, s.batch, +1);
-  std::vector<std::pair<int, std::vector<Fixed>>> dropped;  // oldest first
-  if (const std::size_t length = window_length(s.input, batch - s.input.begin + 1); length > 0) {
-    s.kept.emplace_back(batch, std::vector<Fixed>(s.batch.begin(), s.batch.begin() + static_cast<std::ptrdiff_t>(s.values)));
-    while (s.kept.size() > length) {
-      s.add_to_sum(batch, s.kept.front().second, -1);
-      dropped.push_back(std::move(s.kept.front()));
-      s.kept.pop_front();
-    }
+  std::vector<KeptBatches> dropped;  // oldest first
+  const bool joined = s.input.window != model::CmfdWindow::none && s.keep(batch);
+  while (s.oldest_left(batch)) {
+    s.add_to_sum(batch, s.kept.front().scores, -1);
+    dropped.push_back(std::move(s.kept.front()));
+    s.kept.pop_front();
   }
   const double left_out = s.upload_sum(exec);
   bool first = true;
@@ -254,7 +284,7 @@ CmfdResult CmfdAccelerator::add_batch(const DeviceExec& exec, int batch, const C
   // A signal on one rank stops its solve alone; the others finish theirs (bounded: max_outer, GMRES
   // cycles) and every rank then leaves the batch out of the window.
   if (s.comm.any(result.interrupted)) {
-    s.take_back(batch, dropped);
+    s.take_back(batch, joined, dropped);
     s.solver.take_back_solve();
     result.interrupted = true;
     result.converged = false;
@@ -268,9 +298,10 @@ CmfdWindowData CmfdAccelerator::window() const {
   const Impl& s = *impl_;
   CmfdWindowData w;
   w.sum = s.sum;
-  for (const auto& [batch, scores] : s.kept) {
-    w.batches.push_back(batch);
-    w.scores.insert(w.scores.end(), scores.begin(), scores.end());
+  for (const KeptBatches& part : s.kept) {
+    w.batches.push_back(part.last);
+    if (s.input.window == model::CmfdWindow::expanding) w.lengths.push_back(part.count);
+    w.scores.insert(w.scores.end(), part.scores.begin(), part.scores.end());
   }
   if (auto warm = s.solver.warm_start()) w.flux = std::move(warm->flux);
   return w;
@@ -278,7 +309,8 @@ CmfdWindowData CmfdAccelerator::window() const {
 
 void CmfdAccelerator::restore(const CmfdWindowData& w) {
   Impl& s = *impl_;
-  if (w.sum.size() != s.values || w.scores.size() != w.batches.size() * s.values) {
+  if (w.sum.size() != s.values || w.scores.size() != w.batches.size() * s.values ||
+      (!w.lengths.empty() && w.lengths.size() != w.batches.size())) {
     throw RunError("the statepoint's CMFD tally window holds " + std::to_string(w.sum.size()) + " values per batch where "
                    "this problem's [cmfd] mesh and groups have " + std::to_string(s.values));
   }
@@ -286,7 +318,8 @@ void CmfdAccelerator::restore(const CmfdWindowData& w) {
   s.kept.clear();
   for (std::size_t b = 0; b < w.batches.size(); ++b) {
     const auto first = w.scores.begin() + static_cast<std::ptrdiff_t>(b * s.values);
-    s.kept.emplace_back(static_cast<int>(w.batches[b]), std::vector<Fixed>(first, first + static_cast<std::ptrdiff_t>(s.values)));
+    s.kept.push_back({static_cast<int>(w.batches[b]), w.lengths.empty() ? 1 : static_cast<int>(w.lengths[b]),
+                      std::vector<Fixed>(first, first + static_cast<std::ptrdiff_t>(s.values))});
   }
   if (!w.flux.empty()) {
     const std::size_t unknowns = static_cast<std::size_t>(s.solver.groups() * s.solver.mesh().n_cells());

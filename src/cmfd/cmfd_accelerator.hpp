@@ -25,19 +25,19 @@
 
 namespace keff {
 
-// The footprint of `input` with `groups` groups on `mesh` in a run whose last batch is at most
-// `last_batch` (an expanding window keeps up to bit_floor of the batches since [cmfd] begin).
-CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int groups, int last_batch);
+// The footprint of `input` with `groups` groups on `mesh` (a rolling window keeps window_size batches, an
+// expanding one two sums of them, whatever the run's length).
+CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int groups);
 
 class CmfdAccelerator {
  public:
   // Allocates the solver and the window's buffers for `groups` coarse groups on `mesh`, once
-  // cmfd_footprint(input, mesh, groups, last_batch) is known to fit on every rank (collective; over the
+  // cmfd_footprint(input, mesh, groups) is known to fit on every rank (collective; over the
   // memory there: RunError, unless `allow_oversubscribed` makes it a warning). The accelerator's batches
   // are the run's generations, `input`'s begin and window counted in them; `generations_per_batch` names
   // them in messages.
   CmfdAccelerator(const DeviceExec& exec, const model::Cmfd& input, const CmfdMesh& mesh, int groups,
-                  const Communicator& comm, int last_batch, int generations_per_batch, bool allow_oversubscribed);
+                  const Communicator& comm, int generations_per_batch, bool allow_oversubscribed);
   ~CmfdAccelerator();
   CmfdAccelerator(const CmfdAccelerator&) = delete;
   CmfdAccelerator& operator=(const CmfdAccelerator&) = delete;

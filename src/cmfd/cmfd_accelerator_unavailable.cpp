@@ -9,10 +9,10 @@ namespace keff {
 
 struct CmfdAccelerator::Impl {};
 
-CmfdFootprint cmfd_footprint(const model::Cmfd&, const CmfdMesh&, int, int) { return {}; }
+CmfdFootprint cmfd_footprint(const model::Cmfd&, const CmfdMesh&, int) { return {}; }
 
 CmfdAccelerator::CmfdAccelerator(const DeviceExec&, const model::Cmfd&, const CmfdMesh&, int, const Communicator&, int,
-                                 int, bool) {
+                                 bool) {
   require_cmfd();
 }
 

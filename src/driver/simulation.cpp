@@ -66,13 +66,16 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
       tallies_(problem, comm, params_.tallies.n_values),
       cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(
                                     exec, cmfd_in_generations(problem), params_.cmfd_mesh, params_.cmfd_n_groups, comm,
-                                    static_cast<int>(model::last_generation(problem.settings)), problem.settings.generations_per_batch,
-                                    problem.settings.allow_oversubscribed_memory)
+                                    problem.settings.generations_per_batch, problem.settings.allow_oversubscribed_memory)
                               : nullptr) {
   // The input and the command line refuse these; a problem built or resized in code is held to it here,
   // before a history could score outside its population's row.
   if (const std::string why = model::populations_problem(problem.settings); !why.empty()) {
     throw RunError("settings.populations: " + why + " (allowed: " + model::populations_allowed() + ")");
+  }
+  if (problem.cmfd_on() && problem.cmfd->feedback && problem.settings.populations > 1) {
+    throw RunError(model::cmfd_populations_problem(problem.settings.populations) +
+                   " (allowed: [cmfd] feedback = false, or one population)");
   }
   if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
   exec.fence();
@@ -84,8 +87,7 @@ RunSetup Simulation::setup() const {
   r.state_bytes += source_.bytes();
   r.tally_values = params_.tallies.n_values;
   r.tally_host_bytes = tallies_.bytes();
-  if (cmfd_) r.cmfd = cmfd_footprint(cmfd_in_generations(problem_), params_.cmfd_mesh, params_.cmfd_n_groups,
-                                     static_cast<int>(model::last_generation(problem_.settings)));
+  if (cmfd_) r.cmfd = cmfd_footprint(cmfd_in_generations(problem_), params_.cmfd_mesh, params_.cmfd_n_groups);
   return r;
 }
 

@@ -207,35 +207,36 @@ stops_on_signal("10. SIGTERM to rank 1 of 2 while keff run generates its data" 1
                 "interrupted by SIGTERM while generating synthetic nuclear data"
                 data-generate@1=TERM -- ${mpirun2} ${KEFF} run --particles 1000 --batches 3 --inactive 1)
 
-# 11. SIGTERM inside the CMFD solve of batch 3 (an expanding window: batch 3 pushes batch 1 out, which
-# leaving the batch out must undo): the run stops as after batch 2, whose statepoint a restart continues
-# bit for bit. At two ranks, with the signal to rank 1 only, rank 0 finishes its solve and both stop.
+# 11. SIGTERM inside the CMFD solve of batch 4 (an expanding window: batch 4 joins batch 3's part and
+# pushes batch 2 out, which leaving the batch out must undo): the run stops as after batch 3, whose
+# statepoint a restart continues bit for bit. At two ranks, with the signal to rank 1 only, rank 0
+# finishes its solve and both stop.
 if(CMFD_INPUT)
   set(cmfd_args run ${CMFD_INPUT} --inactive 1 --particles 2000)
   foreach(ranks 1 2)
     set(launch ${KEFF})
-    set(point cmfd:3=TERM)
+    set(point cmfd:4=TERM)
     if(ranks EQUAL 2)
       set(launch ${mpirun2} ${KEFF})
-      set(point cmfd:3@1=TERM)
+      set(point cmfd:4@1=TERM)
     endif()
     file(REMOVE "${OUT}/cmfd.h5")
     execute_process(COMMAND ${SIGNAL_AT} ${point} -- ${launch} ${cmfd_args} --batches 1000000
                             --statepoint "${OUT}/cmfd.h5"
                     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
     if(NOT rc EQUAL 143 OR NOT "${out}${err}" MATCHES
-       "interrupted by SIGTERM after batch 2 of 1000000: statepoint written to '.*cmfd.h5'.*batch 3, under way, was stopped")
-      message(FATAL_ERROR "11. SIGTERM in the CMFD solve (${ranks} rank(s)): expected status 143 and batch 3 left out, "
+       "interrupted by SIGTERM after batch 3 of 1000000: statepoint written to '.*cmfd.h5'.*batch 4, under way, was stopped")
+      message(FATAL_ERROR "11. SIGTERM in the CMFD solve (${ranks} rank(s)): expected status 143 and batch 4 left out, "
                           "got '${rc}':\n${out}${err}")
     endif()
-    execute_process(COMMAND ${KEFF} ${cmfd_args} --batches 2 --restart "${OUT}/cmfd.h5" --statepoint "" --quiet
+    execute_process(COMMAND ${KEFF} ${cmfd_args} --batches 3 --restart "${OUT}/cmfd.h5" --statepoint "" --quiet
                     RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 300)
-    if(NOT rc EQUAL 2 OR NOT err MATCHES "it already holds 2 batches")
-      message(FATAL_ERROR "11. the statepoint of a run stopped in batch 3's CMFD solve should hold 2 batches (${rc}):\n${err}")
+    if(NOT rc EQUAL 2 OR NOT err MATCHES "it already holds 3 batches")
+      message(FATAL_ERROR "11. the statepoint of a run stopped in batch 4's CMFD solve should hold 3 batches (${rc}):\n${err}")
     endif()
     no_temporaries("11. SIGTERM in the CMFD solve")
-    restart_equals_straight("${OUT}/cmfd.h5" cmfd_${ranks} "2 batches + SIGTERM in CMFD (${ranks} rank(s)) + restart"
-                            ${cmfd_args} --batches 5)
-    message("11. SIGTERM in batch 3's CMFD solve (${ranks} rank(s)): batch 3 left out; its restart equals 5 batches straight")
+    restart_equals_straight("${OUT}/cmfd.h5" cmfd_${ranks} "3 batches + SIGTERM in CMFD (${ranks} rank(s)) + restart"
+                            ${cmfd_args} --batches 6)
+    message("11. SIGTERM in batch 4's CMFD solve (${ranks} rank(s)): batch 4 left out; its restart equals 6 batches straight")
   endforeach()
 endif()
