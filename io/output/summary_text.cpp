@@ -45,7 +45,8 @@ std::string correlation_warning(const KEstimate& k) {
     out += text;
   }
   // What measures it whatever the run's length (perf/RESULTS.md, "Independent populations").
-  return out + "; settings.populations = 8 (independent populations) gives an uncertainty that covers it";
+  return out + "; settings.populations = 8 (independent populations, without CMFD feedback) gives an uncertainty "
+               "that covers it";
 }
 
 std::string correlation_note(const KEstimate& k) {
