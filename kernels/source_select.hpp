@@ -27,16 +27,16 @@ KOKKOS_INLINE_FUNCTION std::int64_t comb_index(std::int64_t i, Real xi, std::int
 // index() is monotone in i: each population's part is, and their ranges follow one another.
 struct Comb {
   Real xi[max_populations] = {};  // each population's random number (one population: xi[0])
-  int populations = 1;
-  std::int64_t n = 0;
-  std::int64_t bank_first[max_populations + 1] = {};  // bank_first[populations]: M, the global bank's size
+  PopulationSplit split;          // the new source's n sites in populations, as the histories were
+  std::int64_t bank_first[max_populations + 1] = {};  // bank_first[split.count]: M, the global bank's size
 
-  KOKKOS_INLINE_FUNCTION std::int64_t m() const { return bank_first[populations]; }
-  // The bank site new-source site i is combed from. Every population banked a site (the caller checks).
+  KOKKOS_INLINE_FUNCTION std::int64_t n() const { return split.histories; }
+  KOKKOS_INLINE_FUNCTION std::int64_t m() const { return bank_first[split.count]; }
+  // The bank site new-source site i (< n) is combed from: population q's comb over its own sites. Every
+  // population banked a site (the caller checks). One population: comb_index over the whole bank.
   KOKKOS_INLINE_FUNCTION std::int64_t index(std::int64_t i) const {
-    if (populations == 1) return comb_index(i, xi[0], bank_first[1], n);
-    const std::int64_t size = n / populations;
-    const int q = static_cast<int>(i / size);
+    const int q = split.of(i);
+    const std::int64_t size = split.size();
     return bank_first[q] + comb_index(i - q * size, xi[q], bank_first[q + 1] - bank_first[q], size);
   }
 };
@@ -45,7 +45,7 @@ struct Comb {
 inline Comb whole_bank_comb(Real xi, std::int64_t m, std::int64_t n) {
   Comb c;
   c.xi[0] = xi;
-  c.n = n;
+  c.split = PopulationSplit{1, n};
   c.bank_first[1] = m;
   return c;
 }
@@ -66,7 +66,7 @@ void population_bank_starts(const Exec& exec, Kokkos::View<const std::int64_t*, 
 
 // Copies into `next` the combed sites of new-source indices `selected` from a bank holding global sites
 // [bank_first, bank_first + bank.extent(0)). Single rank: bank_first is 0, the bank is whole and
-// `selected` covers [0, comb.n).
+// `selected` covers [0, comb.n()).
 template <class Exec, class Mem>
 void comb_source(const Exec& exec, Kokkos::View<const Site*, Mem> bank, std::int64_t bank_first, const Comb& comb,
                  Kokkos::View<Site*, Mem> next, IndexRange selected) {

@@ -24,7 +24,7 @@ int as_count(std::int64_t n) {
 std::int64_t first_combed_from(std::int64_t bank_index, const Comb& comb) {
   // Comb::index is monotone in i (each floating-point step is), so bisection finds the exact boundary
   // the comb kernel will use, with no separate closed form that could round differently.
-  std::int64_t lo = 0, hi = comb.n;
+  std::int64_t lo = 0, hi = comb.n();
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
     if (comb.index(mid) >= bank_index) {
@@ -71,7 +71,7 @@ void BankExchange::post(const Exec& exec, Kokkos::View<const Site*, Mem> bank, s
   kept_reported_ = true;
 
   const std::int64_t n_global = split.total();
-  if (comb.n != n_global) throw MpiError("bank exchange: the comb's new source and the split of histories differ");
+  if (comb.n() != n_global) throw MpiError("bank exchange: the comb's new source and the split of histories differ");
   const IndexRange target = split.part(comm_.rank());
   if (comb.m() == 0) return;
   // Where this rank's sites sit in the global bank.

@@ -92,7 +92,7 @@ class BankExchange {
   ExchangeCounters counters_;
 };
 
-// The smallest new-source index i in [0, comb.n] whose comb.index(i) >= bank_index: where the sites
+// The smallest new-source index i in [0, comb.n()] whose comb.index(i) >= bank_index: where the sites
 // combed from bank sites [bank_index, ...) begin. Exact (a bisection over Comb::index itself).
 std::int64_t first_combed_from(std::int64_t bank_index, const Comb& comb);
 

@@ -39,7 +39,7 @@ std::vector<std::int64_t> split(std::int64_t m, int size, bool gap) {
 // new source.
 std::vector<std::int64_t> exchange(BankExchange& x, const Communicator& comm, const Comb& comb, bool gap,
                                    bool overlapped) {
-  const std::int64_t m = comb.m(), n = comb.n;
+  const std::int64_t m = comb.m(), n = comb.n();
   const auto counts = split(m, comm.size(), gap);
   std::int64_t first = 0;
   for (int r = 0; r < comm.rank(); ++r) first += counts[static_cast<std::size_t>(r)];
@@ -94,14 +94,13 @@ TEST(BankExchange, PopulationsCombTheirOwnSites) {
   const Communicator comm;
   BankExchange x(comm);
   Comb comb;
-  comb.populations = 4;
   for (int q = 0; q < 4; ++q) comb.xi[q] = 0.61 + 0.07 * q;
-  comb.n = 1000;
+  comb.split = PopulationSplit{4, 1000};
   const std::int64_t sizes[] = {1, 249, 7, 1200};
   for (int q = 0; q < 4; ++q) comb.bank_first[q + 1] = comb.bank_first[q] + sizes[q];
   for (const bool gap : {false, true}) {
     const auto got = exchange(x, comm, comb, gap, true);
-    const IndexRange target = EvenSplit(comb.n, comm.size()).part(comm.rank());
+    const IndexRange target = EvenSplit(comb.n(), comm.size()).part(comm.rank());
     ASSERT_EQ(static_cast<std::int64_t>(got.size()), target.count);
     for (std::int64_t i = 0; i < target.count; ++i) {
       const std::int64_t site = target.first + i;
@@ -141,14 +140,13 @@ TEST(BankExchange, FirstCombedFromIsTheCombBoundary) {
   }
   // Populations: a bisection over the whole piecewise comb.
   Comb comb;
-  comb.populations = 3;
   for (int q = 0; q < 3; ++q) comb.xi[q] = 0.731 - 0.3 * q;
-  comb.n = 999;
+  comb.split = PopulationSplit{3, 999};
   const std::int64_t sizes[] = {5, 1, 2000};
   for (int q = 0; q < 3; ++q) comb.bank_first[q + 1] = comb.bank_first[q] + sizes[q];
   for (std::int64_t j = 0; j <= comb.m(); ++j) {
     const std::int64_t i = first_combed_from(j, comb);
-    if (i < comb.n) {
+    if (i < comb.n()) {
       EXPECT_GE(comb.index(i), j);
     }
     if (i > 0) {

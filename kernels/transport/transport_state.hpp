@@ -2,9 +2,9 @@
 // The mutable State that transport writes, in one place with one owner (src/driver/transporter): the
 // fission bank, the batch's tally sums, CMFD scores and populations' k sums, the lost record, the
 // history mode's per-thread scratch and the event mode's slots (two sets when a sort moves particles)
-// and queues. allocate_transport_state() makes all of it once per run; only the bank grows, between batches, when a batch overflows it.
-// Kernels get Views of it, never allocate. The source a batch transports and the ordered bank belong to
-// the source cycle (src/driver/source_cycle.hpp).
+// and queues. allocate_transport_state() makes all of it once per run; only the bank grows, between
+// batches, when a batch overflows it. Kernels get Views of it, never allocate. The source a batch
+// transports and the ordered bank belong to the source cycle (src/driver/source_cycle.hpp).
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/lost_record.hpp"

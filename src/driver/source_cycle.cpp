@@ -220,10 +220,9 @@ Comb SourceCycle::comb(int batch) {
   if (populations == 1) return whole_bank_comb(rng.next(), comm_.sum(ordered_), split_.total());
   Comb c;
   for (int q = 0; q < populations; ++q) c.xi[q] = rng.next();
-  c.populations = populations;
-  c.n = split_.total();
-  population_bank_starts(exec_, Kokkos::View<const std::int64_t*, DeviceMem>(state_.bank_offsets), local_,
-                         PopulationSplit{populations, split_.total()}, state_.population_starts);
+  c.split = PopulationSplit{populations, split_.total()};
+  population_bank_starts(exec_, Kokkos::View<const std::int64_t*, DeviceMem>(state_.bank_offsets), local_, c.split,
+                         state_.population_starts);
   Kokkos::deep_copy(exec_, population_counts_host_, state_.population_starts);
   exec_.fence();
   auto* counts = population_counts_host_.data();
