@@ -74,7 +74,6 @@ void check_cmfd_memory(const DeviceExec& exec, const model::Cmfd& input, const C
     check_memory(comm, "CMFD's solver", {{"coarse operators and solver", f.device_bytes}}, device, allow, remedy);
   }
 }
-}  // namespace
 
 // Consecutive batches of the window, summed: a rolling window keeps each batch alone, an expanding one its
 // two parts (model::expanding_window).
@@ -92,6 +91,7 @@ void add_wrapping(std::vector<Fixed>& a, const Fixed* b, int sign) {
     a[i] = static_cast<Fixed>(sign > 0 ? static_cast<std::uint64_t>(a[i]) + v : static_cast<std::uint64_t>(a[i]) - v);
   }
 }
+}  // namespace
 
 struct CmfdAccelerator::Impl {
   model::Cmfd input;
