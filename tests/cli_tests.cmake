@@ -74,8 +74,11 @@ add_test(NAME cli_populations_auto
 add_test(NAME cli_populations_auto_one
          COMMAND ${CMAKE_COMMAND} "-DCMD=${_keff};run;${_pub};--particles;8000;--batches;2;--inactive;1;--statepoint;${_out}/populations_one.h5"
                  "-DREGEX=8000 per generation" "-DFORBID=populations \\(auto\\)|k \\(populations\\)" -DEXIT=0 -P ${_cmake_dir}/expect_failure.cmake)
-set_tests_properties(cli_populations_auto cli_populations_auto_one PROPERTIES LABELS "cli" TIMEOUT 150
-                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+add_test(NAME restart_auto_populations
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${_pub} -DOUT=${_out}/restart_auto_populations
+                 -P ${_cmake_dir}/restart_auto_populations.cmake)
+set_tests_properties(cli_populations_auto cli_populations_auto_one restart_auto_populations PROPERTIES LABELS "cli"
+                     TIMEOUT 150 ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 # The C5G7 examples equal their generator's output (skipped without the published data beside the checkout).
 find_program(KEFF_PYTHON3 python3)
 if(KEFF_PYTHON3)

@@ -147,6 +147,18 @@ struct PreparedRun {
   std::uint64_t identity = 0;  // of this rank's input and arguments; the ranks must agree on it
 };
 
+// A run whose populations are "auto" continues a statepoint with the statepoint's populations (each has
+// its own source in it), as written before the default was 8 or with other particles' choice, where that
+// count suits this run; otherwise the restart check refuses it, naming --populations.
+void continue_populations(const RunResults& sp, model::Problem& p) {
+  model::Settings& s = p.settings;
+  if (!s.populations_automatic || sp.populations.count == s.populations) return;
+  model::Settings continued = s;
+  continued.populations = sp.populations.count;
+  const bool coupled = p.cmfd_on() && p.cmfd->feedback && continued.populations > 1;
+  if (model::populations_problem(continued).empty() && !coupled) s.populations = continued.populations;
+}
+
 // Everything that can fail on one rank alone (a file only some ranks can read): no collective here.
 PreparedRun prepare_here(const std::vector<std::string_view>& args, const Communicator& comm) {
   PreparedRun run;
@@ -171,6 +183,7 @@ PreparedRun prepare_here(const std::vector<std::string_view>& args, const Commun
       throw InputError(std::string("cannot restart: ") + e.what());
     }
     check_restartable(*opts.restart, run.statepoint, problem, run.fingerprint);
+    continue_populations(run.statepoint, problem);
     check_restart_data(*opts.restart, run.statepoint, problem);
   }
   return run;
