@@ -17,6 +17,7 @@
 
 #include "io/input/geometry_bounds.hpp"
 #include "run_problem.hpp"
+#include "src/host/run_error.hpp"
 
 #include <array>
 #include <cmath>
@@ -339,6 +340,19 @@ TEST(Reproducibility, PopulationsAddUpToTheRun) {
   EXPECT_EQ(one.populations.count, 1);
   EXPECT_TRUE(one.populations.k_generations.empty());
   EXPECT_TRUE(one.populations.k_each.empty());
+}
+
+// A problem built in code is held to what the input refuses: populations that do not divide the
+// histories (the last history's population would be out of range) never run.
+TEST(Reproducibility, PopulationsThatDoNotDivideAreRefused) {
+  try {
+    test::run_quietly(populations(test::sized(sphere(), 2000, 3, 1), 3));
+    ADD_FAILURE() << "3 populations of 2000 histories ran";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("settings.populations: 2000 particles in 3 populations is not a whole number"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // ---- agreement with the stored CPU result ----------------------------------------------------------

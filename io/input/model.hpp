@@ -368,6 +368,14 @@ struct Problem {
 // settings.populations = "auto": limits::automatic_populations where the particles divide into that many
 // populations of at least limits::min_automatic_population_histories and no CMFD feedback couples them;
 // else one, whose batches' corrected std and correlation warning are what the run quotes.
+// Why the problem cannot run settings.populations ("" when it can): its particles (populations_problem),
+// or CMFD feedback, which couples populations (cmfd_populations_problem).
+inline std::string populations_problem(const Problem& p) {
+  if (std::string why = populations_problem(p.settings); !why.empty()) return why;
+  if (p.cmfd_on() && p.cmfd->feedback && p.settings.populations > 1) return cmfd_populations_problem(p.settings.populations);
+  return "";
+}
+
 inline void choose_populations(Problem& p) {
   auto& s = p.settings;
   if (!s.populations_automatic) return;

@@ -151,12 +151,10 @@ struct PreparedRun {
 // its own source in it), as written before the default was 8 or with other particles' choice, where that
 // count suits this run; otherwise the restart check refuses it, naming --populations.
 void continue_populations(const RunResults& sp, model::Problem& p) {
-  model::Settings& s = p.settings;
-  if (!s.populations_automatic || sp.populations.count == s.populations) return;
-  model::Settings continued = s;
-  continued.populations = sp.populations.count;
-  const bool coupled = p.cmfd_on() && p.cmfd->feedback && continued.populations > 1;
-  if (model::populations_problem(continued).empty() && !coupled) s.populations = continued.populations;
+  if (!p.settings.populations_automatic || sp.populations.count == p.settings.populations) return;
+  const int chosen = p.settings.populations;
+  p.settings.populations = sp.populations.count;
+  if (!model::populations_problem(p).empty()) p.settings.populations = chosen;
 }
 
 // Everything that can fail on one rank alone (a file only some ranks can read): no collective here.

@@ -70,12 +70,9 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
                               : nullptr) {
   // The input and the command line refuse these; a problem built or resized in code is held to it here,
   // before a history could score outside its population's row.
-  if (const std::string why = model::populations_problem(problem.settings); !why.empty()) {
-    throw RunError("settings.populations: " + why + " (allowed: " + model::populations_allowed() + ")");
-  }
-  if (problem.cmfd_on() && problem.cmfd->feedback && problem.settings.populations > 1) {
-    throw RunError(model::cmfd_populations_problem(problem.settings.populations) +
-                   " (allowed: [cmfd] feedback = false, or one population)");
+  if (const std::string why = model::populations_problem(problem); !why.empty()) {
+    throw RunError("settings.populations: " + why + " (allowed: " + model::populations_allowed() +
+                   ", and one with [cmfd] feedback)");
   }
   if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
   exec.fence();
