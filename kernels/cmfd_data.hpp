@@ -137,14 +137,18 @@ struct CmfdEnergyGroups {
 // infinite-medium answer is 4.32, the track-length ones 4.14: src/cmfd/README.md). Only the split over
 // outgoing groups, which a track cannot see, comes from the analog matrices.
 //
-// `Value` is Real for the solver and Fixed for the scores of one batch, which transport adds with
-// integer atomics (kernels/cmfd_tally.hpp): the same shape for both, so one batch's scores and the
-// window's sums index alike.
-template <class Mem, class Value = Real>
+// `Value` is Real for the solver and Fixed for the scores of one batch, which transport adds in integers
+// (kernels/cmfd_tally.hpp): the same shape for both, so one batch's scores and the window's sums index
+// alike. `Array` is what holds each array: a View, or what transport adds a View's scores through
+// (CmfdScoreAdds, kernels/cmfd_tally.hpp).
+template <class Data, class Mem>
+using CmfdView = Kokkos::View<Data, Kokkos::LayoutRight, Mem>;
+
+template <class Mem, class Value = Real, template <class, class> class Array = CmfdView>
 struct CmfdTallies {
-  using Rates = Kokkos::View<Value**, Kokkos::LayoutRight, Mem>;      // [group][cell]
-  using Transfers = Kokkos::View<Value***, Kokkos::LayoutRight, Mem>;  // [from group][to group][cell]
-  using Currents = Kokkos::View<Value***, Kokkos::LayoutRight, Mem>;   // [sense][group][face]
+  using Rates = Array<Value**, Mem>;       // [group][cell]
+  using Transfers = Array<Value***, Mem>;  // [from group][to group][cell]
+  using Currents = Array<Value***, Mem>;   // [sense][group][face]
 
   Rates flux;
   Rates total;
@@ -175,8 +179,8 @@ void for_each_cmfd_array(F&& f, Tallies&... tallies) {
       f(tallies.track_total...), f(tallies.track_absorption...), f(tallies.track_nu_fission...);
 }
 
-template <class Mem, class Value>
-std::size_t CmfdTallies<Mem, Value>::size() const {
+template <class Mem, class Value, template <class, class> class Array>
+std::size_t CmfdTallies<Mem, Value, Array>::size() const {
   std::size_t n = 0;
   for_each_cmfd_array([&](const auto& v) { n += v.size(); }, *this);
   return n;

@@ -1,9 +1,11 @@
 #pragma once
 // CMFD's tallies as transport scores them: one batch on the coarse mesh and groups of [cmfd], in fixed
-// point with integer atomics, so the sums are the same in any order, on any thread or rank count and in
-// either transport mode. The steps of a history call the functions below (kernels/transport/step_*.hpp), so
-// history- and event-based transport score alike and, under domain decomposition, the rank that tracks
-// a flight scores it. The solver (src/cmfd/) reads the batch's scores summed over ranks and batches.
+// point, so the sums are the same in any order, on any thread or rank count and in either transport
+// mode. Scores go through Kokkos ScatterViews (CmfdScoreAdds below): on the host each thread adds into
+// its own copy with plain adds, on GPUs into the batch's scores with integer atomics. The steps of a
+// history call the functions below (kernels/transport/step_*.hpp), so history- and event-based
+// transport score alike and, under domain decomposition, the rank that tracks a flight scores it. The
+// solver (src/cmfd/) reads the batch's scores, gathered from the copies and summed over ranks and batches.
 //
 // Estimators. The analog ones are chosen so that the Monte Carlo balance of every coarse cell and group
 // holds exactly in the tallies:
@@ -31,12 +33,14 @@
 #include "kernels/fixed_point.hpp"
 #include "kernels/mesh_walk.hpp"
 #include "kernels/particle.hpp"
+#include "kernels/scatter_sums.hpp"
 #include "kernels/vocabulary/site.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace keff {
 
@@ -49,11 +53,18 @@ struct CmfdCollision {
   KOKKOS_INLINE_FUNCTION bool scored() const { return cell >= 0 && group >= 0; }
 };
 
+// Where transport adds CMFD's scores (kernels/scatter_sums.hpp: a copy per thread on the host, atomics
+// on GPUs): a ScatterView over each array of CmfdTally::scores, the same names in the same order, so
+// for_each_cmfd_array walks both.
+template <class Mem>
+using CmfdScoreAdds = CmfdTallies<Mem, Fixed, ScatterSums>;
+
 template <class Mem>
 struct CmfdTally {
   CmfdMesh mesh;
   CmfdEnergyGroups<Mem> groups;
-  CmfdTallies<Mem, Fixed> scores;                 // empty without CMFD
+  CmfdTallies<Mem, Fixed> scores;                 // empty without CMFD; the batch's sums once gathered
+  CmfdScoreAdds<Mem> adds;                        // what transport adds to (per thread on the host)
   Kokkos::View<std::int64_t, Mem> sites_outside;  // fission sites banked outside the mesh
   bool active = false;                            // scoring this batch (src/driver/transporter.cpp)
 
@@ -83,10 +94,10 @@ struct CmfdTally {
   KOKKOS_INLINE_FUNCTION void score_collision(const CmfdCollision& c, const Particle& after) const {
     if (!c.scored()) return;
     const Fixed w = to_fixed<cmfd_fraction_bits>(c.weight);
-    Kokkos::atomic_add(&scores.total(c.group, c.cell), w);
+    adds.total.access()(c.group, c.cell) += w;
     if (!after.alive()) return;
     const int h = group_of(after);
-    if (h >= 0) Kokkos::atomic_add(&scores.scatter(c.group, h, c.cell), w);
+    if (h >= 0) adds.scatter.access()(c.group, h, c.cell) += w;
   }
 
   // A fission site banked at collision `c`: k_prev neutrons of production per site (the batch banks
@@ -99,7 +110,7 @@ struct CmfdTally {
     }
     const int h = groups.group_of(s.energy, s.group);
     if (c.group >= 0 && h >= 0) {
-      Kokkos::atomic_add(&scores.nu_fission(c.group, h, c.cell), to_fixed<cmfd_fraction_bits>(k_prev * s.weight));
+      adds.nu_fission.access()(c.group, h, c.cell) += to_fixed<cmfd_fraction_bits>(k_prev * s.weight);
     }
   }
 
@@ -176,17 +187,17 @@ struct CmfdTally {
     if (g < 0) return;
     int face_idx[3] = {idx[0], idx[1], idx[2]};
     face_idx[axis] += side;
-    Kokkos::atomic_add(&scores.current(sense, g, mesh.face(axis, face_idx)), w);
+    adds.current.access()(sense, g, mesh.face(axis, face_idx)) += w;
   }
 
   // A track of `length_weight` (weight times length) in cell idx through a material of cross sections xs.
   KOKKOS_INLINE_FUNCTION void add_track(int g, const int idx[3], Real length_weight, const MacroXs& xs) const {
     if (g < 0) return;
     const int c = mesh.cell(idx);
-    Kokkos::atomic_add(&scores.flux(g, c), to_fixed<cmfd_fraction_bits>(length_weight));
-    Kokkos::atomic_add(&scores.track_total(g, c), to_fixed<cmfd_fraction_bits>(length_weight * xs.total));
-    Kokkos::atomic_add(&scores.track_absorption(g, c), to_fixed<cmfd_fraction_bits>(length_weight * xs.absorption));
-    Kokkos::atomic_add(&scores.track_nu_fission(g, c), to_fixed<cmfd_fraction_bits>(length_weight * xs.nu_fission));
+    adds.flux.access()(g, c) += to_fixed<cmfd_fraction_bits>(length_weight);
+    adds.track_total.access()(g, c) += to_fixed<cmfd_fraction_bits>(length_weight * xs.total);
+    adds.track_absorption.access()(g, c) += to_fixed<cmfd_fraction_bits>(length_weight * xs.absorption);
+    adds.track_nu_fission.access()(g, c) += to_fixed<cmfd_fraction_bits>(length_weight * xs.nu_fission);
   }
 };
 
@@ -196,21 +207,33 @@ CmfdTally<typename Exec::memory_space> allocate_cmfd_tally(const Exec& exec, con
                                                            const CmfdEnergyGroups<typename Exec::memory_space>& groups,
                                                            int n_groups) {
   using Mem = typename Exec::memory_space;
+  static_assert(std::is_same_v<Exec, typename Mem::execution_space>, "CMFD's ScatterViews run on their memory's space");
   CmfdTally<Mem> t;
   t.mesh = mesh;
   t.groups = groups;
   if (n_groups > 0) {
     t.scores = allocate_cmfd_tallies<Fixed>(exec, mesh, n_groups, "score_");
+    const auto adds_to = [&](const auto& v) { return ScatterSums<typename std::decay_t<decltype(v)>::data_type, Mem>(exec, v); };
+    const CmfdTallies<Mem, Fixed>& s = t.scores;
+    t.adds = {adds_to(s.flux),        adds_to(s.total),       adds_to(s.scatter),          adds_to(s.nu_fission),
+              adds_to(s.current),     adds_to(s.track_total), adds_to(s.track_absorption), adds_to(s.track_nu_fission)};
     t.sites_outside = Kokkos::View<std::int64_t, Mem>(Kokkos::view_alloc(exec, std::string("keff::cmfd::sites_outside")));
   }
   return t;
 }
 
-// Zeroes the scores before a batch.
+// Zeroes the scores and their per-thread copies before a batch.
 template <class Exec>
 void reset_cmfd_tally(const Exec& exec, const CmfdTally<typename Exec::memory_space>& t) {
-  for_each_cmfd_array([&](const auto& v) { Kokkos::deep_copy(exec, v, Fixed(0)); }, t.scores);
+  for_each_cmfd_array([&](const auto& v, const auto& adds) { reset_scatter_sums(exec, v, adds); }, t.scores, t.adds);
   Kokkos::deep_copy(exec, t.sites_outside, std::int64_t(0));
+}
+
+// After a batch's transport: the per-thread copies summed into the scores (nothing to do on GPUs, where
+// transport added to the scores themselves).
+template <class Exec>
+void gather_cmfd_tally(const Exec& exec, const CmfdTally<typename Exec::memory_space>& t) {
+  for_each_cmfd_array([&](const auto& v, const auto& adds) { gather_scatter_sums(exec, v, adds); }, t.scores, t.adds);
 }
 
 }  // namespace keff

@@ -176,7 +176,7 @@ TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
           n.event_order = {sort, sorter, reorder};
           const auto one_slot = event_slot_bytes(exec, n.max_nuclides, n.event_order);
           const auto state = allocate_transport_state(exec, n);
-          const double estimate = transport_state_bytes(n, exec.concurrency(), static_cast<double>(one_slot));
+          const double estimate = transport_state_bytes(exec, n, static_cast<double>(one_slot));
           const auto allocated = static_cast<double>(state.bytes());
           EXPECT_NEAR(estimate, allocated, 0.02 * allocated + 4096) << slots << " slots, sort " << name_of(sort)
                                                                     << ", sorter " << name_of(sorter)
@@ -190,6 +190,25 @@ TEST(ZeroAllocations, StateEstimateIsWhatIsAllocated) {
       }
     }
   }
+}
+
+// With CMFD's scores, which a host backend keeps once more per thread (kernels/scatter_sums.hpp).
+TEST(ZeroAllocations, StateEstimateCountsCmfdScoreCopies) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const Exec exec;
+  TransportStateSizes n;
+  n.bank_capacity = 3000;
+  const Real lower[3] = {0, 0, 0}, upper[3] = {10, 10, 10}, albedo[6] = {0, 0, 0, 0, 0, 0};
+  const int shape[3] = {20, 20, 20};
+  n.cmfd_mesh = make_cmfd_mesh(lower, upper, shape, albedo);
+  n.cmfd_groups = 2;
+  const auto state = allocate_transport_state(exec, n);
+  const double scores = cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed);
+  const double copies = sums_per_thread<Exec::memory_space> ? exec.concurrency() : 0;
+  EXPECT_EQ(state.scatter_copies, copies);
+  const auto allocated = static_cast<double>(state.bytes());
+  EXPECT_GE(allocated, (1 + copies) * scores);
+  EXPECT_NEAR(transport_state_bytes(exec, n, 0.0), allocated, 0.02 * allocated + 4096);
 }
 
 // The same for the source cycle's State (kernels/source_state.hpp).

@@ -7,8 +7,9 @@
 // transports and the ordered bank belong to the source cycle (src/driver/source_cycle.hpp).
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
-#include "kernels/lost_record.hpp"
 #include "kernels/fixed_point.hpp"
+#include "kernels/lost_record.hpp"
+#include "kernels/scatter_sums.hpp"
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/particle_slots.hpp"
 #include "kernels/vocabulary/site.hpp"
@@ -45,6 +46,8 @@ struct TransportState {
   Kokkos::View<Fixed*, Mem> tally_sums;   // this batch's tally scores
   CmfdTally<Mem> cmfd;                    // this batch's CMFD scores (zero-size without CMFD)
   Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem> population_sums;  // kernels/population_scores.hpp
+  ScatterSums<Fixed* [3], Mem> population_adds;                       // what transport adds them in
+  int scatter_copies = 0;  // of each ScatterSums' View: per thread on the host (kernels/scatter_sums.hpp)
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
   ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
@@ -55,17 +58,22 @@ struct TransportState {
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    return b(bank.sites) + b(tally_sums) + b(population_sums) + cmfd.scores.size() * sizeof(Fixed) + workspace.bytes() +
+    const std::size_t copies = 1 + static_cast<std::size_t>(scatter_copies);
+    return b(bank.sites) + b(tally_sums) + (population_sums.span() + cmfd.scores.size()) * copies * sizeof(Fixed) + workspace.bytes() +
            slots.bytes() + spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes();
   }
 };
 
-// What allocate_transport_state will allocate, before it does (src/host/memory_check.hpp), in doubles so that no
-// size overflows: `concurrency` rows of history-mode scratch, `bytes_per_slot` per event slot
-// (event_slot_bytes) and the counting sort's key offsets. A test holds it to the allocated bytes().
-inline double transport_state_bytes(const TransportStateSizes& n, double concurrency, double bytes_per_slot) {
-  const double tally = static_cast<double>(n.tally_values + 3 * n.populations) * sizeof(Fixed) +
-                       (n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed) : 0.0);
+// What allocate_transport_state will allocate on `exec`, before it does (src/host/memory_check.hpp), in
+// doubles so that no size overflows: a row of history-mode scratch per thread (exec.concurrency()), on
+// the host a copy of CMFD's scores per thread too, `bytes_per_slot` per event slot (event_slot_bytes)
+// and the counting sort's key offsets. A test holds it to the allocated bytes().
+template <class Exec>
+double transport_state_bytes(const Exec& exec, const TransportStateSizes& n, double bytes_per_slot) {
+  const double concurrency = exec.concurrency();
+  const double copies = 1 + scatter_copies(exec);  // kernels/scatter_sums.hpp
+  const double cmfd = n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) : 0.0;
+  const double tally = (static_cast<double>(n.tally_values) + (3.0 * n.populations + cmfd) * copies) * sizeof(Fixed);
   const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
   const double sort_offsets =
       (event_sort_keys(n.event_slots, n.event_order, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
@@ -104,11 +112,15 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
   const LostRecord<Mem> lost = allocate_lost_record(exec);
   const ParticleSlots<Exec> slots = allocate_particle_slots(exec, n.event_slots, n.max_nuclides);
   const bool spare = n.event_slots > 0 && n.event_order.moves_particles();
+  const auto population_sums =
+      state_view<Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem>>(exec, "population_sums", n.populations);
   return TransportState<Exec>{
       bank,
       state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
       allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
-      state_view<Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem>>(exec, "population_sums", n.populations),
+      population_sums,
+      ScatterSums<Fixed* [3], Mem>(exec, population_sums),
+      scatter_copies(exec),
       lost,
       Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
       slots,

@@ -68,7 +68,7 @@ TransportState<DeviceExec> allocate_state(const DeviceExec& exec, const Transpor
                                           std::size_t bytes_per_slot, const ProblemParams& params,
                                           const Communicator& comm, bool allow_oversubscribed) {
   const double bank = static_cast<double>(sizes.bank_capacity) * sizeof(Site);
-  const double total = transport_state_bytes(sizes, exec.concurrency(), static_cast<double>(bytes_per_slot));
+  const double total = transport_state_bytes(exec, sizes, static_cast<double>(bytes_per_slot));
   check_memory(comm, "the transport state", {{"fission bank", bank}, {"tallies, scratch and slots", total - bank}},
                static_cast<double>(device_memory_available(exec)), allow_oversubscribed);
   return allocate_transport_state(exec, sizes, params.cmfd_groups);
@@ -108,7 +108,7 @@ BatchCounters Transporter::transport_with(const Physics& physics, const BatchCon
   const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics, state_.bank,
                                                  {params_.tallies, state_.tally_sums},
                                                  cmfd, state_.lost, control,
-                                                 {state_.population_sums, populations_}};
+                                                 {state_.population_adds, populations_}};
   SourceFeed& feed = *source.feed;
   feed.reset(source.count);
   if (plan_.event_slots > 0) {
@@ -152,8 +152,10 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
     Kokkos::deep_copy(exec_, state_.lost.listed, 0);
     Kokkos::deep_copy(exec_, state_.tally_sums, Fixed(0));
     if (cmfd.active) reset_cmfd_tally(exec_, cmfd);
-    if (problem_.settings.populations > 1) Kokkos::deep_copy(exec_, state_.population_sums, Fixed(0));
+    if (problem_.settings.populations > 1) reset_scatter_sums(exec_, state_.population_sums, state_.population_adds);
     out.sums = with_physics(params_, [&](const auto& physics) { return transport_with(physics, control, cmfd, source); });
+    if (cmfd.active) gather_cmfd_tally(exec_, cmfd);
+    if (problem_.settings.populations > 1) gather_scatter_sums(exec_, state_.population_sums, state_.population_adds);
     exec_.fence();
     out.exchange_wait += source.feed->wait_seconds();
     out.banked = read_bank_count();
