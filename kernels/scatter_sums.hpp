@@ -44,7 +44,7 @@ void reset_scatter_sums(const Exec& exec, const View& view, Sums sums) {  // a h
 // After it: the copies summed into the View (nothing to do on GPUs, where the kernel added to the View).
 template <class Exec, class View, class Sums>
 void gather_scatter_sums(const Exec& exec, const View& view, const Sums& sums) {
-  Kokkos::Experimental::contribute(exec, view, sums);
+  sums.contribute_into(exec, view);  // not Kokkos::Experimental::contribute: Kokkos 4.6's wants a non-const View
 }
 
 }  // namespace keff
