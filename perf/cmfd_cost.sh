@@ -24,11 +24,12 @@ done
 scratch_dir
 input=examples/la13511_ud2o_sphere.toml
 variants=(
-  "defaults (adaptive shift, inexact GMRES)|"
-  "defaults with ILU(0)|ilu = true"
+  "defaults (adaptive shift, Gauss-Seidel)|"
+  "defaults with ILU(0)|preconditioner = \"ilu\""
+  "defaults unpreconditioned|preconditioner = \"none\""
   "no shift, inexact GMRES|adaptive_shift = false"
   "adaptive shift, GMRES to 1e-12|gmres_reduction = 0"
-  "old defaults: no shift, GMRES to 1e-12|adaptive_shift = false\ngmres_reduction = 0"
+  "no shift, GMRES to 1e-12, unpreconditioned|adaptive_shift = false\ngmres_reduction = 0\npreconditioner = \"none\""
   "shift 0.02, k 1e-8, source 1e-6, GMRES 1e-5|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5\ngmres_reduction = 0"
 )
 run() {  # run NAME INPUT FLAG

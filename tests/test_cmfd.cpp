@@ -60,14 +60,14 @@ TEST(CmfdInfiniteMedium, OneGroupGivesNuSigmaFOverSigmaA) {
   const CmfdMesh mesh = test::cmfd_mesh(3, 3, 3, 1.0, 2.0, 0.5, std::vector<Real>(6, reflective));
   const CellXs xs{{0.8}, {{0.5}}, {{0.39}}};  // sigma_a = 0.3
   for (const bool dhat : {true, false}) {
-    for (const bool ilu : {true, false}) {
+    for (const CmfdPreconditioning p : {CmfdPreconditioning::none, CmfdPreconditioning::ilu, CmfdPreconditioning::gauss_seidel}) {
       TallyBuilder t(mesh, 1);
       fill_uniform(t, xs, {2.0});
       CmfdOptions o = tight(dhat);
-      o.ilu = ilu;
+      o.preconditioner = p;
       const auto [solver, r] = solve(t, o);
       EXPECT_TRUE(r.converged) << r.failure;
-      EXPECT_NEAR(r.k, 0.39 / 0.3, 1e-10 * 1.3) << "dhat " << dhat << " ilu " << ilu;
+      EXPECT_NEAR(r.k, 0.39 / 0.3, 1e-10 * 1.3) << "dhat " << dhat << " preconditioner " << name_of(p);
       for (const Real s : to_host(solver->cell_source())) EXPECT_NEAR(s, 1.0 / 27, 1e-12);
       EXPECT_NEAR(r.entropy, std::log2(27.0), 1e-10);
     }
@@ -323,7 +323,7 @@ TallyBuilder bare_cube(int n) {
 // No shift, a fixed shift of 0.1 and the adaptive shift (the default), each with and without ILU(0) and
 // with inner solves to the tolerance or inexact (the default): the same k. The adaptive shift takes
 // fewer outer iterations than either other, and inexact inner solves fewer GMRES iterations.
-TEST(CmfdSolverVariants, IluAndShiftGiveTheSameK) {
+TEST(CmfdSolverVariants, PreconditionersAndShiftGiveTheSameK) {
   const int n = 10;
   Real k_reference = 0;
   struct Shift {
@@ -331,14 +331,15 @@ TEST(CmfdSolverVariants, IluAndShiftGiveTheSameK) {
     bool adaptive;
     double fixed;
   };
-  int outer[3] = {0, 0, 0}, inner[3][2][2] = {};
+  int outer[3] = {0, 0, 0}, inner[3][3][2] = {};  // [shift][preconditioner][inexact]
   const Shift shifts[3] = {{"none", false, 0.0}, {"0.1", false, 0.1}, {"adaptive", true, 0.0}};
+  using P = CmfdPreconditioning;
   for (int i = 0; i < 3; ++i) {
-    for (const bool ilu : {false, true}) {
+    for (const P p : {P::none, P::ilu, P::gauss_seidel}) {
       for (const double reduction : {0.0, 0.1}) {
         TallyBuilder t = bare_cube(n);
         CmfdOptions o = tight(false);
-        o.ilu = ilu;
+        o.preconditioner = p;
         o.adaptive_shift = shifts[i].adaptive;
         o.shift = shifts[i].fixed;
         o.gmres_reduction = reduction;
@@ -346,22 +347,27 @@ TEST(CmfdSolverVariants, IluAndShiftGiveTheSameK) {
         const CmfdResult r = solve(t, o).result;
         const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
         EXPECT_TRUE(r.converged) << r.failure;
-        std::cout << "  bare cube " << n << "^3 x 2 groups, ILU(0) " << (ilu ? "on " : "off") << ", shift "
+        std::cout << "  bare cube " << n << "^3 x 2 groups, preconditioner " << name_of(p) << ", shift "
                   << shifts[i].name << ", GMRES reduction " << reduction << ": k " << r.k << ", "
                   << r.outer_iterations << " outer, " << r.inner_iterations << " GMRES iterations, "
                   << seconds.count() << " s\n";
         if (k_reference == 0) k_reference = r.k;
         EXPECT_NEAR(r.k, k_reference, 1e-10 * k_reference);
-        inner[i][ilu][reduction > 0] = r.inner_iterations;
-        if (!ilu && reduction == 0) outer[i] = r.outer_iterations;
+        inner[i][static_cast<int>(p)][reduction > 0] = r.inner_iterations;
+        if (p == P::none && reduction == 0) outer[i] = r.outer_iterations;
       }
     }
   }
-  EXPECT_LT(inner[0][1][0], inner[0][0][0]);  // ILU(0)
+  const int none = static_cast<int>(P::none), ilu = static_cast<int>(P::ilu), gs = static_cast<int>(P::gauss_seidel);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_LT(inner[i][ilu][0], inner[i][none][0]) << shifts[i].name;
+    EXPECT_LT(inner[i][gs][0], inner[i][none][0]) << shifts[i].name;
+    EXPECT_LT(inner[i][gs][1], inner[i][none][1]) << shifts[i].name;
+    EXPECT_LT(inner[i][none][1], inner[i][none][0]) << shifts[i].name;
+  }
   EXPECT_LT(outer[2], outer[0]);
   EXPECT_LT(outer[2], outer[1]);
-  for (int i = 0; i < 3; ++i) EXPECT_LT(inner[i][0][1], inner[i][0][0]) << shifts[i].name;
-  EXPECT_LT(inner[2][0][1], inner[0][0][1]);  // the defaults against plain power iteration
+  EXPECT_LT(inner[2][gs][1], inner[0][none][1]);  // the defaults against plain power iteration
 }
 
 TEST(CmfdSolverVariants, ReportsOuterNonConvergence) {

@@ -160,9 +160,10 @@ void on_allocate(const Kokkos::Tools::SpaceHandle, const char* label, const void
 }
 
 // Once a solver exists, solving again (new tallies of the same shape) allocates nothing: keff's GMRES keeps
-// its Krylov basis and the ILU(0) solves their level sets from the constructor (src/cmfd/cmfd_gmres.hpp).
+// its Krylov basis, the ILU(0) solves their level sets and Gauss-Seidel its colours from the constructor
+// (src/cmfd/cmfd_gmres.hpp, cmfd_gauss_seidel.hpp).
 TEST(CmfdAllocations, RepeatedSolveAllocatesNothing) {
-  for (const bool ilu : {false, true}) {
+  for (const CmfdPreconditioning p : {CmfdPreconditioning::none, CmfdPreconditioning::ilu, CmfdPreconditioning::gauss_seidel}) {
     const CmfdMesh mesh = test::cmfd_mesh(5, 4, 3, 1, 1, 1, std::vector<Real>(6, 0));
     test::TallyBuilder t(mesh, 2);
     for (int c = 0; c < mesh.n_cells(); ++c) {
@@ -171,8 +172,8 @@ TEST(CmfdAllocations, RepeatedSolveAllocatesNothing) {
     }
     CmfdOptions options;
     options.use_dhat = false;
-    options.ilu = ilu;
-    options.shift = ilu ? 0.1 : 0.0;
+    options.preconditioner = p;
+    options.shift = p == CmfdPreconditioning::ilu ? 0.1 : 0.0;
     CmfdSolver solver(DeviceExec(), mesh, 2, options);
     const auto& tallies = t.upload();
     solver.solve(DeviceExec(), tallies);
@@ -184,7 +185,7 @@ TEST(CmfdAllocations, RepeatedSolveAllocatesNothing) {
     EXPECT_GT(r.inner_iterations, 0);
     std::string labels;
     for (const auto& label : allocation_labels) labels += " '" + label + "'";
-    EXPECT_TRUE(allocation_labels.empty()) << "ILU " << (ilu ? "on" : "off") << ": " << allocation_labels.size()
+    EXPECT_TRUE(allocation_labels.empty()) << "preconditioner " << name_of(p) << ": " << allocation_labels.size()
                                            << " allocations in a repeated solve:" << labels;
   }
 }

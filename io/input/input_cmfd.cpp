@@ -171,7 +171,7 @@ CmfdOptions read_cmfd_solver(const Section& c) {
   const auto t = c.table("solver");
   if (!t) return o;
   t->allow_only({"dhat", "k_tolerance", "source_tolerance", "max_iterations", "gmres_tolerance", "gmres_restart",
-                 "gmres_max_restarts", "gmres_reduction", "shift", "adaptive_shift", "ilu", "warm_start"});
+                 "gmres_max_restarts", "gmres_reduction", "shift", "adaptive_shift", "preconditioner", "warm_start"});
   const auto positive = [](double v) { return v > 0 && v < 1; };
   constexpr std::string_view tolerance = "a number in (0, 1)";
   o.use_dhat = t->boolean("dhat").value_or(o.use_dhat);
@@ -186,7 +186,7 @@ CmfdOptions read_cmfd_solver(const Section& c) {
   o.shift = t->number("shift", o.shift, [](double v) { return v >= 0 && v <= 100; },
                       "a number in [0, 100]; 0: the adaptive shift, or none with adaptive_shift = false");
   o.adaptive_shift = t->boolean("adaptive_shift").value_or(o.adaptive_shift);
-  o.ilu = t->boolean("ilu").value_or(o.ilu);
+  o.preconditioner = t->choice("preconditioner", o.preconditioner);
   o.warm_start = t->boolean("warm_start").value_or(o.warm_start);
   return o;
 }

@@ -3,6 +3,9 @@
 // vocabulary because the input reader fills CmfdOptions ([cmfd.solver], io/) and the results record
 // CmfdResult per batch (io/output/run_results.hpp), both below the solver in src/cmfd/: one struct, one set of
 // defaults.
+#include "kernels/vocabulary/enum_names.hpp"
+
+#include <span>
 #include <string>
 
 namespace keff {
@@ -10,6 +13,13 @@ namespace keff {
 // An outer face of the CMFD mesh with this albedo takes the one the tallies measure, partial current in
 // per partial current out (kernels/cmfd_data.hpp): for a mesh edge inside the geometry.
 inline constexpr double cmfd_measured_albedo = -1;
+
+// What the inner solves are preconditioned by (src/cmfd/cmfd_preconditioner.hpp): nothing, ILU(0) or
+// two-colour symmetric Gauss-Seidel.
+enum class CmfdPreconditioning : int { none = 0, ilu = 1, gauss_seidel = 2 };
+inline constexpr EnumName<CmfdPreconditioning> cmfd_preconditioning_names[] = {
+    {CmfdPreconditioning::none, "none"}, {CmfdPreconditioning::ilu, "ilu"}, {CmfdPreconditioning::gauss_seidel, "gauss_seidel"}};
+constexpr std::span<const EnumName<CmfdPreconditioning>> enum_names(CmfdPreconditioning) { return cmfd_preconditioning_names; }
 
 struct CmfdOptions {
   // Nonlinear diffusion: dhat makes the operator reproduce the tallied currents exactly, so that the
@@ -27,10 +37,10 @@ struct CmfdOptions {
   bool adaptive_shift = true;
   double shift = 0;
   // Inner solves, GMRES(restart) to a relative residual of at most gmres_tolerance (or gmres_reduction
-  // below), at most
-  // (gmres_max_restarts + 1) * gmres_restart iterations, optionally preconditioned with ILU(0). ILU(0)
-  // more than halves the GMRES iterations, but its triangular solves launch a kernel per level: on the
-  // problems measured (src/cmfd/README.md) it saved time on one thread only, hence off.
+  // below), at most (gmres_max_restarts + 1) * gmres_restart iterations, preconditioned on the right.
+  // Two-colour Gauss-Seidel halves the GMRES iterations in three launches per application; ILU(0) cuts
+  // them further, but its triangular solves launch a kernel per level, which on the problems measured
+  // (src/cmfd/README.md) cost more than it saved.
   double gmres_tolerance = 1e-12;
   // Inexact inner solves: each outer iteration's GMRES stops once its residual is below this fraction of
   // the residual it started from (or below gmres_tolerance). An outer iteration starts GMRES from the last
@@ -40,7 +50,7 @@ struct CmfdOptions {
   double gmres_reduction = 0.1;
   int gmres_restart = 50;
   int gmres_max_restarts = 20;
-  bool ilu = false;
+  CmfdPreconditioning preconditioner = CmfdPreconditioning::gauss_seidel;
   // Each solve starts from the last converged solve's flux (kept in the statepoint) rather than from the
   // tallied flux: the window changes little from batch to batch, and on the UD2O sphere's 10^3 mesh and
   // the slab this took 15-26% of the GMRES iterations away (src/cmfd/README.md).

@@ -49,7 +49,7 @@ CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int
   if (input.window == model::CmfdWindow::expanding) kept = 2;
   f.host_bytes = (2 + kept) * values * sizeof(Fixed) + values * sizeof(Real);  // + the solver's copy, as Real
   const double matrix = f.entries * (sizeof(Real) + sizeof(int)) + (f.unknowns + 1) * sizeof(int);
-  const double matrices = 2 + (input.solver.shift > 0 ? 1 : 0) + (input.solver.ilu ? 1 : 0);
+  const double matrices = 2 + (input.solver.shift > 0 ? 1 : 0) + (input.solver.preconditioner == CmfdPreconditioning::ilu ? 1 : 0);
   // flux, source, next source, rhs, scratch, two warm-start fluxes; GMRES' basis (restart + 1 columns), its
   // three work vectors and the ILU solve's intermediate one (src/cmfd/cmfd_gmres.hpp)
   const double vectors = 7 * f.unknowns + (input.solver.gmres_restart + 5.0) * f.unknowns;

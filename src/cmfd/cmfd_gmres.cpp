@@ -92,7 +92,7 @@ CmfdIlu::~CmfdIlu() {
   upper_handle_.destroy_sptrsv_handle();
 }
 
-void CmfdIlu::apply(const DeviceExec& exec, const CmfdVector& x, const CmfdVector& y) const {
+void CmfdIlu::apply(const DeviceExec& exec, const CmfdMatrix&, const CmfdVector& x, const CmfdVector& y) const {
   DeviceExec space = exec;  // sptrsv_solve takes the space by non-const reference
   KokkosSparse::sptrsv_solve(space, &lower_handle_, lower_.graph.row_map, lower_.graph.entries, lower_.values, x,
                              between_);
@@ -115,7 +115,7 @@ CmfdGmres::CmfdGmres(const DeviceExec& exec, int rows, int restart)
       sines_(restart),
       rhs_(restart + 1) {}
 
-CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdIlu* ilu,
+CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner,
                                   const CmfdVector& b, const CmfdVector& x, double tolerance, double reduction) {
   Cycle c;
   const double b_norm = KokkosBlas::nrm2(exec, b);
@@ -144,8 +144,8 @@ CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, c
   int steps = 0;
   for (int j = 0; j < restart_; ++j) {
     // w = A M^-1 v_j
-    if (ilu) {
-      ilu->apply(exec, column(j), z_);
+    if (preconditioner) {
+      preconditioner->apply(exec, a, column(j), z_);
       KokkosSparse::spmv(exec, "N", 1.0, a, z_, 0.0, w_);
     } else {
       KokkosSparse::spmv(exec, "N", 1.0, a, column(j), 0.0, w_);
@@ -200,9 +200,9 @@ CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, c
     coefficients_host_(i) = h(i, i) != 0 ? s / h(i, i) : 0.0;
   }
   Kokkos::deep_copy(exec, coefficients_, coefficients_host_);
-  if (ilu) {
+  if (preconditioner) {
     detail::gmres_combine(exec, basis_, steps, coefficients_, 1.0, 0.0, w_);
-    ilu->apply(exec, w_, z_);
+    preconditioner->apply(exec, a, w_, z_);
     KokkosBlas::axpy(exec, 1.0, z_, x);
   } else {
     detail::gmres_combine(exec, basis_, steps, coefficients_, 1.0, 1.0, x);

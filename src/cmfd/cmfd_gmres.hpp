@@ -1,10 +1,11 @@
 #pragma once
-// CMFD's inner solver: restarted GMRES, preconditioned on the right by ILU(0), with everything it needs
+// CMFD's inner solver: restarted GMRES, preconditioned on the right (cmfd_preconditioner.hpp), with everything it needs
 // allocated once and a result that does not depend on the order threads finish in.
 //
 //   CmfdGmres gmres(exec, rows, restart);            // Krylov basis and work vectors, once
 //   CmfdIlu ilu(exec, lower, upper);                 // level sets of L and U, once per pattern
 //   auto c = gmres.cycle(exec, a, &ilu, b, x, tol);  // one restart cycle from x; repeat until c.converged
+//                                                    // (or &gauss_seidel, or no preconditioner: nullptr)
 //
 // Why keff's own and not KokkosSparse's gmres: on a GPU that one's gemv (KokkosBlas' two-level kernel for
 // a column-major basis) adds partial sums with floating-point atomics, so two solves of the same system
@@ -14,7 +15,7 @@
 // Kokkos reduction: the same bits for the same thread count or device), and w - V h a loop per row over
 // the columns; orthogonalisation is classical Gram-Schmidt done twice (CGS2), so a step costs four passes
 // over the basis and two small copies to the host, not one reduction per basis vector.
-#include "src/cmfd/cmfd_operator.hpp"
+#include "src/cmfd/cmfd_preconditioner.hpp"
 
 #include <KokkosKernels_Handle.hpp>
 
@@ -25,14 +26,15 @@ namespace keff {
 
 // y = U^-1 L^-1 x for ILU(0) factors L and U: two level-scheduled triangular solves whose level sets
 // are computed here, once (they depend on the pattern only; the factors' values change every solve).
-class CmfdIlu {
+class CmfdIlu final : public CmfdPreconditioner {
  public:
   CmfdIlu(const DeviceExec& exec, const CmfdMatrix& lower, const CmfdMatrix& upper);
   ~CmfdIlu();
   CmfdIlu(const CmfdIlu&) = delete;
   CmfdIlu& operator=(const CmfdIlu&) = delete;
 
-  void apply(const DeviceExec& exec, const CmfdVector& x, const CmfdVector& y) const;
+  // `a` is the matrix the solver factored into L and U.
+  void apply(const DeviceExec& exec, const CmfdMatrix& a, const CmfdVector& x, const CmfdVector& y) const override;
 
  private:
   using Handle = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, Real, DeviceExec, DeviceMem, DeviceMem>;
@@ -53,12 +55,12 @@ class CmfdGmres {
 
   CmfdGmres(const DeviceExec& exec, int rows, int restart);
 
-  // One cycle of GMRES(restart) on a x = b from the x given, preconditioned on the right by `ilu` when
-  // there is one: at most `restart` Arnoldi steps, fewer once the estimated residual is below
+  // One cycle of GMRES(restart) on a x = b from the x given, preconditioned on the right by
+  // `preconditioner` when there is one: at most `restart` Arnoldi steps, fewer once the estimated residual is below
   // `tolerance` (relative to ||b||) or below `reduction` times the residual the cycle started from;
   // x is then updated and the true residual computed, and `converged` says whether it is below the
   // larger of the two. b = 0 gives x = 0.
-  Cycle cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdIlu* ilu, const CmfdVector& b,
+  Cycle cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner, const CmfdVector& b,
               const CmfdVector& x, double tolerance, double reduction = 0);
 
  private:

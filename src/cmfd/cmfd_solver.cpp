@@ -7,6 +7,7 @@
 // minutes.
 #include "src/cmfd/cmfd_solver.hpp"
 
+#include "src/cmfd/cmfd_gauss_seidel.hpp"
 #include "src/cmfd/cmfd_gmres.hpp"
 #include "src/cmfd/cmfd_operator.hpp"
 
@@ -96,7 +97,7 @@ struct CmfdSolver::Impl {
   CmfdMatrix shifted;  // M - F / k_s for the Wielandt shift: M's graph, values of its own
   detail::CmfdKernelHandle handle;  // ILU(0)'s symbolic and numeric factorisation
   CmfdMatrix ilu_lower, ilu_upper;
-  std::unique_ptr<CmfdIlu> preconditioner;
+  std::unique_ptr<CmfdPreconditioner> preconditioner;
   CmfdGmres krylov;
   CmfdVector phi, source, next_source, rhs, scratch, cell_source;
   // The warm start: the last converged solve's flux, and the one before, so that a solve the caller
@@ -134,7 +135,7 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
     shifted = CmfdMatrix("keff::cmfd::shifted", rows, rows, nnz, cmfd_view<Values>(exec, "shifted_values", nnz),
                          op.loss.graph.row_map, op.loss.graph.entries);
   }
-  if (options.ilu) {
+  if (options.preconditioner == CmfdPreconditioning::ilu) {
     // ILU(0) keeps the pattern of M: the graph is structurally symmetric, so L (with its unit diagonal)
     // and U (with the diagonal) each hold half of the off-diagonal entries plus one per row.
     const int half = (nnz - rows) / 2 + rows;
@@ -156,6 +157,8 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
     ilu_upper = CmfdMatrix("keff::cmfd::ilu_upper", rows, rows, half, cmfd_view<Values>(exec, "ilu_upper_values", half),
                            u_rows, u_cols);
     preconditioner = std::make_unique<CmfdIlu>(exec, ilu_lower, ilu_upper);
+  } else if (options.preconditioner == CmfdPreconditioning::gauss_seidel) {
+    preconditioner = std::make_unique<CmfdGaussSeidel>(exec, m, g);
   }
 }
 
@@ -198,7 +201,7 @@ void CmfdSolver::Impl::remember(const DeviceExec& exec) {
 
 // ILU(0) of `a` (M or the shifted matrix, on M's graph) into the preconditioner's L and U.
 void CmfdSolver::Impl::factor(const DeviceExec& exec, const CmfdMatrix& a) {
-  if (!preconditioner) return;
+  if (options.preconditioner != CmfdPreconditioning::ilu) return;
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::ilu");
   auto a_rows = a.graph.row_map;
   auto a_cols = a.graph.entries;
