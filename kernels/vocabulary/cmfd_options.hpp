@@ -38,7 +38,7 @@ struct CmfdOptions {
   double shift = 0;
   // Inner solves, GMRES(restart) to a relative residual of at most gmres_tolerance (or gmres_reduction
   // below), at most (gmres_max_restarts + 1) * gmres_restart iterations, preconditioned on the right.
-  // Two-colour Gauss-Seidel halves the GMRES iterations in three launches per application; ILU(0) cuts
+  // Two-colour Gauss-Seidel halves the GMRES iterations in three sweeps per application; ILU(0) cuts
   // them further, but its triangular solves launch a kernel per level, which on the problems measured
   // (src/cmfd/README.md) cost more than it saved.
   double gmres_tolerance = 1e-12;

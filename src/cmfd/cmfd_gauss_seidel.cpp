@@ -8,19 +8,12 @@ namespace keff {
 // Named, not anonymous: nvcc refuses an extended lambda whose enclosing function has internal linkage.
 namespace detail {
 
-// How a half sweep treats what it reads besides its own row.
-struct HalfSweep {
-  bool first_visit;  // the cells' later groups hold nothing of this application yet: read as 0
-  bool neighbours;   // the other colour's cells have been updated: read them (else read as 0)
-  bool descending;   // the groups of a cell in descending order
-};
-
-// y(g, c) = (x(g, c) - sum of the row's other entries times y) / diagonal, for every cell c in `cells`,
-// its groups one after another. Row (g, c) is g * n_cells + c: a column j = h * n_cells + c' lies in the
-// same cell when j - row is a multiple of n_cells (group h - g) and is a spatial neighbour in group g
-// when |j - row| < n_cells.
+// y(g, c) = (x(g, c) - the row's other entries times y) / diagonal, for every cell c in `cells`, its
+// groups one after another (descending: the last group first). y starts at 0, so a value not yet
+// updated in this application (the other colour's cells in the first half sweep, a cell's later groups
+// on its first visit) enters as 0: one test per entry, the diagonal's.
 void gauss_seidel_half_sweep(const DeviceExec& exec, const CmfdMatrix& a, const Kokkos::View<const int*, DeviceMem>& cells,
-                             int n_cells, int groups, HalfSweep how, const CmfdVector& x, const CmfdVector& y) {
+                             int n_cells, int groups, bool descending, const CmfdVector& x, const CmfdVector& y) {
   const auto rows = a.graph.row_map;
   const auto columns = a.graph.entries;
   const auto values = a.values;
@@ -29,17 +22,15 @@ void gauss_seidel_half_sweep(const DeviceExec& exec, const CmfdMatrix& a, const 
       KOKKOS_LAMBDA(int i) {
         const int c = cells(i);
         for (int k = 0; k < groups; ++k) {
-          const int row = (how.descending ? groups - 1 - k : k) * n_cells + c;
+          const int row = (descending ? groups - 1 - k : k) * n_cells + c;
           Real s = x(row), diagonal = 0;
           for (int e = rows(row); e < rows(row + 1); ++e) {
-            const int d = columns(e) - row;
-            if (d == 0) {
+            const int j = columns(e);
+            if (j == row) {
               diagonal = values(e);
-              continue;
+            } else {
+              s -= values(e) * y(j);
             }
-            const bool spatial = d > -n_cells && d < n_cells;
-            if (spatial ? !how.neighbours : (how.first_visit && d > 0)) continue;
-            s -= values(e) * y(columns(e));
           }
           y(row) = diagonal != 0 ? s / diagonal : s;
         }
@@ -68,9 +59,10 @@ CmfdGaussSeidel::CmfdGaussSeidel(const DeviceExec& exec, const CmfdMesh& mesh, i
 }
 
 void CmfdGaussSeidel::apply(const DeviceExec& exec, const CmfdMatrix& a, const CmfdVector& x, const CmfdVector& y) const {
-  detail::gauss_seidel_half_sweep(exec, a, first_, cells_, groups_, {true, false, false}, x, y);
-  detail::gauss_seidel_half_sweep(exec, a, second_, cells_, groups_, {true, true, false}, x, y);
-  detail::gauss_seidel_half_sweep(exec, a, first_, cells_, groups_, {false, true, true}, x, y);
+  Kokkos::deep_copy(exec, y, 0.0);
+  detail::gauss_seidel_half_sweep(exec, a, first_, cells_, groups_, false, x, y);
+  detail::gauss_seidel_half_sweep(exec, a, second_, cells_, groups_, false, x, y);
+  detail::gauss_seidel_half_sweep(exec, a, first_, cells_, groups_, true, x, y);
 }
 
 }  // namespace keff

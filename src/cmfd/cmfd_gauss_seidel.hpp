@@ -4,8 +4,8 @@
 // (i + j + k even or odd). A cell's spatial neighbours all have the other colour, so the cells of one
 // colour update at once, a thread per cell, each taking its cell's groups in order (its in-cell
 // couplings, scattering and, shifted, fission, are where the groups meet). One application is three
-// launches from y = 0: the first colour with groups ascending, the second, the first again with groups
-// descending. That is a fixed linear operator, as right-preconditioned GMRES needs, and every value is
+// sweeps from y = 0 (and a launch that zeroes y): the first colour with groups ascending, the second,
+// the first again with groups descending. That is a fixed linear operator, as right-preconditioned GMRES needs, and every value is
 // written by one thread from values no other thread writes in that launch: the same bits on any thread
 // count or device.
 //
