@@ -213,7 +213,7 @@ CmfdTally<typename Exec::memory_space> allocate_cmfd_tally(const Exec& exec, con
   t.groups = groups;
   if (n_groups > 0) {
     t.scores = allocate_cmfd_tallies<Fixed>(exec, mesh, n_groups, "score_");
-    const auto adds_to = [&](const auto& v) { return ScatterSums<typename std::decay_t<decltype(v)>::data_type, Mem>(exec, v); };
+    const auto adds_to = [&](const auto& v) { return scatter_sums_over(exec, v); };
     const CmfdTallies<Mem, Fixed>& s = t.scores;
     t.adds = {adds_to(s.flux),        adds_to(s.total),       adds_to(s.scatter),          adds_to(s.nu_fission),
               adds_to(s.current),     adds_to(s.track_total), adds_to(s.track_absorption), adds_to(s.track_nu_fission)};

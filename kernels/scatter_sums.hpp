@@ -13,19 +13,36 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 
+#include <cstddef>
 #include <type_traits>
+#include <utility>
 
 namespace keff {
 
 template <class Mem>
 inline constexpr bool sums_per_thread = std::is_same_v<Mem, Kokkos::HostSpace>;
 
-// A ScatterView over a View<Data, LayoutRight, Mem>; make it from that View (ScatterSums<...>(exec, view)).
+// A ScatterView over a View<Data, LayoutRight, Mem>; make it with scatter_sums_over.
 template <class Data, class Mem>
 using ScatterSums = Kokkos::Experimental::ScatterView<
     Data, Kokkos::LayoutRight, Kokkos::Device<typename Mem::execution_space, Mem>, Kokkos::Experimental::ScatterSum,
     std::conditional_t<sums_per_thread<Mem>, Kokkos::Experimental::ScatterDuplicated, Kokkos::Experimental::ScatterNonDuplicated>,
     std::conditional_t<sums_per_thread<Mem>, Kokkos::Experimental::ScatterNonAtomic, Kokkos::Experimental::ScatterAtomic>>;
+
+// The ScatterSums over `view`. On the host its copies are labelled "<the View's label>_per_thread"
+// (ScatterView's constructor from a View would call them "duplicated_<label>", outside keff::<area>::);
+// on GPUs it is the View itself.
+template <class Exec, class View>
+ScatterSums<typename View::data_type, typename Exec::memory_space> scatter_sums_over(const Exec& exec, const View& view) {
+  using Sums = ScatterSums<typename View::data_type, typename Exec::memory_space>;
+  if constexpr (sums_per_thread<typename Exec::memory_space>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return Sums(Kokkos::view_alloc(exec, view.label() + "_per_thread"), view.extent(I)...);
+    }(std::make_index_sequence<View::rank_dynamic>{});
+  } else {
+    return Sums(exec, view);
+  }
+}
 
 // The copies a ScatterSums on `exec` keeps besides its View: one per thread that can add on the host, none
 // on GPUs (what the memory checks count).

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -202,8 +203,14 @@ TEST(ZeroAllocations, StateEstimateCountsCmfdScoreCopies) {
   const int shape[3] = {20, 20, 20};
   n.cmfd_mesh = make_cmfd_mesh(lower, upper, shape, albedo);
   n.cmfd_groups = 2;
-  const auto state = allocate_transport_state(exec, n);
+  std::optional<TransportState<Exec>> allocated_state;
+  const std::vector<std::string> labels = allocations_during([&] { allocated_state.emplace(allocate_transport_state(exec, n)); });
+  const auto& state = *allocated_state;
   const double scores = cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) * sizeof(Fixed);
+  // The copies carry keff's names (kernels/scatter_sums.hpp), not ScatterView's "duplicated_...".
+  for (const auto& label : labels) EXPECT_EQ(label.rfind("keff::", 0), 0u) << label;
+  const bool named = std::find(labels.begin(), labels.end(), "keff::cmfd::score_flux_per_thread") != labels.end();
+  EXPECT_EQ(named, sums_per_thread<Exec::memory_space>);
   const double copies = sums_per_thread<Exec::memory_space> ? exec.concurrency() : 0;
   EXPECT_EQ(state.scatter_copies, copies);
   const auto allocated = static_cast<double>(state.bytes());

@@ -119,7 +119,7 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
       state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
       allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
       population_sums,
-      ScatterSums<Fixed* [3], Mem>(exec, population_sums),
+      scatter_sums_over(exec, population_sums),
       scatter_copies(exec),
       lost,
       Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
