@@ -4,21 +4,26 @@
 # The two runs of a pair run at once, one thread each, pinned one per core and swapped every round, so
 # that both see the same machine: on this kind of machine runs one after another drift by tens of
 # percent, while the pairs' ratios repeat to a few percent. Prints each round's transport seconds (both
-# transport phases of the run's JSON) and the median ratio.
+# transport phases of the run's JSON; with --phase cmfd, the cmfd phase: the solver's time, for two builds
+# with --against) and the median ratio.
 #   perf/cmfd_tally_cost.sh [--rounds 6] [--particles 100000] [--batches 20] [--against OTHER_BIN_DIR]
+#                           [--phase transport|cmfd]
 # Build directory: $KEFF_BUILD_DIR (default build). Needs two cores.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-rounds=6 particles=100000 batches=20 against=""
+rounds=6 particles=100000 batches=20 against="" phase=transport
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
     --particles) particles=$2; shift 2 ;;
     --batches) batches=$2; shift 2 ;;
     --against) against=$2; shift 2 ;;
+    --phase) phase=$2; shift 2 ;;
     *) echo "cmfd_tally_cost.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
+case "$phase" in transport|cmfd) ;; *) echo "cmfd_tally_cost.sh: --phase is transport or cmfd, not '$phase'" >&2; exit 2 ;; esac
+[ "$phase" = transport ] || [ -n "$against" ] || { echo "cmfd_tally_cost.sh: --phase cmfd compares two builds: give --against" >&2; exit 2; }
 scratch_dir
 input=examples/la13511_ud2o_sphere.toml
 sed 's/^feedback = true$/feedback = false/' "$input" > "$tmp/scored.toml"
@@ -37,18 +42,20 @@ for r in $(seq "$rounds"); do
   wait
 done
 echo "machine: $(machine); $input, $particles particles x $batches batches, 1 thread per run, $rounds rounds"
-python3 - "$tmp" "$rounds" "$label_a" "$label_b" <<'PY'
+python3 - "$tmp" "$rounds" "$label_a" "$label_b" "$phase" <<'PY'
 import json, statistics, sys
-tmp, rounds, label_a, label_b = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+tmp, rounds, label_a, label_b, phase = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 def transport(name):
     with open(f"{tmp}/{name}.json") as f:
         t = json.load(f)["timing"]
+    if phase == "cmfd":
+        return t["cmfd"]["max"]
     return t["transport inactive"]["max"] + t["transport active"]["max"]
 ratios = []
-print(f"A = {label_a}; B = {label_b}")
+print(f"A = {label_a}; B = {label_b}; seconds of {phase}")
 for r in range(1, rounds + 1):
     a, b = transport(f"a.{r}"), transport(f"b.{r}")
     ratios.append(b / a)
-    print(f"round {r}: A {a:.2f} s, B {b:.2f} s, B / A {b / a:.3f}")
+    print(f"round {r}: A {a:.3f} s, B {b:.3f} s, B / A {b / a:.3f}")
 print(f"median B / A {statistics.median(ratios):.3f} (range {min(ratios):.3f}-{max(ratios):.3f})")
 PY

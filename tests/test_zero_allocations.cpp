@@ -212,7 +212,7 @@ TEST(ZeroAllocations, StateEstimateCountsCmfdScoreCopies) {
   const bool named = std::find(labels.begin(), labels.end(), "keff::cmfd::score_flux_per_thread") != labels.end();
   EXPECT_EQ(named, sums_per_thread<Exec::memory_space>);
   const double copies = sums_per_thread<Exec::memory_space> ? exec.concurrency() : 0;
-  EXPECT_EQ(state.scatter_copies, copies);
+  EXPECT_EQ(state.sum_copies, copies);
   const auto allocated = static_cast<double>(state.bytes());
   EXPECT_GE(allocated, (1 + copies) * scores);
   EXPECT_NEAR(transport_state_bytes(exec, n, 0.0), allocated, 0.02 * allocated + 4096);

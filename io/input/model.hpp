@@ -363,25 +363,27 @@ struct Problem {
 
   // CMFD runs: a [cmfd] table that is enabled (keff run --cmfd / --no-cmfd decide over its key).
   bool cmfd_on() const { return cmfd && cmfd->enabled; }
+  // CMFD runs and reweights the source (which couples independent populations).
+  bool cmfd_feedback() const { return cmfd_on() && cmfd->feedback; }
 };
 
-// settings.populations = "auto": limits::automatic_populations where the particles divide into that many
-// populations of at least limits::min_automatic_population_histories and no CMFD feedback couples them;
-// else one, whose batches' corrected std and correlation warning are what the run quotes.
 // Why the problem cannot run settings.populations ("" when it can): its particles (populations_problem),
 // or CMFD feedback, which couples populations (cmfd_populations_problem).
 inline std::string populations_problem(const Problem& p) {
   if (std::string why = populations_problem(p.settings); !why.empty()) return why;
-  if (p.cmfd_on() && p.cmfd->feedback && p.settings.populations > 1) return cmfd_populations_problem(p.settings.populations);
+  if (p.cmfd_feedback() && p.settings.populations > 1) return cmfd_populations_problem(p.settings.populations);
   return "";
 }
 
+// settings.populations = "auto": limits::automatic_populations where the particles divide into that many
+// populations of at least limits::min_automatic_population_histories and no CMFD feedback couples them;
+// else one, whose batches' corrected std and correlation warning are what the run quotes.
 inline void choose_populations(Problem& p) {
   auto& s = p.settings;
   if (!s.populations_automatic) return;
   const std::int64_t n = limits::automatic_populations;
   const bool fits = s.particles % n == 0 && s.particles / n >= limits::min_automatic_population_histories;
-  s.populations = fits && !(p.cmfd_on() && p.cmfd->feedback) ? limits::automatic_populations : 1;
+  s.populations = fits && !p.cmfd_feedback() ? limits::automatic_populations : 1;
 }
 
 }  // namespace keff::model

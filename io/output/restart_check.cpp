@@ -215,7 +215,7 @@ std::string partial_batch_problem(const RunResults& sp, const model::Problem& p)
     }
   }
   const double histories = static_cast<double>(generations) * static_cast<double>(p.settings.particles);
-  const bool weighted = p.cmfd_on() && p.cmfd->feedback;
+  const bool weighted = p.cmfd_feedback();
   const double w = sp.restart.tally_partial_weight;
   if (weighted ? !(w >= histories / limits::max_cmfd_source_weight_ratio && w <= histories * limits::max_cmfd_source_weight_ratio)
                : w != histories) {
@@ -233,7 +233,7 @@ std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
   }
   const std::vector<std::int64_t> placed = placement_counts(p);
   const int active = completed_active_batches(sp);
-  const double most = max_tally_batch_value(p.settings.particles, p.cmfd_on() && p.cmfd->feedback);
+  const double most = max_tally_batch_value(p.settings.particles, p.cmfd_feedback());
   for (std::size_t t = 0; t < p.tallies.size(); ++t) {
     const TallyResult& r = sp.tallies[t];
     const std::int64_t values = tally_values(p, p.tallies[t], placed);

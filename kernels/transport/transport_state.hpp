@@ -47,7 +47,7 @@ struct TransportState {
   CmfdTally<Mem> cmfd;                    // this batch's CMFD scores (zero-size without CMFD)
   Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem> population_sums;  // kernels/population_scores.hpp
   ScatterSums<Fixed* [3], Mem> population_adds;                       // what transport adds them in
-  int scatter_copies = 0;  // of each ScatterSums' View: per thread on the host (kernels/scatter_sums.hpp)
+  int sum_copies = 0;  // of each ScatterSums' View: one per thread on the host (kernels/scatter_sums.hpp)
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
   ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
@@ -58,7 +58,7 @@ struct TransportState {
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
-    const std::size_t copies = 1 + static_cast<std::size_t>(scatter_copies);
+    const std::size_t copies = 1 + static_cast<std::size_t>(sum_copies);
     return b(bank.sites) + b(tally_sums) + (population_sums.span() + cmfd.scores.size()) * copies * sizeof(Fixed) + workspace.bytes() +
            slots.bytes() + spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes();
   }

@@ -41,7 +41,7 @@ void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
                      "which names the coarse mesh; examples/INPUT.md)");
   }
   if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
-  if (p.cmfd_on() && p.cmfd->feedback && !p.settings.populations_automatic && p.settings.populations > 1) {
+  if (p.cmfd_feedback() && !p.settings.populations_automatic && p.settings.populations > 1) {
     throw UsageError(model::cmfd_populations_problem(p.settings.populations) +
                      " (allowed: [cmfd] feedback = false, --no-cmfd, or one population)");
   }

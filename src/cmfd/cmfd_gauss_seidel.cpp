@@ -1,7 +1,8 @@
 // Two-colour symmetric Gauss-Seidel for CMFD (cmfd_gauss_seidel.hpp).
 #include "src/cmfd/cmfd_gauss_seidel.hpp"
 
-#include <string>
+#include "src/params/to_device.hpp"
+
 #include <vector>
 
 namespace keff {
@@ -47,15 +48,8 @@ CmfdGaussSeidel::CmfdGaussSeidel(const DeviceExec& exec, const CmfdMesh& mesh, i
     mesh.cell_indices(c, idx);
     colour[(idx[0] + idx[1] + idx[2]) % 2].push_back(c);
   }
-  const auto to_device = [&](const std::vector<int>& v, const char* what) {
-    Kokkos::View<int*, DeviceMem> d(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, std::string("keff::cmfd::") + what),
-                                    v.size());
-    Kokkos::deep_copy(exec, d, Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
-    exec.fence();  // `v` dies here
-    return d;
-  };
-  first_ = to_device(colour[0], "gauss_seidel_first_colour");
-  second_ = to_device(colour[1], "gauss_seidel_second_colour");
+  first_ = to_device(exec, "keff::cmfd::gauss_seidel_first_colour", colour[0]);
+  second_ = to_device(exec, "keff::cmfd::gauss_seidel_second_colour", colour[1]);
 }
 
 void CmfdGaussSeidel::apply(const DeviceExec& exec, const CmfdMatrix& a, const CmfdVector& x, const CmfdVector& y) const {

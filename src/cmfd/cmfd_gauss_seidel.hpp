@@ -5,9 +5,9 @@
 // colour update at once, a thread per cell, each taking its cell's groups in order (its in-cell
 // couplings, scattering and, shifted, fission, are where the groups meet). One application is three
 // sweeps from y = 0 (and a launch that zeroes y): the first colour with groups ascending, the second,
-// the first again with groups descending. That is a fixed linear operator, as right-preconditioned GMRES needs, and every value is
-// written by one thread from values no other thread writes in that launch: the same bits on any thread
-// count or device.
+// the first again with groups descending. That is a fixed linear operator, as right-preconditioned
+// GMRES needs, and every value is written by one thread from values no other thread writes in that
+// launch: the same bits on any thread count or device.
 //
 // ILU(0) (cmfd_gmres.hpp) cuts more iterations but solves its triangles level by level, a launch per
 // level: measured in src/cmfd/README.md.

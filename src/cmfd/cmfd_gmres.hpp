@@ -1,6 +1,6 @@
 #pragma once
-// CMFD's inner solver: restarted GMRES, preconditioned on the right (cmfd_preconditioner.hpp), with everything it needs
-// allocated once and a result that does not depend on the order threads finish in.
+// CMFD's inner solver: restarted GMRES, preconditioned on the right (cmfd_preconditioner.hpp), with
+// everything it needs allocated once and a result that does not depend on the order threads finish in.
 //
 //   CmfdGmres gmres(exec, rows, restart);            // Krylov basis and work vectors, once
 //   CmfdIlu ilu(exec, lower, upper);                 // level sets of L and U, once per pattern
@@ -56,12 +56,12 @@ class CmfdGmres {
   CmfdGmres(const DeviceExec& exec, int rows, int restart);
 
   // One cycle of GMRES(restart) on a x = b from the x given, preconditioned on the right by
-  // `preconditioner` when there is one: at most `restart` Arnoldi steps, fewer once the estimated residual is below
-  // `tolerance` (relative to ||b||) or below `reduction` times the residual the cycle started from;
-  // x is then updated and the true residual computed, and `converged` says whether it is below the
-  // larger of the two. b = 0 gives x = 0.
-  Cycle cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner, const CmfdVector& b,
-              const CmfdVector& x, double tolerance, double reduction = 0);
+  // `preconditioner` when there is one: at most `restart` Arnoldi steps, fewer once the estimated
+  // residual is below `tolerance` (relative to ||b||) or below `reduction` times the residual the cycle
+  // started from; x is then updated and the true residual computed, and `converged` says whether it is
+  // below the larger of the two. b = 0 gives x = 0.
+  Cycle cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner,
+              const CmfdVector& b, const CmfdVector& x, double tolerance, double reduction = 0);
 
  private:
   int restart_;
