@@ -151,29 +151,35 @@ endif()
 
 # CMFD with feedback: the same bits at 1, 2 and 4 ranks, in history and event modes and with domain
 # decomposition (one build, one thread per rank; src/cmfd/README.md says what holds across thread
-# counts); and a restart continues the CMFD window bit for bit, at 1 and 2 ranks.
+# counts); and a restart continues the CMFD window bit for bit, at 1 and 2 ranks, inside CMFD's batches
+# (inputs/cmfd_begin_later.toml: batches 6 to the last) and after its end (by default the last inactive
+# batch).
 if(KEFF_HAVE_CMFD)
   add_test(NAME determinism_cmfd
            COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
-                   "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml;--particles;2000;--batches;8;--inactive;3"
+                   "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml;--particles;2000;--batches;8;--inactive;6"
                    "-DVARIANTS=1:--mode,history;1:--mode,event;2:--mode,history;4:--mode,event;2:--domains,2,1,1;4:--domains,4,1,1"
                    -DOUT=${_out}/determinism_cmfd -P ${_cmake_dir}/compare_variants.cmake)
   foreach(_np 1 2)
     add_test(NAME restart_cmfd_np${_np}
              COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=${_np}
-                     "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml;--particles;1500;--inactive;3"
-                     -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_cmfd_np${_np} -P ${_cmake_dir}/restart.cmake)
+                     "-DARGS=run;${CMAKE_CURRENT_SOURCE_DIR}/inputs/cmfd_begin_later.toml;--particles;1500;--inactive;2"
+                     -DBATCHES=9 -DHALF=7 -DOUT=${_out}/restart_cmfd_np${_np} -P ${_cmake_dir}/restart.cmake)
   endforeach()
+  add_test(NAME restart_cmfd_after_end
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=1
+                   "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml;--particles;1500;--inactive;3"
+                   -DBATCHES=10 -DHALF=5 -DOUT=${_out}/restart_cmfd_after_end -P ${_cmake_dir}/restart.cmake)
   # A run stopped before [cmfd] begin (a note, not an error) and continued past it: CMFD from its begin,
   # the bits of the straight run.
   add_test(NAME restart_cmfd_begin_later
            COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=1
                    "-DARGS=run;${CMAKE_CURRENT_SOURCE_DIR}/inputs/cmfd_begin_later.toml;--particles;1500;--inactive;2"
                    -DBATCHES=9 -DHALF=4 -DOUT=${_out}/restart_cmfd_begin_later -P ${_cmake_dir}/restart.cmake)
-  set_tests_properties(determinism_cmfd restart_cmfd_np1 restart_cmfd_np2 restart_cmfd_begin_later
+  set_tests_properties(determinism_cmfd restart_cmfd_np1 restart_cmfd_np2 restart_cmfd_after_end restart_cmfd_begin_later
                        PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
                                   ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
-  set_tests_properties(restart_cmfd_np1 restart_cmfd_begin_later PROPERTIES LABELS "cli;determinism")
+  set_tests_properties(restart_cmfd_np1 restart_cmfd_after_end restart_cmfd_begin_later PROPERTIES LABELS "cli;determinism")
   # A failed solve shown as failed, never as a number; a run where CMFD did nothing says so. One thread:
   # CMFD's reductions add in the thread count's order, and the failing solve is the one thread's.
   add_test(NAME cli_cmfd_failures

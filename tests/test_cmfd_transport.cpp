@@ -32,6 +32,7 @@ model::Problem with_cmfd(model::Problem p, std::array<int, 3> shape, bool feedba
   c.albedo.fill(cmfd_measured_albedo);
   for (int g = 0; g < p.groups; ++g) c.collapse.push_back(g);
   c.begin = begin;
+  c.end = p.settings.batches;  // every batch, active ones too
   c.feedback = feedback;
   c.window = window;
   c.min_collisions = min_collisions;
@@ -136,6 +137,43 @@ void expect_critical_with_cmfd(const char* example, std::array<int, 3> shape) {
 
 TEST(CmfdCriticality, PuSlab) { expect_critical_with_cmfd("la13511_pua_slab.toml", {8, 1, 1}); }
 TEST(CmfdCriticality, PuSphere) { expect_critical_with_cmfd("la13511_pub_sphere.toml", {4, 4, 4}); }
+
+// [cmfd] end, by default the last inactive batch: CMFD tallies, solves and feeds back in batches begin to
+// end and in no later one, whose source then follows from the last feedback alone. A run that ends CMFD
+// earlier has the same bits up to the batch after its end, the first that CMFD's feedback no longer
+// reaches.
+TEST(CmfdTransport, EndsWithItsEndBatch) {
+  model::Problem through = with_cmfd(test::sized(test::example("la13511_pub_sphere.toml"), 1000, 6, 2), {2, 2, 2}, true,
+                                     1, model::CmfdWindow::none);
+  model::Problem inactive = through;
+  inactive.cmfd->end.reset();
+  EXPECT_EQ(inactive.cmfd_end(), 2);
+  const RunResults a = test::run_quietly(through), b = test::run_quietly(inactive);
+  ASSERT_EQ(a.batch.size(), 6u);
+  ASSERT_EQ(b.batch.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_TRUE(a.batch[i].cmfd.has_value()) << "batch " << i + 1;
+    EXPECT_EQ(b.batch[i].cmfd.has_value(), i < 2) << "batch " << i + 1;
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(a.batch[i].k_collision, b.batch[i].k_collision) << "batch " << i + 1;
+  }
+  EXPECT_NE(a.batch[3].k_collision, b.batch[3].k_collision);
+  ASSERT_TRUE(b.cmfd.has_value());
+  EXPECT_EQ(b.cmfd->end, 2);
+  EXPECT_EQ(a.cmfd->end, 6);
+
+  model::Problem none = inactive;  // no inactive batch, no [cmfd] end: CMFD would run in no batch
+  none.settings.inactive = 0;
+  try {
+    test::run_quietly(none);
+    ADD_FAILURE() << "CMFD without a batch to run in was accepted";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("runs from batch begin = 1 to batch end, by default the last inactive batch, is 0"),
+              std::string::npos)
+        << e.what();
+  }
+}
 
 // The statepoint of a run of `problem` (written to a scratch file, read back, removed).
 RunResults statepoint_of(model::Problem problem) {

@@ -205,7 +205,7 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
   if (!t) return std::nullopt;
   const Section& c = *t;
   c.allow_only({"enabled", "lower_left", "upper_right", "shape", "lattice", "albedo", "energy_bounds", "collapse",
-                "begin", "feedback", "window", "window_size", "min_collisions", "solver"});
+                "begin", "end", "feedback", "window", "window_size", "min_collisions", "solver"});
   model::Cmfd out;
   out.where = c.loc();
   out.enabled = c.boolean("enabled").value_or(true);
@@ -235,9 +235,18 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
   }
 
   out.begin = static_cast<int>(c.integer("begin", out.begin, 1, limits::max_batches));
+  if (c.has("end")) {
+    out.end = static_cast<int>(c.integer("end", out.begin, 1, limits::max_batches));
+    if (*out.end < out.begin) {
+      c.fail("end", "invalid value " + std::to_string(*out.end) + ", before begin = " + std::to_string(out.begin),
+             "an integer from begin to " + limits::number_text(limits::max_batches));
+    }
+  }
   out.feedback = c.boolean("feedback").value_or(out.feedback);
-  if (out.feedback && out.enabled && !p.settings.populations_automatic && p.settings.populations > 1) {
-    c.fail("feedback", model::cmfd_populations_problem(p.settings.populations), "feedback = false with populations");
+  if (out.feedback && out.enabled && out.end.value_or(p.settings.inactive) > p.settings.inactive &&
+      !p.settings.populations_automatic && p.settings.populations > 1) {
+    c.fail(out.end ? "end" : "feedback", model::cmfd_populations_problem(p.settings.populations),
+           "with populations, [cmfd] end at most the last inactive batch, or feedback = false");
   }
   out.window = c.choice("window", out.window);
   if (c.has("window_size") && out.window != model::CmfdWindow::rolling) {

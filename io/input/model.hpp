@@ -249,7 +249,7 @@ inline std::string populations_allowed() {
 }
 // CMFD feedback reweights every site by the CMFD source of all histories, which would couple the populations.
 inline std::string cmfd_populations_problem(int populations) {
-  return "CMFD feedback with " + std::to_string(populations) +
+  return "CMFD feedback in active batches with " + std::to_string(populations) +
          " populations: it reweights each population's source by all of them, so they are not independent";
 }
 // Why settings.populations does not suit settings.particles ("" when it does): each population holds
@@ -303,6 +303,8 @@ struct Cmfd {
   std::vector<double> energy_bounds;  // continuous energy: coarse group edges, eV, ascending
   std::vector<int> collapse;          // multigroup: the coarse group of each of the problem's groups
   int begin = 1;                      // the first batch tallied (and solved)
+  // The last batch tallied, solved and fed back; unset: the last inactive batch (cmfd_end below).
+  std::optional<int> end;
   bool feedback = false;              // reweight the fission source to CMFD's, or only report k_cmfd
   CmfdWindow window = CmfdWindow::none;
   int window_size = 10;               // rolling
@@ -363,15 +365,31 @@ struct Problem {
 
   // CMFD runs: a [cmfd] table that is enabled (keff run --cmfd / --no-cmfd decide over its key).
   bool cmfd_on() const { return cmfd && cmfd->enabled; }
-  // CMFD runs and reweights the source (which couples independent populations).
+  // CMFD runs and reweights the source.
   bool cmfd_feedback() const { return cmfd_on() && cmfd->feedback; }
+  // The last batch CMFD runs in: [cmfd] end, by default the last inactive batch. CMFD is there to
+  // converge the source; in active batches its feedback leaves the quoted std short of k's spread
+  // (src/cmfd/README.md, "Which batches").
+  int cmfd_end() const { return cmfd->end.value_or(settings.inactive); }
+  // CMFD reweights the source after an active batch: the populations' active batches would share its
+  // weights, which are every population's tallies' (before them, only their starts do).
+  bool cmfd_couples_populations() const { return cmfd_feedback() && cmfd_end() > settings.inactive; }
 };
 
+// Why [cmfd] runs in no batch at all ("" when it runs in some): its end before its begin.
+inline std::string cmfd_batches_problem(const Problem& p) {
+  if (!p.cmfd_on() || p.cmfd_end() >= p.cmfd->begin) return "";
+  const std::string end = p.cmfd->end ? "end = " + std::to_string(*p.cmfd->end)
+                                      : "end, by default the last inactive batch, is " + std::to_string(p.cmfd_end());
+  return "[cmfd] at " + p.cmfd->where.str() + " runs from batch begin = " + std::to_string(p.cmfd->begin) +
+         " to batch " + end + ": no batch (allowed: [cmfd] end >= begin, or settings.inactive >= begin)";
+}
+
 // Why the problem cannot run settings.populations ("" when it can): its particles (populations_problem),
-// or CMFD feedback, which couples populations (cmfd_populations_problem).
+// or CMFD feedback in active batches, which couples populations (cmfd_populations_problem).
 inline std::string populations_problem(const Problem& p) {
   if (std::string why = populations_problem(p.settings); !why.empty()) return why;
-  if (p.cmfd_feedback() && p.settings.populations > 1) return cmfd_populations_problem(p.settings.populations);
+  if (p.cmfd_couples_populations() && p.settings.populations > 1) return cmfd_populations_problem(p.settings.populations);
   return "";
 }
 
@@ -383,7 +401,7 @@ inline void choose_populations(Problem& p) {
   if (!s.populations_automatic) return;
   const std::int64_t n = limits::automatic_populations;
   const bool fits = s.particles % n == 0 && s.particles / n >= limits::min_automatic_population_histories;
-  s.populations = fits && !p.cmfd_feedback() ? limits::automatic_populations : 1;
+  s.populations = fits && !p.cmfd_couples_populations() ? limits::automatic_populations : 1;
 }
 
 }  // namespace keff::model

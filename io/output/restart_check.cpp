@@ -407,8 +407,9 @@ std::string cmfd_problem(const RunResults& sp, const model::Problem& p) {
     }
   }
   const CmfdBounds bounds = cmfd_bounds(p);
-  // CMFD counts generations (its begin is its first batch's first generation): the records are generations.
-  const int done = static_cast<int>(sp.batch.size());
+  // CMFD counts generations (its begin is its first batch's first generation): the records are generations,
+  // and the window is as CMFD left it after its end batch.
+  const int done = std::min(static_cast<int>(sp.batch.size()), model::first_generation(p.settings, p.cmfd_end() + 1) - 1);
   const int first = model::first_generation(p.settings, p.cmfd->begin);
   if (std::string what = cmfd_window_parts_problem(w, *p.cmfd, done, first); !what.empty()) {
     return "its CMFD tally window keeps " + what;

@@ -226,6 +226,7 @@ struct CmfdReport {
   std::vector<double> energy_bounds;  // continuous energy
   std::vector<int> collapse;          // multigroup
   int begin = 1;
+  int end = 0;                        // the last batch CMFD ran in (or would have)
   bool feedback = false;
   std::string window;                 // "none" | "expanding" | "rolling"
   int window_size = 0;                // rolling
@@ -235,7 +236,7 @@ template <class C, class F>
   requires std::same_as<std::remove_const_t<C>, CmfdReport>
 void for_each_field(C& c, F&& f) {
   f("shape", c.shape), f("lower", c.lower), f("upper", c.upper), f("albedo", c.albedo), f("groups", c.groups);
-  f("energy_bounds", c.energy_bounds), f("collapse", c.collapse), f("begin", c.begin);
+  f("energy_bounds", c.energy_bounds), f("collapse", c.collapse), f("begin", c.begin), f("end", c.end);
   f("feedback", c.feedback), f("window", c.window), f("window_size", c.window_size);
 }
 

@@ -28,14 +28,15 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 7;
+constexpr std::int64_t statepoint_version = 8;
 
 // The checksum of everything a restart or a reader of the results reads (metadata, batches, the tallies'
 // descriptions, means, deviations and sums, source bank, CMFD's settings, solves, window and warm start),
 // over the values as held in RunResults, so the writer and the reader compute it alike (io/checksum.hpp).
 // Since version 5 the tallies' descriptions and results and CMFD's settings and warm start join it: a
 // reader had trusted them unchecked. Version 6 writes each filter's form and units and names its bounds
-// `bounds` (they were `energy_bounds`, when energy was the one filter with bounds).
+// `bounds` (they were `energy_bounds`, when energy was the one filter with bounds). Version 8 writes
+// CMFD's last batch, [cmfd] end.
 class ContentChecksum {
  public:
   void add(std::string_view text) { add(checksum64(text.data(), text.size())); }
@@ -339,7 +340,7 @@ void add_cmfd(ContentChecksum& c, const RunResults& r) {
     c.add(std::span<const double>(w->flux));
   }
   if (const auto& m = r.cmfd) {
-    for (const int v : {m->groups, m->begin, m->feedback ? 1 : 0, m->window_size}) c.add(static_cast<std::uint64_t>(v));
+    for (const int v : {m->groups, m->begin, m->end, m->feedback ? 1 : 0, m->window_size}) c.add(static_cast<std::uint64_t>(v));
     for (std::size_t a = 0; a < 3; ++a) {
       c.add(static_cast<std::uint64_t>(m->shape[a]));
       c.add_real(m->lower[a]);
@@ -356,6 +357,7 @@ void write_cmfd(const H5Group& g, const RunResults& r) {
   const CmfdReport& c = *r.cmfd;
   g.set_attribute("groups", c.groups);
   g.set_attribute("begin", c.begin);
+  g.set_attribute("end", c.end);
   g.set_attribute("feedback", c.feedback ? 1 : 0);
   g.set_attribute("window", c.window);
   g.set_attribute("window_size", c.window_size);
@@ -406,6 +408,7 @@ void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
   CmfdReport report;
   report.groups = static_cast<int>(g.attribute_int64("groups"));
   report.begin = static_cast<int>(g.attribute_int64("begin"));
+  report.end = static_cast<int>(g.attribute_int64("end"));
   report.feedback = g.attribute_int64("feedback") != 0;
   report.window = g.attribute_string("window");
   report.window_size = static_cast<int>(g.attribute_int64("window_size"));

@@ -12,6 +12,7 @@
 #include "kernels/scatter_sums.hpp"
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/particle_slots.hpp"
+#include "kernels/vocabulary/populations.hpp"
 #include "kernels/vocabulary/site.hpp"
 #include "kernels/workspace.hpp"
 
@@ -45,8 +46,8 @@ struct TransportState {
   FissionBank<Mem> bank;                  // sites banked this batch, in the order they were pushed
   Kokkos::View<Fixed*, Mem> tally_sums;   // this batch's tally scores
   CmfdTally<Mem> cmfd;                    // this batch's CMFD scores (zero-size without CMFD)
-  Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem> population_sums;  // kernels/population_scores.hpp
-  ScatterSums<Fixed* [3], Mem> population_adds;                       // what transport adds them in
+  Kokkos::View<Fixed* [population_sum_count], Kokkos::LayoutRight, Mem> population_sums;  // kernels/population_scores.hpp
+  ScatterSums<Fixed* [population_sum_count], Mem> population_adds;                       // what transport adds them in
   int sum_copies = 0;  // of each ScatterSums' View: one per thread on the host (kernels/scatter_sums.hpp)
   LostRecord<Mem> lost;
   Workspace<Exec> workspace;              // history-based: per-thread micro-XS scratch
@@ -113,7 +114,7 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
   const ParticleSlots<Exec> slots = allocate_particle_slots(exec, n.event_slots, n.max_nuclides);
   const bool spare = n.event_slots > 0 && n.event_order.moves_particles();
   const auto population_sums =
-      state_view<Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Mem>>(exec, "population_sums", n.populations);
+      state_view<Kokkos::View<Fixed* [population_sum_count], Kokkos::LayoutRight, Mem>>(exec, "population_sums", n.populations);
   return TransportState<Exec>{
       bank,
       state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),

@@ -14,6 +14,11 @@ namespace keff {
 // The most populations: the comb carries each one's bank range in a fixed array (kernels/source_select.hpp).
 inline constexpr int max_populations = 32;
 
+// What each population sums over a generation's histories: its three k estimators and the weight its
+// histories started with (sites carry CMFD's weights in the batch after its last feedback).
+enum PopulationSum : int { population_collision = 0, population_absorption, population_tracklength, population_weight };
+inline constexpr int population_sum_count = 4;
+
 struct PopulationSplit {
   int count = 1;
   std::int64_t histories = 1;  // per batch, over all ranks: a multiple of count

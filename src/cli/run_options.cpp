@@ -41,10 +41,11 @@ void apply_cmfd_override(const RunOptions& o, model::Problem& p) {
                      "which names the coarse mesh; examples/INPUT.md)");
   }
   if (o.cmfd && p.cmfd) p.cmfd->enabled = *o.cmfd;
-  if (p.cmfd_feedback() && !p.settings.populations_automatic && p.settings.populations > 1) {
+  if (p.cmfd_couples_populations() && !p.settings.populations_automatic && p.settings.populations > 1) {
     throw UsageError(model::cmfd_populations_problem(p.settings.populations) +
-                     " (allowed: [cmfd] feedback = false, --no-cmfd, or one population)");
+                     " (allowed: [cmfd] end at most the last inactive batch, feedback = false, --no-cmfd, or one population)");
   }
+  if (const std::string why = model::cmfd_batches_problem(p); !why.empty()) throw UsageError(why);
   // A run may stop before CMFD begins and be continued past it (--restart): said, not refused.
   if (p.cmfd_on() && p.cmfd->begin > p.settings.batches) {
     p.notes.push_back(p.cmfd->where.str() + ": cmfd.begin = " + std::to_string(p.cmfd->begin) +

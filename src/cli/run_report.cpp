@@ -25,8 +25,8 @@ std::string cmfd_description(const model::Problem& p, const CmfdFootprint& f) {
   const model::Cmfd& c = *p.cmfd;
   const auto& n = c.mesh.shape;
   std::string text = "  cmfd            " + std::to_string(n[0]) + " x " + std::to_string(n[1]) + " x " +
-                     std::to_string(n[2]) + " cells x " + std::to_string(c.n_groups()) + " group(s) from batch " +
-                     std::to_string(c.begin) + ", feedback " + (c.feedback ? "on" : "off") + ", window " +
+                     std::to_string(n[2]) + " cells x " + std::to_string(c.n_groups()) + " group(s) in batches " +
+                     std::to_string(c.begin) + " to " + std::to_string(p.cmfd_end()) + ", feedback " + (c.feedback ? "on" : "off") + ", window " +
                      std::string(name_of(c.window));
   if (c.window == model::CmfdWindow::rolling) text += " of " + std::to_string(c.window_size);
   // Each GMRES iteration multiplies by M: its entries say what one costs, and the solve does at most

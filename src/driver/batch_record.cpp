@@ -3,6 +3,7 @@
 #include "src/host/batch_table.hpp"
 #include "src/host/geometry_report.hpp"
 #include "src/host/statistics.hpp"
+#include "kernels/vocabulary/populations.hpp"
 
 #include <iostream>
 #include <ostream>
@@ -90,11 +91,13 @@ bool BatchRecord::add_active(const BatchResult& r) {
 BatchResult BatchRecord::record(int generation, const BatchCounters& global, std::span<const Fixed> population_sums,
                                 double entropy, std::int64_t fission_sites, std::optional<CmfdResult> cmfd) {
   const double weight = source_weight(global);
-  // Every site weighs 1 with populations (CMFD feedback is refused with them), so each population's
-  // source weight is the batch's over the populations.
-  const double population_weight = weight / problem_.settings.populations;
-  for (const Fixed sum : population_sums) {
-    population_k_.push_back(from_fixed<estimator_fraction_bits>(sum) / population_weight);
+  // Each population's k per unit of its own source weight: N / P without CMFD, other than that in the
+  // batch after CMFD's last feedback, whose sites carry CMFD's weights.
+  for (std::size_t q = 0; q < population_sums.size(); q += population_sum_count) {
+    const double started = from_fixed<estimator_fraction_bits>(population_sums[q + population_weight]);
+    for (int e = population_collision; e <= population_tracklength; ++e) {
+      population_k_.push_back(from_fixed<estimator_fraction_bits>(population_sums[q + e]) / started);
+    }
   }
   const int g = problem_.settings.generations_per_batch;
   BatchResult r;

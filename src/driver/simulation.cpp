@@ -70,9 +70,10 @@ Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, co
                               : nullptr) {
   // The input and the command line refuse these; a problem built or resized in code is held to it here,
   // before a history could score outside its population's row.
+  if (const std::string why = model::cmfd_batches_problem(problem); !why.empty()) throw RunError(why);
   if (const std::string why = model::populations_problem(problem); !why.empty()) {
     throw RunError("settings.populations: " + why + " (allowed: " + model::populations_allowed() +
-                   ", and one with [cmfd] feedback)");
+                   ", and one with [cmfd] feedback in active batches)");
   }
   if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
   exec.fence();
@@ -325,7 +326,8 @@ RunResults Simulation::collect_results(bool with_bank) {
   if (cmfd_) {
     const model::Cmfd& c = *problem_.cmfd;
     res.cmfd = CmfdReport{c.mesh.shape, c.mesh.box.lower, c.mesh.box.upper, c.albedo,      c.n_groups(),
-                          c.energy_bounds, c.collapse,    c.begin,          c.feedback,    std::string(name_of(c.window)),
+                          c.energy_bounds, c.collapse,    c.begin,          problem_.cmfd_end(),
+                          c.feedback,      std::string(name_of(c.window)),
                           c.window == model::CmfdWindow::rolling ? c.window_size : 0};
     res.restart.cmfd = cmfd_->window();
   }

@@ -67,13 +67,15 @@ class Transporter {
   Kokkos::View<const Fixed*, DeviceMem> tally_sums() const { return state_.tally_sums; }
   const CmfdTally<DeviceMem>& cmfd_scores() const { return state_.cmfd; }
   // Whether CMFD tallies generation `generation` (counted over the run): [cmfd] is on and the generation
-  // is in its begin batch or after.
+  // is in a batch from its begin to its end.
   bool scores_cmfd(int generation) const {
-    return problem_.cmfd_on() && generation >= model::first_generation(problem_.settings, problem_.cmfd->begin);
+    const auto& s = problem_.settings;
+    return problem_.cmfd_on() && generation >= model::first_generation(s, problem_.cmfd->begin) &&
+           generation < model::first_generation(s, problem_.cmfd_end() + 1);
   }
 
-  // With settings.populations > 1, after transport: each population's k estimator sums over ranks,
-  // [population * 3 + e] for e = collision, absorption, track length (empty with one). Collective.
+  // With settings.populations > 1, after transport: each population's sums over ranks,
+  // [population * population_sum_count + PopulationSum] (empty with one). Collective.
   std::span<const Fixed> population_sums();
 
   // The batch's global counters: every history started ends absorbed, leaked or lost, with its weight;
@@ -109,7 +111,7 @@ class Transporter {
   TransportState<DeviceExec> state_;
   BatchWatch watch_;
   Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
-  Kokkos::View<Fixed* [3], Kokkos::LayoutRight, Kokkos::HostSpace> population_sums_host_;
+  Kokkos::View<Fixed* [population_sum_count], Kokkos::LayoutRight, Kokkos::HostSpace> population_sums_host_;
   PopulationSplit populations_;  // settings.populations over the batch's histories
   EventStatistics event_stats_;     // summed over the batches run
 };

@@ -54,7 +54,7 @@ endif()
 file(READ ${INPUT} text)
 string(REPLACE "min_collisions = 100" "min_collisions = 1000000000000" text "${text}")
 file(WRITE ${OUT}/left_out.toml "${text}")
-execute_process(COMMAND ${KEFF} run ${OUT}/left_out.toml --batches 4 --inactive 1 --statepoint ""
+execute_process(COMMAND ${KEFF} run ${OUT}/left_out.toml --batches 5 --inactive 4 --statepoint ""
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "no fission source in the CMFD tallies \\(every coarse cell left out"
    OR NOT out MATCHES "CMFD: no solve succeeded; 4 solves \\(4 failed\\)" OR NOT out MATCHES "warning: CMFD did nothing")

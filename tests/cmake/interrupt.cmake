@@ -210,9 +210,16 @@ stops_on_signal("10. SIGTERM to rank 1 of 2 while keff run generates its data" 1
 # 11. SIGTERM inside the CMFD solve of batch 4 (an expanding window: batch 4 joins batch 3's part and
 # pushes batch 2 out, which leaving the batch out must undo): the run stops as after batch 3, whose
 # statepoint a restart continues bit for bit. At two ranks, with the signal to rank 1 only, rank 0
-# finishes its solve and both stop.
+# finishes its solve and both stop. CMFD in every batch ([cmfd] end added: by default it ends with the
+# inactive batches).
 if(CMFD_INPUT)
-  set(cmfd_args run ${CMFD_INPUT} --inactive 1 --particles 2000)
+  file(READ ${CMFD_INPUT} cmfd_text)
+  string(REPLACE "\n[cmfd]\n" "\n[cmfd]\nend = 1000000\n" cmfd_text "${cmfd_text}")
+  if(NOT cmfd_text MATCHES "\nend = 1000000\n")
+    message(FATAL_ERROR "11. no [cmfd] table in ${CMFD_INPUT}")
+  endif()
+  file(WRITE ${OUT}/cmfd_every_batch.toml "${cmfd_text}")
+  set(cmfd_args run ${OUT}/cmfd_every_batch.toml --inactive 1 --particles 2000)
   foreach(ranks 1 2)
     set(launch ${KEFF})
     set(point cmfd:4=TERM)
