@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # What CMFD costs on a 3-D coarse mesh: LA-13511's UD2O sphere with its [cmfd] (10 x 10 x 10 cells,
-# feedback on) under the solver settings below, and without CMFD. Per variant: power and GMRES iterations
+# feedback on) under the settings below (in the inactive batches, its default, unless a variant sets
+# [cmfd] end), and without CMFD. Per variant: power and GMRES iterations
 # per solve, the timing table's `cmfd` phase, its share of the run (the sum of every phase), and the
 # all-in share (run with CMFD - run without) / run with CMFD, which counts transport's slowdown from
 # scoring CMFD's tallies. The goal (issue: CMFD that earns its place) is under 10% all-in.
 #   perf/cmfd_cost.sh [--particles 100000] [--batches 60] [--inactive 20] [--repeats 3]
 # Every round runs each variant and the run without CMFD once, one after another; times are the medians
 # over the rounds, iterations and failed solves the first round's (they repeat exactly). Each variant is
-# a copy of the input with [cmfd.solver] keys added, in a scratch directory; the JSON summaries stay
+# a copy of the input with [cmfd] and [cmfd.solver] keys added, in a scratch directory; the JSON summaries stay
 # there. Build directory: $KEFF_BUILD_DIR (default build).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -23,23 +24,27 @@ while [ $# -gt 0 ]; do
 done
 scratch_dir
 input=examples/la13511_ud2o_sphere.toml
+# Each variant: "label|[cmfd] keys|[cmfd.solver] keys".
 variants=(
-  "defaults (adaptive shift, Gauss-Seidel)|"
-  "defaults with ILU(0)|preconditioner = \"ilu\""
-  "defaults unpreconditioned|preconditioner = \"none\""
-  "no shift, inexact GMRES|adaptive_shift = false"
-  "adaptive shift, GMRES to 1e-12|gmres_reduction = 0"
-  "no shift, GMRES to 1e-12, unpreconditioned|adaptive_shift = false\ngmres_reduction = 0\npreconditioner = \"none\""
-  "shift 0.02, k 1e-8, source 1e-6, GMRES 1e-5|shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5\ngmres_reduction = 0"
+  "defaults (adaptive shift, Gauss-Seidel)||"
+  "defaults, every batch (end = batches)|end = $batches|"
+  "defaults with ILU(0)||preconditioner = \"ilu\""
+  "defaults unpreconditioned||preconditioner = \"none\""
+  "no shift, inexact GMRES||adaptive_shift = false"
+  "adaptive shift, GMRES to 1e-12||gmres_reduction = 0"
+  "no shift, GMRES to 1e-12, unpreconditioned||adaptive_shift = false\ngmres_reduction = 0\npreconditioner = \"none\""
+  "shift 0.02, k 1e-8, source 1e-6, GMRES 1e-5||shift = 0.02\nk_tolerance = 1e-8\nsource_tolerance = 1e-6\ngmres_tolerance = 1e-5\ngmres_reduction = 0"
 )
 run() {  # run NAME INPUT FLAG
   "$KEFF_BUILD_DIR/bin/keff" run "$2" "$3" --particles "$particles" --batches "$batches" --inactive "$inactive" \
     --statepoint '' --quiet --json "$tmp/$1.json"
 }
+grep -q '^\[cmfd\]$' "$input" || { echo "cmfd_cost.sh: no [cmfd] table in $input" >&2; exit 1; }
 for i in "${!variants[@]}"; do
-  cp "$input" "$tmp/v$i.toml"
-  keys=${variants[$i]#*|}
-  [ -z "$keys" ] || printf '\n[cmfd.solver]\n%b\n' "$keys" >> "$tmp/v$i.toml"
+  IFS='|' read -r _ cmfd_keys solver_keys <<< "${variants[$i]}"
+  CMFD_KEYS=$(printf '%b' "$cmfd_keys") awk '{ print } /^\[cmfd\]$/ && ENVIRON["CMFD_KEYS"] != "" { print ENVIRON["CMFD_KEYS"] }' \
+    "$input" > "$tmp/v$i.toml"
+  [ -z "$solver_keys" ] || printf '\n[cmfd.solver]\n%b\n' "$solver_keys" >> "$tmp/v$i.toml"
 done
 for r in $(seq "$repeats"); do
   run "none.$r" "$input" --no-cmfd
