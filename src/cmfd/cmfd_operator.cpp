@@ -190,11 +190,49 @@ void compute_cmfd_coefficients(const DeviceExec& exec, const CmfdMesh& mesh, con
           const Real alpha = given >= 0 ? given : measured;
           const Real phi = t.flux(g, c) / volume;
           dt = albedo_dtilde(t.sigma_t(g, c), h, alpha);
-          if (use_dhat) dh = (j_out - j_in) / phi - dt;
+          if (use_dhat) {
+            dh = (j_out - j_in) / phi - dt;
+            // A net current in, as (dtilde + dhat) phi, would be a negative loss on M's diagonal: on
+            // C5G7 3-D, 291 diagonals <= 0 and an eigenvalue of M of 1.6e-5, where GMRES stalled. The
+            // face passes no current of its own in that group; what comes in returns in other groups
+            // (returned_through, below).
+            if (dt + dh < 0) dh = -dt;
+          }
         }
         dtilde(g, f) = dt;
         dhat(g, f) = dh;
       });
+}
+
+// Beyond a face that only cell c of the problem sees (a mesh edge, or a neighbour left out in that
+// group), neutrons that leave in one group come back in another: a reflector returns fast neutrons
+// thermal. The net current in of group g there (whose own dhat carries none, above) is returned from
+// the groups that leave through the face, in proportion to what each sends out, and at most what they
+// send out (beyond that, noise: the rest is dropped). So M gains the coupling -returned(g <- h) in its
+// in-cell entry, the tallied flux still balances where the face's groups together leave, and every
+// column of M keeps a non-negative sum (M stays an M-matrix). This row's share of face `f`, per unit
+// volume and unit flux of h, or 0.
+KOKKOS_INLINE_FUNCTION Real returned_through(const CmfdMesh& mesh, const CmfdTallies<DeviceMem>& t, int f, int axis,
+                                             bool upper_side, int neighbour, int g, int h, int c) {
+  const int groups = t.n_groups();
+  const Real area = mesh.face_area(axis);
+  const Real volume = mesh.volume();
+  const auto one_sided = [&](int x) { return cmfd_active(t, x, c) && (neighbour < 0 || !cmfd_active(t, x, neighbour)); };
+  const auto net_out = [&](int x) {  // per unit area
+    return (upper_side ? t.current(0, x, f) - t.current(1, x, f) : t.current(1, x, f) - t.current(0, x, f)) / area;
+  };
+  if (!one_sided(g) || !one_sided(h)) return 0;
+  const Real in_g = -net_out(g), out_h = net_out(h);
+  if (!(in_g > 0) || !(out_h > 0)) return 0;
+  Real out = 0, in = 0;
+  for (int x = 0; x < groups; ++x) {
+    if (!one_sided(x)) continue;
+    const Real n = net_out(x);
+    if (n > 0) out += n;
+    else in -= n;
+  }
+  const Real scale = in > out ? out / in : Real(1);  // what comes back is at most what left
+  return in_g * scale * out_h / out / (t.flux(h, c) / volume) * mesh.grid.inv_width[axis];
 }
 
 // The values of M and F, row by row.
@@ -238,11 +276,22 @@ void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTa
         const Real sigma_t = t.sigma_t(g, c);
         for_each_row_entry(mesh, groups, g, c, [&](int col, CmfdEntry e) {
           Real m = 0, f = 0;
-          if (e.group >= 0) {  // in-cell: collisions minus scattering from e.group into g; fission neutrons
-            const int h = e.group;
+          if (e.group >= 0) {  // in-cell: collisions minus scattering from e.group into g; fission neutrons;
+            const int h = e.group;  // what other groups return through one-sided faces
             if (cmfd_active(t, h, c)) {
               m = -cmfd_sigma_s(t, sums, h, g, c);
               f = cmfd_nu_sigma_f(t, sums, h, g, c);
+              if (h != g) {
+                for (int axis = 0; axis < 3; ++axis) {
+                  for (int side = 0; side < 2; ++side) {
+                    int face_idx[3] = {idx[0], idx[1], idx[2]};
+                    face_idx[axis] += side;
+                    const bool inside = side ? idx[axis] + 1 < mesh.grid.shape[axis] : idx[axis] > 0;
+                    const int neighbour = inside ? c + (side ? 1 : -1) * mesh.cell_stride(axis) : -1;
+                    m -= returned_through(mesh, t, mesh.face(axis, face_idx), axis, side == 1, neighbour, g, h, c);
+                  }
+                }
+              }
             }
             if (h == g) m += sigma_t + leak_diagonal;
           } else if (cmfd_active(t, g, col - g * n)) {  // a neighbour in the problem: coupled
