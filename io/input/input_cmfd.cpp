@@ -243,8 +243,7 @@ std::optional<model::Cmfd> read_cmfd(const Section& root, const model::Problem& 
     }
   }
   out.feedback = c.boolean("feedback").value_or(out.feedback);
-  if (out.feedback && out.enabled && out.end.value_or(p.settings.inactive) > p.settings.inactive &&
-      !p.settings.populations_automatic && p.settings.populations > 1) {
+  if (model::cmfd_couples_populations(out, p.settings) && !p.settings.populations_automatic && p.settings.populations > 1) {
     c.fail(out.end ? "end" : "feedback", model::cmfd_populations_problem(p.settings.populations),
            "with populations, [cmfd] end at most the last inactive batch, or feedback = false");
   }

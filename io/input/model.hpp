@@ -370,11 +370,21 @@ struct Problem {
   // The last batch CMFD runs in: [cmfd] end, by default the last inactive batch. CMFD is there to
   // converge the source; in active batches its feedback leaves the quoted std short of k's spread
   // (src/cmfd/README.md, "Which batches").
-  int cmfd_end() const { return cmfd->end.value_or(settings.inactive); }
-  // CMFD reweights the source after an active batch: the populations' active batches would share its
-  // weights, which are every population's tallies' (before them, only their starts do).
-  bool cmfd_couples_populations() const { return cmfd_feedback() && cmfd_end() > settings.inactive; }
+  int cmfd_end() const;
+  // CMFD feedback after an active batch (cmfd_couples_populations below).
+  bool cmfd_couples_populations() const;
 };
+
+// The functions of a [cmfd] table as read, before it joins the problem (the input checks it), that
+// Problem's members above apply to its own.
+inline int cmfd_end(const Cmfd& c, const Settings& s) { return c.end.value_or(s.inactive); }
+// CMFD reweights the source after an active batch: the populations' active batches would share its
+// weights, which are every population's tallies' (before them, only their starts do).
+inline bool cmfd_couples_populations(const Cmfd& c, const Settings& s) {
+  return c.enabled && c.feedback && cmfd_end(c, s) > s.inactive;
+}
+inline int Problem::cmfd_end() const { return model::cmfd_end(*cmfd, settings); }
+inline bool Problem::cmfd_couples_populations() const { return cmfd && model::cmfd_couples_populations(*cmfd, settings); }
 
 // Why [cmfd] runs in no batch at all ("" when it runs in some): its end before its begin.
 inline std::string cmfd_batches_problem(const Problem& p) {

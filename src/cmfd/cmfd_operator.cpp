@@ -235,8 +235,9 @@ KOKKOS_INLINE_FUNCTION Real returned_through(const CmfdMesh& mesh, const CmfdTal
   return in_g * scale * out_h / out / (t.flux(h, c) / volume) * mesh.grid.inv_width[axis];
 }
 
-// The values of M and F, row by row.
-void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTallies<DeviceMem>& t,
+// The values of M and F, row by row. With dhat, what one-sided faces let in returns through other groups
+// (returned_through); without it, each face's leakage is D̃ φ alone.
+void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTallies<DeviceMem>& t, bool use_dhat,
                       const CmfdOperator& op) {
   const int n = mesh.n_cells();
   const int groups = op.groups;
@@ -281,7 +282,7 @@ void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTa
             if (cmfd_active(t, h, c)) {
               m = -cmfd_sigma_s(t, sums, h, g, c);
               f = cmfd_nu_sigma_f(t, sums, h, g, c);
-              if (h != g) {
+              if (use_dhat && h != g) {
                 for (int axis = 0; axis < 3; ++axis) {
                   for (int side = 0; side < 2; ++side) {
                     int face_idx[3] = {idx[0], idx[1], idx[2]};
@@ -339,7 +340,7 @@ void assemble_cmfd_operator(const DeviceExec& exec, const CmfdTallies<DeviceMem>
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::assemble");
   detail::sum_cmfd_transfers(exec, tallies, op.sums);
   detail::compute_cmfd_coefficients(exec, op.mesh, tallies, use_dhat, op.dtilde, op.dhat);
-  detail::fill_cmfd_values(exec, op.mesh, tallies, op);
+  detail::fill_cmfd_values(exec, op.mesh, tallies, use_dhat, op);
 }
 
 void tallied_cmfd_flux(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTallies<DeviceMem>& tallies,
