@@ -14,11 +14,14 @@ namespace keff {
 // per partial current out (kernels/cmfd_data.hpp): for a mesh edge inside the geometry.
 inline constexpr double cmfd_measured_albedo = -1;
 
-// What the inner solves are preconditioned by (src/cmfd/cmfd_preconditioner.hpp): nothing, ILU(0) or
-// two-colour symmetric Gauss-Seidel.
-enum class CmfdPreconditioning : int { none = 0, ilu = 1, gauss_seidel = 2 };
+// What the inner solves are preconditioned by (src/cmfd/cmfd_preconditioner.hpp): nothing, ILU(0),
+// two-colour symmetric Gauss-Seidel, or a multigrid V-cycle with it as smoother.
+enum class CmfdPreconditioning : int { none = 0, ilu = 1, gauss_seidel = 2, multigrid = 3 };
 inline constexpr EnumName<CmfdPreconditioning> cmfd_preconditioning_names[] = {
-    {CmfdPreconditioning::none, "none"}, {CmfdPreconditioning::ilu, "ilu"}, {CmfdPreconditioning::gauss_seidel, "gauss_seidel"}};
+    {CmfdPreconditioning::none, "none"},
+    {CmfdPreconditioning::ilu, "ilu"},
+    {CmfdPreconditioning::gauss_seidel, "gauss_seidel"},
+    {CmfdPreconditioning::multigrid, "multigrid"}};
 constexpr std::span<const EnumName<CmfdPreconditioning>> enum_names(CmfdPreconditioning) { return cmfd_preconditioning_names; }
 
 struct CmfdOptions {

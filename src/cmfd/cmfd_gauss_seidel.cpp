@@ -59,4 +59,10 @@ void CmfdGaussSeidel::apply(const DeviceExec& exec, const CmfdMatrix& a, const C
   detail::gauss_seidel_half_sweep(exec, a, first_, cells_, groups_, true, x, y);
 }
 
+void CmfdGaussSeidel::smooth(const DeviceExec& exec, const CmfdMatrix& a, const CmfdVector& rhs, const CmfdVector& y,
+                             bool forward) const {
+  detail::gauss_seidel_half_sweep(exec, a, forward ? first_ : second_, cells_, groups_, !forward, rhs, y);
+  detail::gauss_seidel_half_sweep(exec, a, forward ? second_ : first_, cells_, groups_, !forward, rhs, y);
+}
+
 }  // namespace keff

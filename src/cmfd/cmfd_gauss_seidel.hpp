@@ -24,6 +24,12 @@ class CmfdGaussSeidel final : public CmfdPreconditioner {
   // residual through unscaled.
   void apply(const DeviceExec& exec, const CmfdMatrix& a, const CmfdVector& x, const CmfdVector& y) const override;
 
+  // Two half sweeps towards a x = rhs from the current y (the multigrid's smoother, cmfd_multigrid.hpp):
+  // forward, the first colour then the second with groups ascending; backward, the second colour then
+  // the first with groups descending, so that a forward and a backward sweep make a symmetric pair.
+  void smooth(const DeviceExec& exec, const CmfdMatrix& a, const CmfdVector& rhs, const CmfdVector& y,
+              bool forward) const;
+
  private:
   int cells_ = 0, groups_ = 0;
   Kokkos::View<int*, DeviceMem> first_, second_;  // the cells of each colour

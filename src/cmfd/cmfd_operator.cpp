@@ -310,6 +310,16 @@ void fill_cmfd_values(const DeviceExec& exec, const CmfdMesh& mesh, const CmfdTa
 
 }  // namespace detail
 
+CmfdMatrix allocate_cmfd_matrix(const DeviceExec& exec, const CmfdMesh& mesh, int groups, const std::string& what) {
+  const int rows = groups * mesh.n_cells();
+  const auto row_map = detail::cmfd_view<CmfdRowMap>(exec, what + "_row_map", rows + 1);
+  CmfdEntries entries;
+  detail::build_cmfd_graph(exec, mesh, groups, row_map, entries);
+  const auto nnz = static_cast<int>(entries.extent(0));
+  return CmfdMatrix("keff::cmfd::" + what, rows, rows, nnz,
+                    detail::cmfd_view<CmfdMatrix::values_type>(exec, what + "_values", nnz), row_map, entries);
+}
+
 CmfdOperator allocate_cmfd_operator(const DeviceExec& exec, const CmfdMesh& mesh, int groups) {
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::graph");
   const int rows = groups * mesh.n_cells();

@@ -59,6 +59,10 @@ struct CmfdOperator {
   int n_rows() const { return groups * mesh.n_cells(); }
 };
 
+// A matrix on the graph of M for `groups` groups on `mesh`, its values zero, labelled keff::cmfd::<what>
+// (the multigrid's levels, cmfd_multigrid.hpp).
+CmfdMatrix allocate_cmfd_matrix(const DeviceExec& exec, const CmfdMesh& mesh, int groups, const std::string& what);
+
 // The graph of M and F for `groups` groups on `mesh`, their value arrays, the coefficient arrays and
 // the transfer sums.
 CmfdOperator allocate_cmfd_operator(const DeviceExec& exec, const CmfdMesh& mesh, int groups);

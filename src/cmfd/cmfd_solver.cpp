@@ -9,6 +9,7 @@
 
 #include "src/cmfd/cmfd_gauss_seidel.hpp"
 #include "src/cmfd/cmfd_gmres.hpp"
+#include "src/cmfd/cmfd_multigrid.hpp"
 #include "src/cmfd/cmfd_operator.hpp"
 
 #include <KokkosBlas1_nrm2.hpp>
@@ -159,6 +160,8 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
     preconditioner = std::make_unique<CmfdIlu>(exec, ilu_lower, ilu_upper);
   } else if (options.preconditioner == CmfdPreconditioning::gauss_seidel) {
     preconditioner = std::make_unique<CmfdGaussSeidel>(exec, m, g);
+  } else if (options.preconditioner == CmfdPreconditioning::multigrid) {
+    preconditioner = std::make_unique<CmfdMultigrid>(exec, m, g);
   }
 }
 
@@ -199,8 +202,10 @@ void CmfdSolver::Impl::remember(const DeviceExec& exec) {
   warm_changed = true;
 }
 
-// ILU(0) of `a` (M or the shifted matrix, on M's graph) into the preconditioner's L and U.
+// What the preconditioner derives from `a` (M or the shifted matrix, on M's graph): ILU(0)'s L and U, the
+// multigrid's levels.
 void CmfdSolver::Impl::factor(const DeviceExec& exec, const CmfdMatrix& a) {
+  if (preconditioner) preconditioner->prepare(exec, a);
   if (options.preconditioner != CmfdPreconditioning::ilu) return;
   Kokkos::Profiling::ScopedRegion region("keff::cmfd::ilu");
   auto a_rows = a.graph.row_map;
