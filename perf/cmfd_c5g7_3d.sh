@@ -7,13 +7,14 @@
 # (the first three, then blocks of five), where what CMFD's last feedback leaves in the first active
 # batches shows. Not a test: numbers go to perf/RESULTS.md ("C5G7 3-D").
 #   perf/cmfd_c5g7_3d.sh [--seeds "1 2 3"] [--particles 100000] [--inactive 5] [--active 20] [--no-cmfd]
-#                        [--end N] [--window none|expanding|rolling] [--reference 1.14299]
-# --end and --window set [cmfd] end and window (defaults: the last inactive batch, "none"). The reference
+#                        [--end N] [--window none|expanding|rolling] [--preconditioner NAME] [--reference 1.14299]
+# --end and --window set [cmfd] end and window (defaults: the last inactive batch, "none"), --preconditioner
+# [cmfd.solver] preconditioner (default gauss_seidel; multigrid suits this mesh of pin cells). The reference
 # is keff's own long run of this core (perf/RESULTS.md, C5G7 section). Threads: $OMP_NUM_THREADS.
 # Build directory: $KEFF_BUILD_DIR (default build).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-seeds="1 2 3" particles=100000 inactive=5 active=20 cmfd=--cmfd end="" window="" reference=1.14299
+seeds="1 2 3" particles=100000 inactive=5 active=20 cmfd=--cmfd end="" window="" preconditioner="" reference=1.14299
 while [ $# -gt 0 ]; do
   case "$1" in
     --seeds) seeds=$2; shift 2 ;;
@@ -23,6 +24,7 @@ while [ $# -gt 0 ]; do
     --no-cmfd) cmfd=--no-cmfd; shift ;;
     --end) end=$2; shift 2 ;;
     --window) window=$2; shift 2 ;;
+    --preconditioner) preconditioner=$2; shift 2 ;;
     --reference) reference=$2; shift 2 ;;
     *) echo "cmfd_c5g7_3d.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -35,13 +37,15 @@ input=$tmp/c5g7_3d_cmfd.toml
   printf 'collapse = [0, 1, 2, 3, 4, 5, 6]\nfeedback = true\nmin_collisions = 1\n'
   [ -z "$end" ] || printf 'end = %s\n' "$end"
   [ -z "$window" ] || printf 'window = "%s"\n' "$window"
+  [ -z "$preconditioner" ] || printf '\n[cmfd.solver]\npreconditioner = "%s"\n' "$preconditioner"
 } > "$input"
 for seed in $seeds; do
   "$KEFF_BUILD_DIR/bin/keff" run "$input" "$cmfd" --seed "$seed" --particles "$particles" \
     --batches $((inactive + active)) --inactive "$inactive" --statepoint '' --quiet --json "$tmp/seed$seed.json"
 done
 echo "machine: $(machine); C5G7 3-D unrodded, [cmfd] 34 x 34 x 4 x 7 groups ($cmfd, end ${end:-default}," \
-     "window ${window:-none}), $particles particles, $inactive inactive + $active active batches"
+     "window ${window:-none}, preconditioner ${preconditioner:-default}), $particles particles, $inactive inactive +" \
+     "$active active batches"
 python3 - "$tmp" "$reference" $seeds <<'PY'
 import json, statistics, sys
 tmp, reference, seeds = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
@@ -53,7 +57,9 @@ for s, d in zip(seeds, runs):
     failed = sum(1 for b in solves if b.get("k_cmfd") is None)
     run = sum(t["max"] for t in d["timing"].values())
     cmfd = d["timing"].get("cmfd", {}).get("max", 0.0)
-    print(f"seed {s}: run {run:.1f} s (cmfd {cmfd:.1f} s, {len(solves)} solves, {failed} failed), "
+    per = (f", {sum(b['cmfd_outer_iterations'] for b in solves) / len(solves):.1f} power and "
+           f"{sum(b['cmfd_inner_iterations'] for b in solves) / len(solves):.0f} GMRES it. each" if solves else "")
+    print(f"seed {s}: run {run:.1f} s (cmfd {cmfd:.1f} s, {len(solves)} solves{per}, {failed} failed), "
           f"k {k:.5f} +- {std:.5f} (z {(k - reference) / std:+.1f} against {reference})")
     ks.append(k), stds.append(std)
     actives.append([b["k_collision"] for b in d["batches"] if b["active"]])

@@ -34,6 +34,7 @@ variants=(
   "defaults, first half of inactive (end = I / 2)|end = $(( (inactive + 1) / 2 ))|"
   "defaults, every batch (end = batches)|end = $batches|"
   "defaults with ILU(0)||preconditioner = \"ilu\""
+  "defaults with the multigrid||preconditioner = \"multigrid\""
   "defaults unpreconditioned||preconditioner = \"none\""
   "no shift, inexact GMRES||adaptive_shift = false"
   "adaptive shift, GMRES to 1e-12||gmres_reduction = 0"
