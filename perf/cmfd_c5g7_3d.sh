@@ -9,7 +9,7 @@
 #   perf/cmfd_c5g7_3d.sh [--seeds "1 2 3"] [--particles 100000] [--inactive 5] [--active 20] [--no-cmfd]
 #                        [--end N] [--window none|expanding|rolling] [--preconditioner NAME] [--reference 1.14299]
 # --end and --window set [cmfd] end and window (defaults: the last inactive batch, "none"), --preconditioner
-# [cmfd.solver] preconditioner (default gauss_seidel; multigrid suits this mesh of pin cells). The reference
+# [cmfd.solver] preconditioner (default auto, which picks the multigrid on this mesh of pin cells). The reference
 # is keff's own long run of this core (perf/RESULTS.md, C5G7 section). Threads: $OMP_NUM_THREADS.
 # Build directory: $KEFF_BUILD_DIR (default build).
 set -euo pipefail

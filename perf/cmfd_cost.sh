@@ -30,7 +30,7 @@ scratch_dir
 input=examples/la13511_ud2o_sphere.toml
 # Each variant: "label|[cmfd] keys|[cmfd.solver] keys".
 variants=(
-  "defaults (adaptive shift, Gauss-Seidel)||"
+  "defaults (adaptive shift; auto takes Gauss-Seidel here)||"
   "defaults, first half of inactive (end = I / 2)|end = $(( (inactive + 1) / 2 ))|"
   "defaults, every batch (end = batches)|end = $batches|"
   "defaults with ILU(0)||preconditioner = \"ilu\""

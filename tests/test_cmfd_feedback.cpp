@@ -161,10 +161,11 @@ void on_allocate(const Kokkos::Tools::SpaceHandle, const char* label, const void
 
 // Once a solver exists, solving again (new tallies of the same shape) allocates nothing: keff's GMRES keeps
 // its Krylov basis, the ILU(0) solves their level sets, Gauss-Seidel its colours and the multigrid its
-// levels from the constructor (src/cmfd/cmfd_gmres.hpp, cmfd_gauss_seidel.hpp, cmfd_multigrid.hpp).
+// levels (both, for "auto") from the constructor (src/cmfd/cmfd_gmres.hpp, cmfd_gauss_seidel.hpp, cmfd_multigrid.hpp).
 TEST(CmfdAllocations, RepeatedSolveAllocatesNothing) {
   for (const CmfdPreconditioning p : {CmfdPreconditioning::none, CmfdPreconditioning::ilu,
-                                      CmfdPreconditioning::gauss_seidel, CmfdPreconditioning::multigrid}) {
+                                      CmfdPreconditioning::gauss_seidel, CmfdPreconditioning::multigrid,
+                                      CmfdPreconditioning::automatic}) {
     const CmfdMesh mesh = test::cmfd_mesh(5, 4, 3, 1, 1, 1, std::vector<Real>(6, 0));
     test::TallyBuilder t(mesh, 2);
     for (int c = 0; c < mesh.n_cells(); ++c) {

@@ -15,13 +15,15 @@ namespace keff {
 inline constexpr double cmfd_measured_albedo = -1;
 
 // What the inner solves are preconditioned by (src/cmfd/cmfd_preconditioner.hpp): nothing, ILU(0),
-// two-colour symmetric Gauss-Seidel, or a multigrid V-cycle with it as smoother.
-enum class CmfdPreconditioning : int { none = 0, ilu = 1, gauss_seidel = 2, multigrid = 3 };
+// two-colour symmetric Gauss-Seidel, a multigrid V-cycle with it as smoother, or (automatic) one of the
+// last two per solve, by what M's rows say of the mesh (src/cmfd/cmfd_multigrid.hpp, cmfd_multigrid_pays).
+enum class CmfdPreconditioning : int { none = 0, ilu = 1, gauss_seidel = 2, multigrid = 3, automatic = 4 };
 inline constexpr EnumName<CmfdPreconditioning> cmfd_preconditioning_names[] = {
     {CmfdPreconditioning::none, "none"},
     {CmfdPreconditioning::ilu, "ilu"},
     {CmfdPreconditioning::gauss_seidel, "gauss_seidel"},
-    {CmfdPreconditioning::multigrid, "multigrid"}};
+    {CmfdPreconditioning::multigrid, "multigrid"},
+    {CmfdPreconditioning::automatic, "auto"}};
 constexpr std::span<const EnumName<CmfdPreconditioning>> enum_names(CmfdPreconditioning) { return cmfd_preconditioning_names; }
 
 struct CmfdOptions {
@@ -53,7 +55,7 @@ struct CmfdOptions {
   double gmres_reduction = 0.1;
   int gmres_restart = 50;
   int gmres_max_restarts = 20;
-  CmfdPreconditioning preconditioner = CmfdPreconditioning::gauss_seidel;
+  CmfdPreconditioning preconditioner = CmfdPreconditioning::automatic;
   // Each solve starts from the last converged solve's flux (kept in the statepoint) rather than from the
   // tallied flux: the window changes little from batch to batch, and on the UD2O sphere's 10^3 mesh and
   // the slab this took 15-26% of the GMRES iterations away (src/cmfd/README.md).

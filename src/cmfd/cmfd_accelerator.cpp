@@ -49,10 +49,17 @@ CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int
   if (input.window == model::CmfdWindow::expanding) kept = 2;
   f.host_bytes = (2 + kept) * values * sizeof(Fixed) + values * sizeof(Real);  // + the solver's copy, as Real
   const double matrix = f.entries * (sizeof(Real) + sizeof(int)) + (f.unknowns + 1) * sizeof(int);
-  const double matrices = 2 + (input.solver.shift > 0 ? 1 : 0) + (input.solver.preconditioner == CmfdPreconditioning::ilu ? 1 : 0);
+  // The multigrid's levels (src/cmfd/cmfd_multigrid.hpp) each have at most two thirds of the rows of the
+  // one above (a mesh of 3 cells along its one merged axis has 2 below): their matrices together at most
+  // two more M, their three vectors each at most two.
+  const bool multigrid = input.solver.preconditioner == CmfdPreconditioning::multigrid ||
+                         input.solver.preconditioner == CmfdPreconditioning::automatic;
+  const bool shifted = input.solver.shift > 0 || input.solver.adaptive_shift;
+  const double matrices = 2 + (shifted ? 1 : 0) + (input.solver.preconditioner == CmfdPreconditioning::ilu ? 1 : 0) +
+                          (multigrid ? 2 : 0);
   // flux, source, next source, rhs, scratch, two warm-start fluxes; GMRES' basis (restart + 1 columns), its
   // three work vectors and the ILU solve's intermediate one (src/cmfd/cmfd_gmres.hpp)
-  const double vectors = 7 * f.unknowns + (input.solver.gmres_restart + 5.0) * f.unknowns;
+  const double vectors = 7 * f.unknowns + (input.solver.gmres_restart + 5.0) * f.unknowns + (multigrid ? 6 : 0) * f.unknowns;
   f.device_bytes = values * sizeof(Real) + matrices * matrix + vectors * sizeof(Real) + 6 * g * cells * sizeof(Real);
   return f;
 }

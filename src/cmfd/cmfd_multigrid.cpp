@@ -95,6 +95,29 @@ void prolong_cmfd_vector(const DeviceExec& exec, int n_fine, int n_coarse, int g
 
 }  // namespace detail
 
+bool cmfd_multigrid_pays(const DeviceExec& exec, const CmfdMatrix& m) {
+  const auto rows = m.graph.row_map;
+  const auto cols = m.graph.entries;
+  const auto values = m.values;
+  const double coupling = multigrid_coupling;
+  int coupled = 0;
+  Kokkos::parallel_reduce(
+      "keff::cmfd::multigrid_pays", Kokkos::RangePolicy<DeviceExec>(exec, 0, m.numRows()),
+      KOKKOS_LAMBDA(int row, int& count) {
+        Real diagonal = 0, off = 0;
+        for (int e = rows(row); e < rows(row + 1); ++e) {
+          if (cols(e) == row) {
+            diagonal = values(e);
+          } else {
+            off += Kokkos::fabs(values(e));
+          }
+        }
+        if (off >= coupling * diagonal) ++count;
+      },
+      coupled);
+  return 2 * static_cast<long long>(coupled) >= m.numRows();
+}
+
 CmfdMesh coarser_cmfd_mesh(const CmfdMesh& fine) {
   Real narrowest = constants::infinity;
   for (int a = 0; a < 3; ++a) {

@@ -26,6 +26,18 @@ namespace keff {
 // shape matters to the solver; its box is fine's.
 CmfdMesh coarser_cmfd_mesh(const CmfdMesh& fine);
 
+// Whether the multigrid pays for CMFD's M over Gauss-Seidel alone (preconditioner = "auto"): when in
+// at least half of M's rows the off-diagonal entries add up to multigrid_coupling of the diagonal or more.
+// There removal is small against the coupling to the neighbours (cells thin against a diffusion length),
+// so a point smoother moves an error about one cell per sweep and GMRES carries it across the mesh. In
+// the median row: C5G7 3-D's 34 x 34 x 4 pin cells 0.92-0.96 (the multigrid halves the solve), a 32 x 32
+// x 4 mesh of thin layers 0.90 (a third of the iterations); LA-13511's UD2O sphere's 10^3 mesh 0.27, a
+// 10^3 cube of 2 cm cells 0.85 and the 2-group slab's 10 cm cells 0 (Gauss-Seidel in half the time:
+// src/cmfd/README.md, "Preconditioner"). One count over the rows, in integers: every rank and thread
+// count choose alike.
+inline constexpr double multigrid_coupling = 0.9;
+bool cmfd_multigrid_pays(const DeviceExec& exec, const CmfdMatrix& m);
+
 class CmfdMultigrid final : public CmfdPreconditioner {
  public:
   static constexpr int max_coarsest_cells = 16;

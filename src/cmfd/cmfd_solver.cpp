@@ -98,7 +98,9 @@ struct CmfdSolver::Impl {
   CmfdMatrix shifted;  // M - F / k_s for the Wielandt shift: M's graph, values of its own
   detail::CmfdKernelHandle handle;  // ILU(0)'s symbolic and numeric factorisation
   CmfdMatrix ilu_lower, ilu_upper;
-  std::unique_ptr<CmfdPreconditioner> preconditioner;
+  std::unique_ptr<CmfdPreconditioner> named;  // what [cmfd.solver] preconditioner names; "auto": Gauss-Seidel
+  std::unique_ptr<CmfdPreconditioner> multigrid;  // "auto" only: for the solves whose M asks for it
+  CmfdPreconditioner* preconditioner = nullptr;  // this solve's (choose_preconditioner)
   CmfdGmres krylov;
   CmfdVector phi, source, next_source, rhs, scratch, cell_source;
   // The warm start: the last converged solve's flux, and the one before, so that a solve the caller
@@ -113,6 +115,7 @@ struct CmfdSolver::Impl {
   double first_guess(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies);
   double warm_guess(const DeviceExec& exec);
   void remember(const DeviceExec& exec);
+  void choose_preconditioner(const DeviceExec& exec);
   void factor(const DeviceExec& exec, const CmfdMatrix& a);
   int gmres(const DeviceExec& exec, const CmfdMatrix& a, const CmfdStop& stop, CmfdResult& result);
 };
@@ -157,11 +160,14 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
                            l_rows, l_cols);
     ilu_upper = CmfdMatrix("keff::cmfd::ilu_upper", rows, rows, half, cmfd_view<Values>(exec, "ilu_upper_values", half),
                            u_rows, u_cols);
-    preconditioner = std::make_unique<CmfdIlu>(exec, ilu_lower, ilu_upper);
+    named = std::make_unique<CmfdIlu>(exec, ilu_lower, ilu_upper);
   } else if (options.preconditioner == CmfdPreconditioning::gauss_seidel) {
-    preconditioner = std::make_unique<CmfdGaussSeidel>(exec, m, g);
+    named = std::make_unique<CmfdGaussSeidel>(exec, m, g);
   } else if (options.preconditioner == CmfdPreconditioning::multigrid) {
-    preconditioner = std::make_unique<CmfdMultigrid>(exec, m, g);
+    named = std::make_unique<CmfdMultigrid>(exec, m, g);
+  } else if (options.preconditioner == CmfdPreconditioning::automatic) {
+    named = std::make_unique<CmfdGaussSeidel>(exec, m, g);
+    multigrid = std::make_unique<CmfdMultigrid>(exec, m, g);
   }
 }
 
@@ -202,6 +208,13 @@ void CmfdSolver::Impl::remember(const DeviceExec& exec) {
   warm_changed = true;
 }
 
+// This solve's preconditioner: the one named, or with "auto" the multigrid where M's rows ask for it
+// (cmfd_multigrid_pays) and Gauss-Seidel elsewhere. Chosen from M, not from the shifted matrix, which is
+// near singular by design.
+void CmfdSolver::Impl::choose_preconditioner(const DeviceExec& exec) {
+  preconditioner = multigrid && cmfd_multigrid_pays(exec, op.loss) ? multigrid.get() : named.get();
+}
+
 // What the preconditioner derives from `a` (M or the shifted matrix, on M's graph): ILU(0)'s L and U, the
 // multigrid's levels.
 void CmfdSolver::Impl::factor(const DeviceExec& exec, const CmfdMatrix& a) {
@@ -234,7 +247,7 @@ int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, const C
       result.interrupted = true;
       return iterations;
     }
-    const CmfdGmres::Cycle c = krylov.cycle(exec, a, preconditioner.get(), rhs, phi, tolerance, reduction);
+    const CmfdGmres::Cycle c = krylov.cycle(exec, a, preconditioner, rhs, phi, tolerance, reduction);
     tolerance = c.target;  // later cycles aim where the first did
     reduction = 0;
     iterations += c.iterations;
@@ -332,6 +345,7 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
                      "[cmfd] min_collisions, or no fission scored in the mesh)";
     return failed(result);
   }
+  s.choose_preconditioner(exec);
   s.factor(exec, s.op.loss);
 
   // The Wielandt shift needs k_s above the true k. Adaptive (the default): after each step, the
