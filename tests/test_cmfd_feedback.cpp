@@ -1,11 +1,16 @@
-// CMFD feedback on the source (weight factors and site reweighting), the coarse groups of a site, and
-// that a repeated solve allocates nothing of keff's.
+// CMFD feedback on the source (weight factors and site reweighting), the coarse groups of a site, that a
+// repeated solve allocates nothing of keff's, and that the memory estimate covers what a solver allocates.
 #include <gtest/gtest.h>
 
 #include "cmfd_fixture.hpp"
+#include "io/input/model.hpp"
 #include "kernels/cmfd_reweight.hpp"
+#include "src/cmfd/cmfd_accelerator.hpp"
 #include "src/cmfd/cmfd_solver.hpp"
 
+#include <atomic>
+#include <cstdint>
+#include <iostream>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -189,6 +194,41 @@ TEST(CmfdAllocations, RepeatedSolveAllocatesNothing) {
     for (const auto& label : allocation_labels) labels += " '" + label + "'";
     EXPECT_TRUE(allocation_labels.empty()) << "preconditioner " << name_of(p) << ": " << allocation_labels.size()
                                            << " allocations in a repeated solve:" << labels;
+  }
+}
+
+std::atomic<std::uint64_t> allocated_bytes{0};
+
+void count_bytes(const Kokkos::Tools::SpaceHandle, const char*, const void*, const std::uint64_t size) {
+  allocated_bytes += size;
+}
+
+// What the memory check and the run's header say CMFD's solver takes (cmfd_footprint) covers what one
+// allocates, with each preconditioner: its vectors, matrices and GMRES basis, ILU(0)'s factors and Kokkos
+// Kernels' work for them (a row per row of M for each row of the widest level set: 10 MB here), and the
+// multigrid's levels (both Gauss-Seidel and the multigrid for "auto"), on C5G7 3-D's mesh of 34 x 34 x 4
+// cells with 2 groups. The footprint also holds the solver's copy of the tallies, which the accelerator
+// allocates; what is left of it is at most twice what the solver took.
+TEST(CmfdAllocations, FootprintCoversTheSolver) {
+  const CmfdMesh mesh = test::cmfd_mesh(34, 34, 4, 1.26, 1.26, 16.065, std::vector<Real>(6, 0));
+  const int groups = 2;
+  for (const CmfdPreconditioning p : {CmfdPreconditioning::none, CmfdPreconditioning::ilu,
+                                      CmfdPreconditioning::gauss_seidel, CmfdPreconditioning::multigrid,
+                                      CmfdPreconditioning::automatic}) {
+    model::Cmfd input;
+    input.solver.preconditioner = p;
+    allocated_bytes = 0;
+    Kokkos::Tools::Experimental::set_allocate_data_callback(count_bytes);
+    { const CmfdSolver solver(DeviceExec(), mesh, groups, input.solver); }
+    Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
+    const double solver = static_cast<double>(allocated_bytes.load());
+    const double estimate = cmfd_footprint(input, mesh, groups).device_bytes -
+                            cmfd_tally_values(mesh, groups) * sizeof(Real);
+    std::cout << "  preconditioner " << name_of(p) << ": the solver allocated " << solver << " bytes, the footprint says "
+              << estimate << "\n";
+    EXPECT_GT(solver, 0.0);
+    EXPECT_LE(solver, estimate) << name_of(p);
+    EXPECT_LE(estimate, 2 * solver) << name_of(p);
   }
 }
 
