@@ -190,6 +190,7 @@ inline RunResults fixed_results() {
       c.outer_iterations = 4 + b;
       c.inner_iterations = 20 + b;
       c.converged = b == 3;
+      c.multigrid = b == 2;
       c.entropy = 0.5 * b;
       br.cmfd = c;
     }

@@ -168,7 +168,8 @@ TEST(SummaryJson, JsonBatchKeysInDocumentedOrder) {
   const std::vector<std::string> own{"batch", "generation", "active", "k", "k_collision", "k_absorption", "k_tracklength",
                                      "entropy", "k_mean", "k_std", "fission_sites", "leakage"};
   std::vector<std::string> solved = own;
-  for (const char* key : {"k_cmfd", "cmfd_entropy", "cmfd_outer_iterations", "cmfd_inner_iterations", "cmfd_converged"}) {
+  for (const char* key : {"k_cmfd", "cmfd_entropy", "cmfd_outer_iterations", "cmfd_inner_iterations", "cmfd_converged",
+                          "cmfd_multigrid"}) {
     solved.push_back(key);
   }
   const auto keys = [](const nlohmann::ordered_json& batch) {
@@ -186,6 +187,8 @@ TEST(SummaryJson, JsonBatchKeysInDocumentedOrder) {
   EXPECT_EQ(batches[1].at("k_mean").get<double>(), 1.5);
   EXPECT_EQ(batches[2].at("k_cmfd").get<double>(), 3.1875);
   EXPECT_EQ(batches[2].at("cmfd_converged").get<bool>(), true);
+  EXPECT_EQ(batches[1].at("cmfd_multigrid").get<bool>(), true);  // batch 2 was preconditioned by it
+  EXPECT_EQ(batches[2].at("cmfd_multigrid").get<bool>(), false);
 }
 
 }  // namespace

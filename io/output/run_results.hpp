@@ -114,7 +114,7 @@ template <class C, class F>
 void for_each_field(C& c, F&& f) {
   f("k", c.k), f("entropy", c.entropy);
   f("outer_iterations", c.outer_iterations), f("inner_iterations", c.inner_iterations);
-  f("converged", c.converged);
+  f("converged", c.converged), f("multigrid", c.multigrid);
 }
 
 // One filter of a tally as the outputs describe it: its kind, its row's form and units (written so that

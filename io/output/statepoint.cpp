@@ -28,7 +28,7 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 8;
+constexpr std::int64_t statepoint_version = 9;
 
 // The checksum of everything a restart or a reader of the results reads (metadata, batches, the tallies'
 // descriptions, means, deviations and sums, source bank, CMFD's settings, solves, window and warm start),
@@ -36,7 +36,7 @@ constexpr std::int64_t statepoint_version = 8;
 // Since version 5 the tallies' descriptions and results and CMFD's settings and warm start join it: a
 // reader had trusted them unchecked. Version 6 writes each filter's form and units and names its bounds
 // `bounds` (they were `energy_bounds`, when energy was the one filter with bounds). Version 8 writes
-// CMFD's last batch, [cmfd] end.
+// CMFD's last batch, [cmfd] end; version 9 whether each solve was preconditioned by the multigrid.
 class ContentChecksum {
  public:
   void add(std::string_view text) { add(checksum64(text.data(), text.size())); }

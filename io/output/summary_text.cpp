@@ -91,10 +91,11 @@ void print_timing_row(std::ostream& os, const std::string& phase, const PhaseTim
   os << line;
 }
 
-// CMFD's solves over the run: k_cmfd of the last, and the solver's work per solve.
+// CMFD's solves over the run: k_cmfd of the last, the solver's work per solve, and which were preconditioned
+// by the multigrid ("auto" chooses per solve).
 void print_cmfd_summary(std::ostream& os, const RunResults& r) {
   if (!r.cmfd) return;
-  int solves = 0, failed = 0, last_good = 0;
+  int solves = 0, failed = 0, last_good = 0, multigrid = 0;
   double outer = 0, inner = 0, k = 0;
   std::string first_failure;
   for (const auto& b : r.batch) {
@@ -102,6 +103,7 @@ void print_cmfd_summary(std::ostream& os, const RunResults& r) {
     ++solves;
     outer += b.cmfd->outer_iterations;
     inner += b.cmfd->inner_iterations;
+    multigrid += b.cmfd->multigrid ? 1 : 0;
     if (b.cmfd->converged) {
       k = b.cmfd->k;
       last_good = b.batch;
@@ -117,9 +119,16 @@ void print_cmfd_summary(std::ostream& os, const RunResults& r) {
     std::snprintf(line, sizeof line, "\n CMFD: no solve succeeded; ");
   }
   os << line;
-  std::snprintf(line, sizeof line, "%d solves (%d failed), per solve %.3g power and %.3g GMRES iterations\n", solves,
+  std::snprintf(line, sizeof line, "%d solves (%d failed), per solve %.3g power and %.3g GMRES iterations", solves,
                 failed, outer / solves, inner / solves);
   os << line;
+  if (multigrid == solves) {
+    os << ", the multigrid preconditioner\n";
+  } else if (multigrid > 0) {
+    os << ", the multigrid preconditioner in " << multigrid << " of them\n";
+  } else {
+    os << "\n";
+  }
   if (failed > 0) os << "   first failure: " << first_failure << "\n";
   if (failed == solves) {
     os << "   warning: CMFD did nothing in this run (every solve failed): the run is plain Monte Carlo\n";

@@ -72,6 +72,7 @@ struct CmfdResult {
   int outer_iterations = 0;
   int inner_iterations = 0;  // GMRES iterations, summed over the outer iterations
   bool converged = false;    // outer tolerances met and every inner solve converged
+  bool multigrid = false;    // preconditioned by the multigrid (named, or chosen by "auto"), not another
   bool interrupted = false;  // abandoned part-way at the caller's request (a signal): not a result at all
   double entropy = 0;        // Shannon entropy (bits) of the CMFD fission source over the coarse cells
   std::string failure;       // why it failed, empty otherwise

@@ -94,6 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       c.outer_iterations = in.next<int>();
       c.inner_iterations = in.next<int>();
       c.converged = in.next<std::uint8_t>() % 2;
+      c.multigrid = in.next<std::uint8_t>() % 2;
       r.cmfd = c;
     }
     sp.batch.push_back(r);

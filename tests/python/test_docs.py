@@ -32,6 +32,7 @@ LANGUAGES = {"toml", "sh", "python", "json", "text"}
 KEFF_NAMES = {"keff", "build/bin/keff", "build-cuda/bin/keff", "build-hip/bin/keff"}
 # What only a run with CMFD writes (its batches' solves, its settings): unchecked where keff has no CMFD.
 CMFD_ONLY_KEYS = {"k_cmfd", "cmfd_entropy", "cmfd_outer_iterations", "cmfd_inner_iterations", "cmfd_converged",
+                  "cmfd_multigrid",
                   "cmfd_failure", "albedo", "groups", "collapse", "begin", "end", "feedback", "window", "window_size",
                   "energy_bounds"}
 
