@@ -651,7 +651,8 @@ TEST(CmfdMultigrid, ReachesAcrossAWideMesh) {
 // preconditioner = "auto" (the default) takes the multigrid where most of M's rows couple to their
 // neighbours at least 0.9 times as strongly as to themselves (cmfd_multigrid_pays): on the thin layers
 // above (median row 0.90), not on the bare cube of 2 cm cells (0.85), where Gauss-Seidel alone solves in
-// half the multigrid's time. The same solve as the one chosen, iteration for iteration.
+// half the multigrid's time. The same solve as the one chosen, iteration for iteration, and each solve says
+// whether the multigrid preconditioned it (CmfdResult::multigrid, which the outputs carry).
 TEST(CmfdMultigrid, AutoChoosesItForThinCellsOnly) {
   using P = CmfdPreconditioning;
   EXPECT_EQ(CmfdOptions{}.preconditioner, P::automatic);
@@ -660,7 +661,8 @@ TEST(CmfdMultigrid, AutoChoosesItForThinCellsOnly) {
     o.preconditioner = p;
     const CmfdResult r = solve(t, o).result;
     EXPECT_TRUE(r.converged) << r.failure;
-    return std::array<Real, 3>{static_cast<Real>(r.inner_iterations), static_cast<Real>(r.outer_iterations), r.k};
+    return std::array<Real, 4>{static_cast<Real>(r.inner_iterations), static_cast<Real>(r.outer_iterations), r.k,
+                               r.multigrid ? 1.0 : 0.0};
   };
   const auto thin = [] {
     TallyBuilder t(test::cmfd_mesh(32, 32, 4, 1.26, 1.26, 16.0, std::vector<Real>(6, vacuum)), 2);
@@ -671,6 +673,10 @@ TEST(CmfdMultigrid, AutoChoosesItForThinCellsOnly) {
   EXPECT_NE(iterations(thin(), P::automatic), iterations(thin(), P::gauss_seidel));
   EXPECT_EQ(iterations(bare_cube(10), P::automatic), iterations(bare_cube(10), P::gauss_seidel));
   EXPECT_NE(iterations(bare_cube(10), P::automatic), iterations(bare_cube(10), P::multigrid));
+  EXPECT_EQ(iterations(thin(), P::automatic)[3], 1.0);
+  EXPECT_EQ(iterations(bare_cube(10), P::automatic)[3], 0.0);
+  EXPECT_EQ(iterations(bare_cube(10), P::multigrid)[3], 1.0);
+  for (const P p : {P::none, P::ilu, P::gauss_seidel}) EXPECT_EQ(iterations(bare_cube(4), p)[3], 0.0) << name_of(p);
 }
 
 }  // namespace

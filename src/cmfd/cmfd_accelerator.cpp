@@ -66,7 +66,7 @@ CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int
     // largest level set, which in M's order (groups slowest, then z, y, x) holds at most every group's cells
     // on one diagonal plane of the mesh, G min(nx ny, ny nz, nz nx); and the level sets' bookkeeping, 21
     // arrays of an int per row and 5 of one per entry of L (counted on 34 x 34 x 4 cells, 2 groups), 24 and 6
-    // here.
+    // here for a margin.
     const double widest_level = g * std::min({double(n[0]) * n[1], double(n[1]) * n[2], double(n[2]) * n[0]});
     const double lower_entries = (f.entries - f.unknowns) / 2 + f.unknowns;
     f.device_bytes += (widest_level * f.unknowns + 24 * (f.unknowns + 1) + 6 * lower_entries) * sizeof(int);

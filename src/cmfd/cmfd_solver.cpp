@@ -346,7 +346,7 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     return failed(result);
   }
   s.choose_preconditioner(exec);
-  result.multigrid = s.preconditioner == s.multigrid.get() || o.preconditioner == CmfdPreconditioning::multigrid;
+  result.multigrid = dynamic_cast<const CmfdMultigrid*>(s.preconditioner) != nullptr;
   s.factor(exec, s.op.loss);
 
   // The Wielandt shift needs k_s above the true k. Adaptive (the default): after each step, the
