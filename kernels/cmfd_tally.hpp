@@ -127,8 +127,9 @@ struct CmfdTally {
     Real t = 0;  // how far along the ray the walk starts
     if (p.cmfd_cell >= 0) {
       mesh.cell_indices(p.cmfd_cell, idx);
-      if (track && ray_ends_in_cell(mesh.grid, idx, r0, u, d)) {  // the walk's one piece, without the walk
-        add_track(g, idx, p.weight * d, p.xs);
+      const RayEnd end = track ? ray_end(mesh.grid, idx, r0, u, d) : RayEnd{};
+      if (end.kind != RayEnd::elsewhere) {
+        score_short_flight(p, g, w, idx, r0, d, end);
         return;
       }
     } else {
@@ -145,6 +146,29 @@ struct CmfdTally {
           const int ahead = u[axis] > 0 ? 1 : 0;
           cross(g, w, axis, cell, ahead, 1 - ahead);
         });
+    p.cmfd_cell = inside ? mesh.cell(idx) : -1;
+  }
+
+  // A flight from cell idx that ray_end placed without a walk: the walk's pieces and crossing, the same
+  // values (the plane's distance as walk_mesh computes it).
+  KOKKOS_INLINE_FUNCTION void score_short_flight(Particle& p, int g, Fixed w, int idx[3], Vec3 r0, Real d,
+                                                 RayEnd end) const {
+    if (end.kind == RayEnd::inside) {
+      add_track(g, idx, p.weight * d, p.xs);
+      return;
+    }
+    const int a = end.axis;
+    Real first = d;  // on the face: the whole flight on this side
+    if (end.kind == RayEnd::past_face) {
+      const Real plane = next_plane(mesh.grid, a, idx[a], r0, p.u);
+      first = plane > 0 ? plane : 0;
+    }
+    add_track(g, idx, p.weight * first, p.xs);
+    const int ahead = p.u[a] > 0 ? 1 : 0;
+    cross(g, w, a, idx, ahead, 1 - ahead);
+    idx[a] += ahead ? 1 : -1;
+    const bool inside = idx[a] >= 0 && idx[a] < mesh.grid.shape[a];
+    if (inside && end.kind == RayEnd::past_face) add_track(g, idx, p.weight * (d - first), p.xs);
     p.cmfd_cell = inside ? mesh.cell(idx) : -1;
   }
 

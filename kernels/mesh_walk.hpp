@@ -17,18 +17,43 @@ KOKKOS_INLINE_FUNCTION Real next_plane(const RegularMesh& mesh, int a, int i, Ve
   return (mesh.edge(a, u[a] > 0 ? i + 1 : i) - r0[a]) / u[a];
 }
 
-// True when the ray r0 + s u from inside cell idx ends, at s = t_end, inside that cell by a margin of
-// 1e-6 of the cell's width along every axis: far more than the rounding of walk_mesh's plane distances
-// (a few units in the last place of the coordinates), so walk_mesh would find no plane before t_end and
-// give the one piece (idx, t_end - t). A caller can then skip the walk: most flights in a coarse mesh
-// never leave their cell, and the walk's six divisions cost more than this test's three products.
-KOKKOS_INLINE_FUNCTION bool ray_ends_in_cell(const RegularMesh& mesh, const int idx[3], Vec3 r0, Vec3 u, Real t_end) {
-  constexpr Real margin = 1e-6;
+// How the ray r0 + s u from inside cell idx ends, at s = t_end, where its own cell tells without a walk
+// (ray_end below). The kinds a caller can score without walk_mesh, which would give the same pieces:
+//   inside     in cell idx: one piece, (idx, t_end - t)
+//   on_face    on the face ahead along `axis`, within rounding: one piece and that face's crossing
+//   past_face  in the cell beyond that face: the piece up to its plane (next_plane), the crossing, the rest
+//   elsewhere  anything else (more faces, an edge or corner, a face behind): the walk decides
+struct RayEnd {
+  enum Kind { inside, on_face, past_face, elsewhere };
+  Kind kind = elsewhere;
+  int axis = -1;  // of the one face crossed (on_face, past_face)
+};
+
+// Along every axis the end's position in cells, from idx's lower face, must lie inside a cell by a margin
+// of 1e-6 of its width (far more than the rounding of walk_mesh's plane distances, a few units in the
+// last place of the coordinates, so the walk would meet no other plane and order none differently), or,
+// along one axis only, within 1e-9 of the face ahead: where a flight that stops at a surface of the
+// geometry lying on a mesh plane ends, the crossing the walk might leave to the next flight by rounding.
+// Most flights in a coarse mesh never leave their cell, in a mesh of pin cells most that do end on its
+// faces, and in a mesh of cells wide against a flight most that cross one face cross only one: this
+// test's three products spare them the walk's divisions and its branches on random directions.
+KOKKOS_INLINE_FUNCTION RayEnd ray_end(const RegularMesh& mesh, const int idx[3], Vec3 r0, Vec3 u, Real t_end) {
+  constexpr Real margin = 1e-6, on_face = 1e-9;
+  RayEnd end{RayEnd::inside, -1};
   for (int a = 0; a < 3; ++a) {
     const Real f = (r0[a] + t_end * u[a] - mesh.lower[a]) * mesh.inv_width[a] - idx[a];
-    if (!(f > margin && f < 1 - margin)) return false;
+    if (f > margin && f < 1 - margin) continue;
+    if (end.kind != RayEnd::inside || u[a] == 0) return {};
+    const Real gap = u[a] > 0 ? 1 - f : f;  // from the face ahead along a, in widths: negative past it
+    if (Kokkos::fabs(gap) < on_face) {
+      end = {RayEnd::on_face, a};
+    } else if (gap < -margin && gap > margin - 1) {
+      end = {RayEnd::past_face, a};
+    } else {
+      return {};
+    }
   }
-  return true;
+  return end;
 }
 
 // Walks the ray r0 + s u from cell idx (inside the mesh), where it is at s = t, to s = t_end or out of the
