@@ -614,10 +614,8 @@ TEST(CmfdMultigrid, MergesAlongTheNarrowAxesFirst) {
   }
   const std::vector<std::array<int, 3>> expected = {{17, 17, 4}, {9, 9, 4}, {5, 5, 4}, {3, 3, 2}, {2, 2, 2}};
   EXPECT_EQ(shapes, expected);
-  EXPECT_EQ(CmfdMultigrid(DeviceExec(), test::cmfd_mesh(34, 34, 4, 1.26, 1.26, 16.065, std::vector<Real>(6, vacuum)),
-                          7)
-                .levels(),
-            6);
+  const CmfdMesh c5g7 = test::cmfd_mesh(34, 34, 4, 1.26, 1.26, 16.065, std::vector<Real>(6, vacuum));
+  EXPECT_EQ(CmfdMultigrid(DeviceExec(), c5g7, 7, allocate_cmfd_matrix(DeviceExec(), c5g7, 7, "test")).levels(), 6);
   EXPECT_EQ(shape_of(coarser_cmfd_mesh(test::cmfd_mesh(20, 1, 1, 10, 10, 10, std::vector<Real>(6, vacuum)))),
             (std::array<int, 3>{10, 1, 1}));
   EXPECT_EQ(shape_of(coarser_cmfd_mesh(test::cmfd_mesh(5, 5, 5, 1, 1, 1, std::vector<Real>(6, vacuum)))),

@@ -51,7 +51,8 @@ CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int
   const double matrix = f.entries * (sizeof(Real) + sizeof(int)) + (f.unknowns + 1) * sizeof(int);
   // The multigrid's levels (src/cmfd/cmfd_multigrid.hpp) each have at most two thirds of the rows of the
   // one above (a mesh of 3 cells along its one merged axis has 2 below): their matrices together at most
-  // two more M, their three vectors each at most two.
+  // two more M, their three vectors each at most two, and their maps of the entries above an int per
+  // entry of M and of those two.
   const bool multigrid = input.solver.preconditioner == CmfdPreconditioning::multigrid ||
                          input.solver.preconditioner == CmfdPreconditioning::automatic;
   const bool shifted = input.solver.shift > 0 || input.solver.adaptive_shift;
@@ -60,7 +61,8 @@ CmfdFootprint cmfd_footprint(const model::Cmfd& input, const CmfdMesh& mesh, int
   // flux, source, next source, rhs, scratch, two warm-start fluxes; GMRES' basis (restart + 1 columns), its
   // three work vectors and the ILU solve's intermediate one (src/cmfd/cmfd_gmres.hpp)
   const double vectors = 7 * f.unknowns + (input.solver.gmres_restart + 5.0) * f.unknowns + (multigrid ? 6 : 0) * f.unknowns;
-  f.device_bytes = values * sizeof(Real) + matrices * matrix + vectors * sizeof(Real) + 6 * g * cells * sizeof(Real);
+  f.device_bytes = values * sizeof(Real) + matrices * matrix + vectors * sizeof(Real) + 6 * g * cells * sizeof(Real) +
+                   (multigrid ? 3 : 0) * f.entries * sizeof(int);
   if (input.solver.preconditioner == CmfdPreconditioning::ilu) {
     // ILU(0)'s own work in Kokkos Kernels (spiluk, sptrsv): a row of ints per row of M for each row of its
     // largest level set, which in M's order (groups slowest, then z, y, x) holds at most every group's cells

@@ -37,32 +37,52 @@ void fill_block_map(const DeviceExec& exec, const CmfdMesh& fine, const CmfdMesh
       KOKKOS_LAMBDA(int c) { for_each_block_cell(fine, coarse, c, [&](int f) { up(f) = c; }); });
 }
 
-// The coarse matrix's row (g, C): the fine rows (g, c) of C's cells summed, each entry's column (h, c')
-// moved to (h, block of c'), which the coarse graph holds (a neighbour's block is the block or its
-// neighbour).
-void galerkin_cmfd_matrix(const DeviceExec& exec, const CmfdMesh& fine, const CmfdMatrix& a_fine,
+// Where each entry of the fine matrix goes in the coarse one: the fine row (g, c)'s entry in column (h, c')
+// lands in the coarse row (g, block of c) at column (h, block of c'), which the coarse graph holds (a
+// neighbour's block is the block or its neighbour). Found once per level, so that the product below, redone
+// for every shift, only adds.
+void map_galerkin_entries(const DeviceExec& exec, const CmfdMesh& fine, const CmfdMatrix& a_fine,
                           const CmfdMesh& coarse, const Kokkos::View<const int*, DeviceMem>& up,
-                          const CmfdMatrix& a_coarse, int groups) {
+                          const CmfdMatrix& a_coarse, const Kokkos::View<int*, DeviceMem>& to_coarse) {
   const int nf = fine.n_cells(), nc = coarse.n_cells();
   const auto f_rows = a_fine.graph.row_map;
   const auto f_cols = a_fine.graph.entries;
-  const auto f_values = a_fine.values;
   const auto c_rows = a_coarse.graph.row_map;
   const auto c_cols = a_coarse.graph.entries;
+  Kokkos::parallel_for(
+      "keff::cmfd::multigrid_galerkin_map", Kokkos::RangePolicy<DeviceExec>(exec, 0, a_fine.numRows()),
+      KOKKOS_LAMBDA(int fine_row) {
+        const int g = fine_row / nf, f = fine_row % nf;
+        const int row = g * nc + up(f);
+        for (int e = f_rows(fine_row); e < f_rows(fine_row + 1); ++e) {
+          const int j = f_cols(e);
+          const int column = (j / nf) * nc + up(j % nf);
+          int p = c_rows(row);
+          while (p < c_rows(row + 1) && c_cols(p) != column) ++p;
+          to_coarse(e) = p < c_rows(row + 1) ? p : -1;
+        }
+      });
+}
+
+// The coarse matrix's row (g, C): the fine rows (g, c) of C's cells summed, each entry where
+// map_galerkin_entries put it; a thread per coarse row, the fine rows in ascending order.
+void galerkin_cmfd_matrix(const DeviceExec& exec, const CmfdMesh& fine, const CmfdMatrix& a_fine,
+                          const CmfdMesh& coarse, const Kokkos::View<const int*, DeviceMem>& to_coarse,
+                          const CmfdMatrix& a_coarse, int groups) {
+  const int nf = fine.n_cells(), nc = coarse.n_cells();
+  const auto f_rows = a_fine.graph.row_map;
+  const auto f_values = a_fine.values;
+  const auto c_rows = a_coarse.graph.row_map;
   const auto c_values = a_coarse.values;
   Kokkos::parallel_for(
       "keff::cmfd::multigrid_galerkin", Kokkos::RangePolicy<DeviceExec>(exec, 0, groups * nc), KOKKOS_LAMBDA(int row) {
         const int g = row / nc, c = row % nc;
-        const int first = c_rows(row), last = c_rows(row + 1);
-        for (int e = first; e < last; ++e) c_values(e) = 0;
+        for (int e = c_rows(row); e < c_rows(row + 1); ++e) c_values(e) = 0;
         for_each_block_cell(fine, coarse, c, [&](int f) {
           const int fine_row = g * nf + f;
           for (int e = f_rows(fine_row); e < f_rows(fine_row + 1); ++e) {
-            const int j = f_cols(e);
-            const int column = (j / nf) * nc + up(j % nf);
-            int p = first;
-            while (p < last && c_cols(p) != column) ++p;
-            if (p < last) c_values(p) += f_values(e);
+            const int p = to_coarse(e);
+            if (p >= 0) c_values(p) += f_values(e);
           }
         });
       });
@@ -133,21 +153,25 @@ CmfdMesh coarser_cmfd_mesh(const CmfdMesh& fine) {
   return coarse;
 }
 
-CmfdMultigrid::CmfdMultigrid(const DeviceExec& exec, const CmfdMesh& mesh, int groups)
+CmfdMultigrid::CmfdMultigrid(const DeviceExec& exec, const CmfdMesh& mesh, int groups, const CmfdMatrix& a)
     : groups_(groups), mesh_(mesh), smoother_(exec, mesh, groups) {
   CmfdMesh above = mesh;
+  CmfdMatrix a_above = a;
   while (above.n_cells() > max_coarsest_cells) {
     const CmfdMesh coarse = coarser_cmfd_mesh(above);
     const std::string name = "multigrid_" + std::to_string(levels_.size() + 1) + "_";
     const int rows = groups * coarse.n_cells();
     Level level{coarse,
                 detail::cmfd_view<Kokkos::View<int*, DeviceMem>>(exec, name + "blocks", above.n_cells()),
+                detail::cmfd_view<Kokkos::View<int*, DeviceMem>>(exec, name + "entries_below", a_above.nnz()),
                 allocate_cmfd_matrix(exec, coarse, groups, name + "matrix"),
                 CmfdGaussSeidel(exec, coarse, groups),
                 detail::cmfd_view<CmfdVector>(exec, name + "x", rows),
                 detail::cmfd_view<CmfdVector>(exec, name + "y", rows),
                 detail::cmfd_view<CmfdVector>(exec, name + "residual", groups * above.n_cells())};
     detail::fill_block_map(exec, above, coarse, level.up);
+    detail::map_galerkin_entries(exec, above, a_above, coarse, level.up, level.a, level.to_coarse);
+    a_above = level.a;
     levels_.push_back(std::move(level));
     above = coarse;
   }
@@ -157,7 +181,7 @@ void CmfdMultigrid::prepare(const DeviceExec& exec, const CmfdMatrix& a) {
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     const CmfdMesh& above = l == 0 ? mesh_ : levels_[l - 1].mesh;
     const CmfdMatrix& a_above = l == 0 ? a : levels_[l - 1].a;
-    detail::galerkin_cmfd_matrix(exec, above, a_above, levels_[l].mesh, levels_[l].up, levels_[l].a, groups_);
+    detail::galerkin_cmfd_matrix(exec, above, a_above, levels_[l].mesh, levels_[l].to_coarse, levels_[l].a, groups_);
   }
 }
 

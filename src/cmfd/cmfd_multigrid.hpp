@@ -3,10 +3,11 @@
 // V-cycle. Gauss-Seidel alone (cmfd_gauss_seidel.hpp) moves information one cell per sweep, so on a mesh
 // of many cells across (C5G7 3-D's 34 x 34 pin cells) GMRES spends its iterations carrying the error
 // from cell to cell. Here each level merges up to 2 x 2 x 2 cells of the one above (coarser_cmfd_mesh
-// below says along which axes) until at most max_coarsest_cells remain, keeping every group. A level's matrix
-// is the one above summed over the merged cells (Galerkin, R A P with R summing a block's rows and P
-// copying a block's value to its cells), built on that level's own mesh graph whenever the solver's
-// matrix changes (prepare). One application, from y = 0 on each level: a symmetric pair of two-colour
+// below says along which axes) until at most max_coarsest_cells remain, keeping every group. A level's
+// matrix is the one above summed over the merged cells (Galerkin, R A P with R summing a block's rows and
+// P copying a block's value to its cells), built on that level's own mesh graph whenever the solver's
+// matrix changes (prepare: with the shift, every outer iteration), each entry added where a map found once
+// per level puts it. One application, from y = 0 on each level: a symmetric pair of two-colour
 // Gauss-Seidel sweeps around the correction from the level below, and on the coarsest level
 // coarsest_sweeps pairs. Every step is a fixed linear map and every value is written by one thread from
 // values that no other thread writes in that launch: the same bits on any thread count or device.
@@ -43,8 +44,9 @@ class CmfdMultigrid final : public CmfdPreconditioner {
   static constexpr int max_coarsest_cells = 16;
   static constexpr int coarsest_sweeps = 8;
 
-  // The levels below the mesh, their graphs, colours and vectors, once per mesh.
-  CmfdMultigrid(const DeviceExec& exec, const CmfdMesh& mesh, int groups);
+  // The levels below the mesh, their graphs, colours and vectors, once per mesh; `a` has the graph of the
+  // matrices it will prepare for (its values are not read).
+  CmfdMultigrid(const DeviceExec& exec, const CmfdMesh& mesh, int groups, const CmfdMatrix& a);
 
   // The levels' matrices from `a` (M or M - F / k_s, on the mesh's graph).
   void prepare(const DeviceExec& exec, const CmfdMatrix& a) override;
@@ -58,6 +60,7 @@ class CmfdMultigrid final : public CmfdPreconditioner {
   struct Level {
     CmfdMesh mesh;                    // its cells: blocks of the level above's
     Kokkos::View<int*, DeviceMem> up;  // the level above's cell -> this level's cell
+    Kokkos::View<int*, DeviceMem> to_coarse;  // the level above's matrix entry -> this level's (prepare)
     CmfdMatrix a;                     // the level above's matrix summed over blocks
     CmfdGaussSeidel smoother;
     CmfdVector x, y, residual;        // residual: the level above's, before it is summed here

@@ -164,10 +164,10 @@ CmfdSolver::Impl::Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const C
   } else if (options.preconditioner == CmfdPreconditioning::gauss_seidel) {
     named = std::make_unique<CmfdGaussSeidel>(exec, m, g);
   } else if (options.preconditioner == CmfdPreconditioning::multigrid) {
-    named = std::make_unique<CmfdMultigrid>(exec, m, g);
+    named = std::make_unique<CmfdMultigrid>(exec, m, g, op.loss);
   } else if (options.preconditioner == CmfdPreconditioning::automatic) {
     named = std::make_unique<CmfdGaussSeidel>(exec, m, g);
-    multigrid = std::make_unique<CmfdMultigrid>(exec, m, g);
+    multigrid = std::make_unique<CmfdMultigrid>(exec, m, g, op.loss);
   }
 }
 
