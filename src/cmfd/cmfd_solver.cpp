@@ -76,10 +76,12 @@ double cmfd_growth(const DeviceExec& exec, Kokkos::View<const Real*, DeviceMem> 
 }
 
 // The adaptive shift keeps k_s at least this far above its bound on k (relative). Nearer, each outer
-// iteration converges faster but the shifted system is nearer singular and costs GMRES more: on the UD2O
-// sphere's 10^3 mesh and a bare 10^3 x 2-group cube, 0.05 to 0.2 took the fewest GMRES iterations
-// (1e-3: 1.5 to 1.6 times as many; 0.4: 1.1 times), src/cmfd/README.md.
-constexpr double min_adaptive_shift = 0.1;
+// iteration converges faster but the shifted system is nearer singular and costs GMRES more: unpreconditioned,
+// on the UD2O sphere's 10^3 mesh and a bare 10^3 x 2-group cube, 0.05 to 0.2 took the fewest GMRES iterations
+// (1e-3: 1.5 to 1.6 times as many; 0.4: 1.1 times). Preconditioned, 0.03: C5G7 3-D's multigrid solves
+// 0.88 of the GMRES iterations of 0.1 (0.01: 1.0), the UD2O sphere's Gauss-Seidel ones 1.01, in two thirds of
+// the outer iterations (src/cmfd/README.md).
+constexpr double min_adaptive_shift = 0.03;
 
 // A source with more negative weight than this (of a total of 1) is a mixed-sign iterate, not a mode.
 constexpr double max_negative_source = 1e-9;
