@@ -32,9 +32,7 @@ done
 scratch_dir
 input=$tmp/c5g7_3d_cmfd.toml
 {
-  cat examples/c5g7/3d_unrodded.toml
-  printf '\n[cmfd]\nshape = [34, 34, 4]\nlower_left = [0.0, 0.0, 0.0]\nupper_right = [42.84, 42.84, 64.26]\n'
-  printf 'collapse = [0, 1, 2, 3, 4, 5, 6]\nfeedback = true\nmin_collisions = 1\n'
+  c5g7_3d_cmfd_input
   [ -z "$end" ] || printf 'end = %s\n' "$end"
   [ -z "$window" ] || printf 'window = "%s"\n' "$window"
   [ -z "$preconditioner" ] || printf '\n[cmfd.solver]\npreconditioner = "%s"\n' "$preconditioner"

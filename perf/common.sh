@@ -5,6 +5,9 @@
 #   median           the median of the numbers on stdin, one a line
 #   scratch_dir      makes $tmp, a directory removed when the script exits
 #   machine          the CPU model and core count, for the line a table of timings starts with
+#   c5g7_3d_cmfd_input  prints C5G7's 3-D unrodded core with a [cmfd] table: one coarse cell per pin-cell
+#                    column, four axial cells over the whole height, 7 groups, feedback on, min_collisions 1
+#                    (perf/RESULTS.md, "C5G7 3-D"); more [cmfd] keys may follow it
 #   plot_python DIR  prints a Python that has matplotlib: the system's, or a virtual environment made in the
 #                    build directory DIR on first use (so the system's Python is left alone)
 # shellcheck shell=bash
@@ -27,6 +30,12 @@ scratch_dir() {
 }
 
 machine() { echo "$(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"; }
+
+c5g7_3d_cmfd_input() {
+  cat examples/c5g7/3d_unrodded.toml
+  printf '\n[cmfd]\nshape = [34, 34, 4]\nlower_left = [0.0, 0.0, 0.0]\nupper_right = [42.84, 42.84, 64.26]\n'
+  printf 'collapse = [0, 1, 2, 3, 4, 5, 6]\nfeedback = true\nmin_collisions = 1\n'
+}
 
 plot_python() {
   if python3 -c 'import matplotlib' 2>/dev/null; then
