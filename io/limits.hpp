@@ -108,6 +108,19 @@ inline constexpr double max_cmfd_source_weight_ratio = 2.0;
 // Bytes of a TOML input file. The parsed document takes about ten times its text; the largest real
 // inputs (full cores pin by pin, with lattices) are far below 1 MiB.
 inline constexpr std::int64_t max_input_bytes = std::int64_t{1} << 26;
+// A lattice's reach: where its box reaches |x| = X cm, a double resolves X to X * 2^-52, and
+// `x - lower_left`, the element index and the coordinate within the element round to about that. Tracking
+// decides the side of a wall within coincident_tolerance (1e-9 cm), so the lattice's coordinates must be
+// resolved well below it: X * 2^-52 <= coincident_tolerance / 8 gives X <= 5.6e5 cm. A lattice whose
+// lower_left and pitch were 1e17 put every point "on" a wall, and the flight direction chose the material.
+inline constexpr double max_lattice_reach = 5.0e5;
+// The smallest pitch: a point counts as inside an element only where it is more than 1e-6 cm from its
+// walls (kernels/geometry.hpp, lattice_element_after), so elements must be much wider than that.
+inline constexpr double min_lattice_pitch = 1.0e-5;
+// Bytes of an NCrystal data file (`ncrystal` of a material), which keff reads before NCrystal parses
+// it (io/thermal/ncrystal.hpp): NCrystal's standard files are at most a few MB, and one with a
+// tabulated scattering kernel tens of MB.
+inline constexpr std::int64_t max_ncrystal_data_bytes = std::int64_t{1} << 28;
 // Bytes of a text library's index.txt: max_nuclides lines of up to 1 KiB (a name, an id, a count and a
 // relative path; keff writes about 40 bytes a line).
 inline constexpr std::int64_t max_text_index_bytes = max_nuclides * 1024;

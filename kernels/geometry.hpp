@@ -11,18 +11,16 @@
 //   the caller then relocates from that level, which repairs any stale state instead of tracking on.
 // - Curved surfaces compare signs of the un-normalised p.u (p: position relative to the centre or axis)
 //   in both surface_sense and surface_distance, so the two cannot disagree through rounding.
-// - A particle in a lattice's outer universe sees the lattice grid continued outside the elements:
-//   it stops at every virtual element wall, so it is relocated into the lattice when it reaches it.
-//   Such a level has `lattice >= 0` and a `lat_index` outside the lattice shape.
+// - A particle in a lattice's outer universe is at a level with `lattice >= 0` and a `lat_index` outside
+//   the lattice shape (the element of the grid continued outside, where it last relocated). Its boundary
+//   there is where its flight enters the lattice's box (lattice_entry_distance), not the continued
+//   grid's walls: an outer universe around a lattice of 10 um elements stopped a flight every 10 um.
 // - Boundaries at several levels within the tolerance of each other (a lattice edge on the core's
 //   reflective plane) go to the outermost level, so its boundary condition is never skipped.
 #include "kernels/contracts.hpp"
 #include "kernels/geometry_data.hpp"
 
 namespace keff {
-
-// Distance (cm) within which a point counts as lying on a surface or lattice wall.
-inline constexpr Real coincident_tolerance = 1e-9;
 
 // The smaller and the larger of two distances, which are never NaN ("none" is constants::infinity):
 // plain comparisons, which every compiler inlines, where a host build calls libm for
@@ -477,8 +475,30 @@ KOKKOS_INLINE_FUNCTION Real element_wall_distance(Vec3 x, Vec3 u, const Real pit
   return larger(d, 0.0);
 }
 
+// Distance along u from r (lattice coordinates), in lattice `lat`'s outer universe at continued element
+// idx (outside the shape), to where the flight enters the lattice's elements; constants::infinity where it
+// never does. Axis by axis by idx, the index the direction rule gave (lattice_axis_index): an axis out of
+// range must be heading into the range (a point within the tolerance of the box, heading in, is inside
+// already, so the entry is at least the tolerance ahead); the entry is the latest of those axes' and must
+// come before any axis in range leaves it.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real lattice_entry_distance(const GeometryParams<Mem>& g, int lat, const int idx[3], Vec3 r, Vec3 u) {
+  Real enter = 0, leave = constants::infinity;
+  for (int i = 0; i < 3; ++i) {
+    const Real lo = g.lattice_lower_left(lat, i), hi = lo + g.lattice_shape(lat, i) * g.lattice_pitch(lat, i);
+    if (idx[i] < 0 || idx[i] >= g.lattice_shape(lat, i)) {
+      const bool below = idx[i] < 0;
+      if (below ? !(u[i] > 0) : !(u[i] < 0)) return constants::infinity;
+      enter = larger(enter, ((below ? lo : hi) - r[i]) / u[i]);
+    } else if (u[i] != 0) {
+      leave = smaller(leave, ((u[i] > 0 ? hi : lo) - r[i]) / u[i]);
+    }
+  }
+  return enter < leave ? enter : constants::infinity;
+}
+
 // Nearest boundary of level k alone: its cell's surfaces, then the walls of the lattice element that
-// placed it. Ties within a level go to the first found.
+// placed it (or, in the outer universe, the lattice's box ahead). Ties within a level go to the first found.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION BoundaryHit level_boundary(const GeometryParams<Mem>& g, const GeometryState& s, int k,
                                                   Vec3 r, Vec3 u) {
@@ -498,10 +518,15 @@ KOKKOS_INLINE_FUNCTION BoundaryHit level_boundary(const GeometryParams<Mem>& g, 
   }
   if (lv.lattice >= 0 && k > 0) {
     const Vec3 r_lattice = r - s.level[k - 1].offset;
-    const Vec3 x = r_lattice - lattice_element_centre(g, lv.lattice, lv.lat_index);
-    const Real pitch[3] = {g.lattice_pitch(lv.lattice, 0), g.lattice_pitch(lv.lattice, 1),
-                           g.lattice_pitch(lv.lattice, 2)};
-    const Real d = element_wall_distance(x, u, pitch);
+    Real d = constants::infinity;
+    if (lattice_index_inside(g, lv.lattice, lv.lat_index)) {
+      const Vec3 x = r_lattice - lattice_element_centre(g, lv.lattice, lv.lat_index);
+      const Real pitch[3] = {g.lattice_pitch(lv.lattice, 0), g.lattice_pitch(lv.lattice, 1),
+                             g.lattice_pitch(lv.lattice, 2)};
+      d = element_wall_distance(x, u, pitch);
+    } else {
+      d = lattice_entry_distance(g, lv.lattice, lv.lat_index, r_lattice, u);
+    }
     if (d < hit.distance) {
       hit.distance = d;
       hit.surface = -1;
@@ -521,6 +546,15 @@ KOKKOS_INLINE_FUNCTION bool lies_on(const GeometryParams<Mem>& g, const Geometry
                                     Vec3 x, Vec3 u) {
   if (hit.surface >= 0) return Kokkos::fabs(surface_value(g, hit.surface, x - s.level[k].offset)) < coincident_tolerance;
   const GeometryLevel& lv = s.level[k];
+  if (!lattice_index_inside(g, lv.lattice, lv.lat_index)) {  // the lattice's box, entered from the outer universe
+    const Vec3 r_lattice = x - s.level[k - 1].offset;
+    for (int i = 0; i < 3; ++i) {
+      const Real lo = g.lattice_lower_left(lv.lattice, i), hi = lo + g.lattice_shape(lv.lattice, i) * g.lattice_pitch(lv.lattice, i);
+      if (u[i] > 0 && Kokkos::fabs(r_lattice[i] - lo) < coincident_tolerance) return true;
+      if (u[i] < 0 && Kokkos::fabs(hi - r_lattice[i]) < coincident_tolerance) return true;
+    }
+    return false;
+  }
   const Vec3 from_centre = x - s.level[k - 1].offset - lattice_element_centre(g, lv.lattice, lv.lat_index);
   for (int i = 0; i < 3; ++i) {
     const Real half = 0.5 * g.lattice_pitch(lv.lattice, i);

@@ -77,14 +77,20 @@ KOKKOS_INLINE_FUNCTION CellSide cell_side(const GeometryParams<Mem>& g, int cell
   return on ? CellSide::on_surface : CellSide::inside;
 }
 
+// Whether r_local lies on a wall of the lattice's elements (within the tolerance): a face of its box or a
+// wall between elements, within the box. Outside the box there are no walls: the outer universe is one
+// universe, not tiled by the continued grid.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION bool on_lattice_wall(const GeometryParams<Mem>& g, int lat, Vec3 r_local) {
+  bool on = false;
   for (int axis = 0; axis < 3; ++axis) {
-    if (lattice_axis_position(r_local[axis] - g.lattice_lower_left(lat, axis), g.lattice_pitch(lat, axis)).on_wall) {
-      return true;
-    }
+    const Real x = r_local[axis] - g.lattice_lower_left(lat, axis), pitch = g.lattice_pitch(lat, axis);
+    const int n = g.lattice_shape(lat, axis);
+    if (!(x > -coincident_tolerance && x < n * pitch + coincident_tolerance)) return false;
+    const LatticeAxisPosition a = lattice_axis_position(x, pitch);
+    on = on || a.on_wall;
   }
-  return false;
+  return on;
 }
 
 }  // namespace detail

@@ -228,23 +228,38 @@ TEST(GeometryLattice, OutsideTheElementsIsTheOuterUniverse) {
   EXPECT_EQ(t.start.level[1].lat_index[0], 4);  // outside the shape
   expect_vec_near(t.start.level[1].offset, {0, 0, 0});
 
-  // Heading for the lattice: the grid continues outside, so the particle stops at x = 2.5, then
-  // enters element (2, 1) (void) at x = 1.5, then the pin (1, 1) at x = 0.5 and its fuel at x = 0.2.
-  t = track(g, {3, 0.5, 0}, {-1, 0, 0}, 4);
-  ASSERT_EQ(t.n_events, 4);
-  EXPECT_NEAR(t.events[0].hit.distance, 0.5, eps);
+  // Heading for the lattice: the outer universe's boundary is the lattice's box, so the particle goes
+  // straight to x = 1.5 and enters element (2, 1) (void), then the pin (1, 1) at x = 0.5 and its fuel
+  // at x = 0.2.
+  t = track(g, {3, 0.5, 0}, {-1, 0, 0}, 3);
+  ASSERT_EQ(t.n_events, 3);
+  EXPECT_NEAR(t.events[0].hit.distance, 1.5, eps);
   EXPECT_EQ(t.events[0].hit.surface, -1);
-  EXPECT_EQ(t.events[0].state.material, 7);
+  EXPECT_EQ(t.events[0].result, CrossingResult::inside);
+  EXPECT_EQ(t.events[0].state.material, -1);  // void
+  EXPECT_EQ(t.events[0].state.level[1].lat_index[0], 2);
   EXPECT_NEAR(t.events[1].hit.distance, 1, eps);
-  EXPECT_EQ(t.events[1].result, CrossingResult::inside);
-  EXPECT_EQ(t.events[1].state.material, -1);  // void
-  EXPECT_EQ(t.events[1].state.level[1].lat_index[0], 2);
-  EXPECT_NEAR(t.events[2].hit.distance, 1, eps);
-  EXPECT_EQ(t.events[2].state.material, 1);
-  expect_vec_near(t.events[2].state.level[1].offset, {0, 0.5, 0});
-  EXPECT_NEAR(t.events[3].hit.distance, 0.3, eps);
-  EXPECT_EQ(t.events[3].hit.surface, 0);
-  EXPECT_EQ(t.events[3].state.material, 0);
+  EXPECT_EQ(t.events[1].state.material, 1);
+  expect_vec_near(t.events[1].state.level[1].offset, {0, 0.5, 0});
+  EXPECT_NEAR(t.events[2].hit.distance, 0.3, eps);
+  EXPECT_EQ(t.events[2].hit.surface, 0);
+  EXPECT_EQ(t.events[2].state.material, 0);
+
+  // A flight beside the lattice, never entering its box, meets no wall of the grid continued outside:
+  // it crosses the water to the model's boundary in one flight (it stopped every pitch, 1 cm here).
+  t = track(g, {3, 0.5, 0}, {0, 1, 0}, 2);
+  ASSERT_EQ(t.n_events, 1);
+  EXPECT_NEAR(t.events[0].hit.distance, 4.5, eps);
+  EXPECT_EQ(t.events[0].result, CrossingResult::leaked);
+  // One that passes the box's corner, just missing it, likewise; one that clips it enters it there.
+  t = track(g, {3, 0.5, 0}, (1 / std::sqrt(2.25 + (0.5 + 1e-6) * (0.5 + 1e-6))) * Vec3{-1.5, 0.5 + 1e-6, 0}, 2);
+  ASSERT_GE(t.n_events, 1);
+  EXPECT_NE(t.events[0].hit.surface, -1);
+  t = track(g, {3, 0.5, 0}, (1 / std::sqrt(2.25 + (0.5 - 1e-6) * (0.5 - 1e-6))) * Vec3{-1.5, 0.5 - 1e-6, 0}, 2);
+  ASSERT_GE(t.n_events, 1);
+  EXPECT_EQ(t.events[0].hit.surface, -1);
+  EXPECT_EQ(t.events[0].state.level[1].lat_index[0], 2);
+  EXPECT_EQ(t.events[0].state.level[1].lat_index[1], 1);
 }
 
 TEST(GeometryLattice, OutsideTheElementsWithoutOuterIsLost) {

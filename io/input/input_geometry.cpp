@@ -3,6 +3,7 @@
 #include "io/input/input_parts.hpp"
 #include "io/input/universe_nesting.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -256,6 +257,22 @@ void read_lattice_box(const Section& s, int dims, model::Lattice& lat) {
   const auto pitch = s.numbers("pitch", static_cast<std::size_t>(dims), static_cast<std::size_t>(dims), pitch_text);
   for (int d = 0; d < dims; ++d) {
     if (!(pitch[d] > 0)) s.fail("pitch", "pitch[" + std::to_string(d) + "] = " + format_number(pitch[d]) + " is not positive", pitch_text);
+    if (!(pitch[d] >= limits::min_lattice_pitch)) {
+      s.fail("pitch", "pitch[" + std::to_string(d) + "] = " + format_number(pitch[d]) + " cm",
+             "a pitch of at least " + format_number(limits::min_lattice_pitch) + " cm: tracking tells a point inside an "
+             "element from one on its walls 1e-6 cm in");
+    }
+    // Where the box reaches, a double resolves coordinates no finer than this: io/limits.hpp.
+    const double reach = std::max(std::fabs(ll[d]), std::fabs(ll[d] + lat.shape[static_cast<std::size_t>(d)] * pitch[d]));
+    if (!(reach <= limits::max_lattice_reach)) {
+      s.fail(std::fabs(ll[d]) >= std::fabs(ll[d] + lat.shape[static_cast<std::size_t>(d)] * pitch[d]) ? "lower_left" : "pitch",
+             "the lattice reaches " + format_number(reach) + " cm from the origin along axis " + std::to_string(d) +
+                 ", where coordinates are resolved to " + format_number(std::nextafter(reach, HUGE_VAL) - reach) +
+                 " cm, coarser than the " +
+                 format_number(coincident_tolerance) + " cm within which tracking decides which side of a wall a point is on",
+             "a lattice within " + format_number(limits::max_lattice_reach) + " cm of the origin on every axis (move the model "
+             "to the origin)");
+    }
     lat.lower_left[d] = ll[d];
     lat.pitch[d] = pitch[d];
   }
@@ -421,6 +438,11 @@ void read_geometry(const Section& root, const std::map<int, int>& surface_index,
   const std::string what = "universe " + in_quotes(p.universes[problem->universe].name) + " contains itself";
   if (problem->lattice >= 0) {
     const auto& lat = p.lattices[problem->lattice];
+    // Through an element, or through the outer universe alone (`outer = "root"`).
+    if (std::find(lat.universes.begin(), lat.universes.end(), problem->universe) == lat.universes.end()) {
+      root.source().fail(lat.where.line, "lattice[" + lat.name + "].outer", what,
+                         "an outer universe that does not contain the lattice itself");
+    }
     root.source().fail(lat.where.line, "lattice[" + lat.name + "].universes", what,
                        "lattice elements that do not contain the lattice itself");
   }

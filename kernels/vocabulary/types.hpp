@@ -16,6 +16,10 @@ inline constexpr Real boltzmann_ev_per_k = 8.617333262e-5;  // CODATA 2018
 inline constexpr Real infinity = 1.0e300;      // "no surface ahead"
 }  // namespace constants
 
+// Distance (cm) within which a point counts as lying on a surface or lattice wall (kernels/geometry.hpp);
+// the input holds a lattice's coordinates to a resolution finer than it (io/limits.hpp).
+inline constexpr Real coincident_tolerance = 1e-9;
+
 enum class SurfaceKind : int { x_plane, y_plane, z_plane, plane, sphere, x_cylinder, y_cylinder, z_cylinder };
 enum class BoundaryKind : int { transmission, vacuum, reflective };
 inline constexpr EnumName<BoundaryKind> boundary_kind_names[] = {

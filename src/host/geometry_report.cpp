@@ -160,6 +160,19 @@ std::string describe(const model::Problem& p, const GeometryFinding& f) {
   return s + " (" + count_of(f.points, "sample point", "sample points") + ")";
 }
 
+namespace {
+
+std::string judged_none_text(const GeometryCheck& c) {
+  char tolerance[16];
+  std::snprintf(tolerance, sizeof tolerance, "%g", coincident_tolerance);
+  return "the geometry check could judge none of its " + std::to_string(c.points) + " points: every one lies within " +
+         tolerance + " cm of a surface or lattice wall, where the flight direction decides which side it is on, so "
+         "nothing was checked; the model's coordinates are coarser than that tolerance (surfaces or a lattice far "
+         "from the origin, or cells thinner than the tolerance)";
+}
+
+}  // namespace
+
 void print_geometry_check(std::ostream& os, const model::Problem& p, const GeometryCheck& c) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.3g s", c.seconds);
@@ -170,6 +183,12 @@ void print_geometry_check(std::ostream& os, const model::Problem& p, const Geome
      << "  points    " << c.points << " uniform in the box; " << c.on_surface_points
      << " within the tolerance of a surface, not judged\n"
      << "  time      " << seconds << "\n\n";
+  if (c.judged_none()) {
+    std::string text = judged_none_text(c);
+    text[0] = 'T';
+    os << text << ".\n";
+    return;
+  }
   if (!c.found()) {
     os << "No overlap or gap found.\n";
     return;
@@ -180,6 +199,10 @@ void print_geometry_check(std::ostream& os, const model::Problem& p, const Geome
 }
 
 std::string geometry_refusal(const model::Problem& p, const GeometryCheck& c) {
+  if (c.judged_none()) {
+    return printable(p.source_name) + ": " + judged_none_text(c) + " (settings.geometry_check_points = 0 skips this "
+           "check)";
+  }
   constexpr std::size_t listed = 3;
   std::string s = printable(p.source_name) + ": the geometry check found " + kinds_found(c.findings) + ": ";
   for (std::size_t i = 0; i < std::min(listed, c.findings.size()); ++i) {

@@ -33,6 +33,9 @@ struct GeometryCheck {
   double seconds = 0;                 // wall time on this rank
 
   bool found() const { return fault_points > 0; }
+  // Every point lay on a surface or a lattice wall, where the flight direction decides: nothing was
+  // checked (a model whose coordinates are coarser than the tolerance, far from the origin).
+  bool judged_none() const { return points > 0 && on_surface_points == points; }
 };
 
 // "cells 'a' (file:line) and 'b' (file:line) of universe 'u' both hold (x, y, z) ..." for one finding.
@@ -42,7 +45,7 @@ std::string describe(const model::Problem& problem, const GeometryFinding& findi
 void print_geometry_check(std::ostream& os, const model::Problem& problem, const GeometryCheck& check);
 
 // Why `keff run` refuses a model the check found faults in: the first findings, and how to search more
-// or skip the check.
+// or skip the check; or that it could judge none of its points.
 std::string geometry_refusal(const model::Problem& problem, const GeometryCheck& check);
 
 // One line for the run header: "100000 points, no overlap or gap found (0.012 s)".
