@@ -12,10 +12,13 @@
 //   transport:<b>   inside the transport of batch b, after its first kernel launch
 //   cmfd:<b>        inside the CMFD solve of batch b, before its first outer iteration
 //   batch:<b>       after batch b's row, before the ranks agree on a signal
+//   outputs         keff run after its last batch, before rank 0 writes the JSON summary
 //   write:<n>       the n-th file this process writes atomically, when its temporary file is complete
 //                   and not yet renamed over the target
 //   geometry-check  inside the geometry check (keff check-geometry and the one before a run)
 //   data-generate   while a synthetic library is generated
+//   ncrystal-open   as the input reader opens an NCrystal material (keff run, check-geometry, plot)
+//   ncrystal-table:<t>  before NCrystal's table t (1-based) is tabulated
 // tests/signal_at.sh runs a command and signals it at the points it announces.
 //
 // Armed in test executables only: the variable is read only after arm_test_points(), which `keff`

@@ -109,7 +109,7 @@ TEST(Input, TallyMistakes) {
   fails(tally("filters = [\"cell\"]\ncells = [\"a\", \"nope\"]\nscores = [\"flux\"]"), "tally[t].cells: cell 'nope' is not defined (allowed: defined cells: a, b)");
   fails(tally("filters = [\"material\"]\nmaterials = [\"steel\"]\nscores = [\"flux\"]"), "tally[t].materials: material 'steel' is not defined");
   fails(tally("filters = [\"mesh\"]\nmesh = \"m2\"\nscores = [\"flux\"]"), "tally[t].mesh: mesh 'm2' is not defined (allowed: defined meshes: m1)");
-  fails(tally("filters = [\"energy\"]\nenergy = [1.0, 0.5]\nscores = [\"flux\"]"), "tally[t].energy: energy[1] = 0.5 is out of order (allowed: 2 to 100000 energies in eV, >= 0 and strictly ascending)");
+  fails(tally("filters = [\"energy\"]\nenergy = [1.0, 0.5]\nscores = [\"flux\"]"), "tally[t].energy: energy[1] = 0.5 is out of order (allowed: 2 to 100000 energies in eV, >= 0, at most 1e+300 and strictly ascending)");
   fails(tally("filters = [\"group\"]\nscores = [\"flux\"]"), "tally[t].filters: a group filter in a continuous-energy problem");
   fails(tally("filters = [\"polar\"]\npolar = [-1.0, 1.0]\nscores = [\"flux\"]"),
         "tally[t].polar: polar[0] = -1 is out of range (allowed: 2 to 100000 polar angles in rad, in [0, 3.141592653589793] and strictly ascending)");

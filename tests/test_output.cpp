@@ -33,7 +33,7 @@ TEST(Output, StatepointReadsBack) {
 
   auto file = H5File::open(path);
   EXPECT_EQ(file.attribute_string("filetype"), "statepoint");
-  EXPECT_EQ(file.attribute_int64("version"), 9);
+  EXPECT_EQ(file.attribute_int64("version"), 10);
   EXPECT_EQ(file.attribute_string("input"), r.input);
   EXPECT_EQ(file.attribute_string("mode"), r.mode);
   EXPECT_EQ(file.attribute_string("execution_space"), r.execution_space);
@@ -106,9 +106,32 @@ TEST(Output, StatepointReadsBackForRestart) {
   r.generations_per_batch = 4;
   r.restart.tally_partial.assign(r.tallies[0].sum.size(), 0.1 + 0.2);  // a batch under way
   r.restart.tally_partial_weight = 3000.5;
-  for (auto& b : r.batch) b.generation = 4;  // each record a batch's last generation: the batches the tallies hold
+  // Each batch its four generations, the records numbered as a run numbers them; three populations whose
+  // k's average to each generation's (around it by awkward amounts, none where that would overflow).
+  const std::vector<BatchResult> batches = r.batch;
+  r.batch.clear();
   r.populations.count = 3;
-  for (std::size_t i = 0; i < r.batch.size() * 9; ++i) r.populations.k_generations.push_back(1.0 + 1.0 / (3.0 + i));
+  for (const BatchResult& b : batches) {
+    for (int g = 1; g <= 4; ++g) {
+      BatchResult gen = b;
+      gen.generation = g;
+      r.batch.push_back(gen);
+      for (const double k : {gen.k_collision, gen.k_absorption, gen.k_tracklength}) {
+        const double d = k < 1e300 ? k / (3.0 + g) : 0.0;
+        r.populations.k_generations.push_back(k - d);
+        r.populations.k_generations.push_back(k);
+        r.populations.k_generations.push_back(k + d);
+      }
+    }
+  }
+  // The values of generation, population, estimator, as k_generations holds them.
+  std::vector<double> by_generation(r.populations.k_generations.size());
+  for (std::size_t i = 0; i < r.batch.size(); ++i) {
+    for (std::size_t q = 0; q < 3; ++q) {
+      for (std::size_t e = 0; e < 3; ++e) by_generation[(i * 3 + q) * 3 + e] = r.populations.k_generations[(i * 3 + e) * 3 + q];
+    }
+  }
+  r.populations.k_generations = by_generation;
   write_statepoint(dir.file("sp.h5"), r);
   const RunResults back = read_statepoint(dir.file("sp.h5"));
   EXPECT_EQ(back.populations.count, 3);
@@ -150,11 +173,11 @@ TEST(Output, StatepointReadsBackForRestart) {
 // written by an earlier keff of the same version still reads: pinned here, so that a change to how it is
 // formed (the order of its values included) shows. Version 7 (generations per batch, each record's
 // generation and the tallies of a batch under way joined it); version 8 ([cmfd] end); version 9 (each CMFD
-// solve's multigrid flag).
+// solve's multigrid flag); version 10 (the thermal physics, NCrystal's version and its data's digests).
 TEST(Output, StatepointChecksumIsStable) {
   TempDir dir;
   write_statepoint(dir.file("sp.h5"), fixed_results());
-  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{1638695685196200374});
+  EXPECT_EQ(H5File::open(dir.file("sp.h5")).attribute_int64("checksum"), std::int64_t{-2958066074994923185});
 }
 
 // A record's listed fields as words (reals by their bits), so two records compare field by field.
@@ -239,10 +262,21 @@ TEST(Output, ForgedStatepointsAreRefused) {
        }},
       {"an energy filter of form 'names' in 'eV' (allowed: form 'bounds', units 'eV')",
        [](RunResults& r) { r.tallies[0].filters[1].form = "names"; }},
-      {"energy bound 0 is -1 (allowed: ascending, >= 0)", [](RunResults& r) { r.tallies[0].filters[1].bounds[0] = -1; }},
+      {"energy bound 0 is -1 (allowed: ascending, >= 0, at most 1.0000000000000001e+300)",
+       [](RunResults& r) { r.tallies[0].filters[1].bounds[0] = -1; }},
+      {"energy bound 1 is 1e+308 (allowed: ascending, >= 0, at most 1.0000000000000001e+300)",
+       [](RunResults& r) { r.tallies[0].filters[1].bounds[1] = 1e308; }},
       {"score 'heat'", [](RunResults& r) { r.tallies[0].scores[0] = "heat"; }},
       {"the units of flux are 'furlongs'", [](RunResults& r) { r.tallies[0].units[0] = "furlongs"; }},
       {"value 3 has mean nan and deviation", [](RunResults& r) { r.tallies[0].mean[3] = std::nan(""); }},
+      // Populations whose k's do not make up their generation's (all 3.9e7 where every k is near 1), and a
+      // forged generation number, which changes the active batches: named as such, not as tally sums.
+      {"batch 1: its 2 populations' collision k's average 39000000, and its own is ", [](RunResults& r) {
+         r.populations.count = 2;
+         r.populations.k_generations.assign(r.batch.size() * 6, 3.9e7);
+       }},
+      {"batch record 3 is batch 4 generation 2 (active) (allowed: batch 4, active)",
+       [](RunResults& r) { r.batch[3].generation = 2; }},
       {"holds sum 9.9999999999999998e+149 over 3 active batches (allowed: at most", [](RunResults& r) {
          r.tallies[0].sum[0] = 1e150;
          r.tallies[0].sum_sq[0] = 1e300;

@@ -7,6 +7,8 @@
 #include "io/input/input.hpp"
 #include "io/output/output.hpp"
 #include "io/output/restart_check.hpp"
+#include "io/output/results_check.hpp"
+#include "kernels/vocabulary/fixed_point_bits.hpp"
 #include "run_problem.hpp"
 
 #include <gtest/gtest.h>
@@ -119,8 +121,8 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
       {[](RunResults& r) { r.restart.k_prev = 0.0; }, "k_prev = 0 differs from the last batch's k_collision = "},
       {[](RunResults& r) { r.lost_particles = -1; }, "lost_particles = -1 (allowed: 0 to settings.max_lost = 10; a run that lost more stopped before writing)"},
       {[](RunResults& r) { r.bank_overflows = -3; }, "bank_overflows = -3 (allowed: a count, >= 0)"},
-      {[](RunResults& r) { r.tallies[0].sum[0] = std::nan(""); }, "its tally 'halves', value 0, holds sum nan, sum of squares "},
-      {[](RunResults& r) { r.tallies[0].sum[1] = 1.7e308; }, "its tally 'halves', value 1, holds sum 1.6999999999999999e+308, sum of squares "},
+      {[](RunResults& r) { r.tallies[0].sum[0] = std::nan(""); }, "its tally 'halves', value 0 (flux), holds sum nan, sum of squares "},
+      {[](RunResults& r) { r.tallies[0].sum[1] = 1.7e308; }, "its tally 'halves', value 1 (fission), holds sum 1.6999999999999999e+308, sum of squares "},
       {[](RunResults& r) { r.tallies[0].sum_sq[2] = 4 * r.tallies[0].sum[2] * r.tallies[0].sum[2]; }, "(allowed: the sums of 2 non-negative batch values: sum^2 <= 2 x sum of squares <= 2 x sum^2)"},
       {[](RunResults& r) { r.tallies[0].sum.push_back(1.0); }, "its tally 1 is 'halves' with 5 values (allowed: this problem's 'halves' with 4)"},
       {[](RunResults& r) { r.tallies.clear(); }, "it holds 0 tallies (allowed: this problem's 1)"},
@@ -140,6 +142,94 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
     EXPECT_NE(msg.find(expected), std::string::npos) << msg;
   }
   EXPECT_NE(refusal([](RunResults& r) { r.source_bank[3].r.x = 1.0e6; }).find("is outside the geometry"), std::string::npos);
+}
+
+// Forged restart data within every earlier bound, each giving an absurd answer with status 0 (hostile
+// round 5): tally sums a fixed-point batch score holds but no history can score (9e7 per source particle
+// in every bin), a batch under way at that bound, and k's of 1e-300 consistent batch to batch (the
+// continued run banked 1e300 sites a history). Each is refused, naming what histories can do.
+TEST_F(RestartCheck, ScoresNoHistoryCanMakeAreRefused) {
+  const double fixed = max_tally_batch_value(400, false);  // 2^39 / 400: the fixed-point bound of one batch
+  // The flux tally: at most 10^5 flights a history, each no longer than the sphere's bounding box's diagonal.
+  const std::string flux = refusal([](RunResults& r) {
+    const double batch = 0.99 * max_tally_batch_value(400, false);
+    r.tallies[0].sum[0] = 2 * batch;
+    r.tallies[0].sum_sq[0] = 2 * batch * batch;
+  });
+  EXPECT_NE(flux.find("its tally 'halves', value 0 (flux), holds sum "), std::string::npos) << flux;
+  EXPECT_NE(flux.find("over 2 active batches (allowed: at most "), std::string::npos) << flux;
+  EXPECT_NE(flux.find(" a batch, what its histories can score: settings.max_events = 100000 flights and collisions a "
+                      "history, each scoring at most a flight's optical length (< 40) or 1 a collision"),
+            std::string::npos)
+      << flux;
+  const std::string fission = refusal([](RunResults& r) {
+    r.tallies[0].sum[1] = 2 * 5e6;  // past 10^5 flights of optical length 40
+    r.tallies[0].sum_sq[1] = 2 * 5e6 * 5e6;
+  });
+  EXPECT_NE(fission.find("value 1 (fission), holds sum 10000000 over 2 active batches (allowed: at most 4000000 a batch"),
+            std::string::npos)
+      << fission;
+  // Within what histories can score, and what a fixed-point score holds, the same sums are accepted.
+  EXPECT_EQ(refusal([](RunResults& r) {
+              r.tallies[0].sum[1] = 2 * 3e6;
+              r.tallies[0].sum_sq[1] = 2 * 3e6 * 3e6;
+            }),
+            "accepted");
+  EXPECT_GT(fixed, 4e6);
+
+  // Every k of 1e-300, consistent from batch to batch and with k_prev: the first batch's sites are 1e297
+  // times more than its k allows.
+  const std::string tiny = refusal([](RunResults& r) {
+    for (BatchResult& b : r.batch) {
+      b.k = b.k_collision = b.k_absorption = b.k_tracklength = 1e-300;
+      if (b.active) b.k_running.mean = 1e-300;
+    }
+    r.restart.k_prev = 1e-300;
+  });
+  EXPECT_NE(tiny.find("batch 1: fission_sites = "), std::string::npos) << tiny;
+  EXPECT_NE(tiny.find(" where its k_collision = 1e-300 after 1 makes 4.0000000000000005e-298 on average (allowed: sites a "
+                      "source of 400 can bank: below 1e9 times that average"),
+            std::string::npos)
+      << tiny;
+}
+
+// The tallies of a batch under way (batches of generations): at what a fixed-point sum holds they are
+// refused too, by what the generations' histories can score.
+TEST_F(RestartCheck, ABatchUnderWayScoresWhatItsHistoriesCan) {
+  model::Problem two = problem();
+  two.settings.generations_per_batch = 2;
+  const auto forged = [&](double partial) {
+    RunResults sp = read_statepoint(statepoint());
+    // Batches 1 and 2 whole, batch 3's first generation: the last record an active batch under way.
+    const std::vector<BatchResult> batches = sp.batch;
+    sp.batch.clear();
+    sp.generations_per_batch = 2;
+    for (int g = 1; g <= 5; ++g) {
+      BatchResult b = batches[static_cast<std::size_t>(std::min(g - 1, 2))];
+      b.batch = (g - 1) / 2 + 1;
+      b.generation = (g - 1) % 2 + 1;
+      b.active = b.batch > 1;
+      sp.batch.push_back(b);
+    }
+    sp.restart.k_prev = sp.batch.back().k_collision;
+    for (TallyResult& t : sp.tallies) {  // one whole active batch: its sums are its values
+      for (std::size_t i = 0; i < t.sum.size(); ++i) t.sum_sq[i] = t.sum[i] * t.sum[i];
+    }
+    sp.restart.tally_partial.assign(sp.tallies[0].sum.size(), partial);
+    sp.restart.tally_partial_weight = 400;
+    try {
+      check_restart_data("two.h5", sp, two);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(forged(1.0), "accepted");
+  const std::string at_bound = forged(std::ldexp(1.0, 63 - tally_fraction_bits));
+  EXPECT_NE(at_bound.find("tally value 0 of the batch under way is 549755813888 (allowed: 0 to "), std::string::npos)
+      << at_bound;
+  EXPECT_NE(at_bound.find(", what 1 generations of 400 histories can score: settings.max_events = 100000"), std::string::npos)
+      << at_bound;
 }
 
 // A dataset's shape is checked before anything is allocated for it (a crafted file can announce any size;
@@ -189,9 +279,9 @@ TEST_F(RestartCheck, SiteOutsideFissionableMaterialIsRefused) {
 }
 
 // A continuous-energy statepoint whose histories ran with other thermal physics is refused before the
-// batches are compared: continuing it would mix two physics. One written before thermal motion has no
-// 'thermal' attribute and reads as "none" (targets at rest); one written by another NCrystal (or with
-// NCrystal materials where this run has none) sampled other tables and scatters.
+// batches are compared: continuing it would mix two physics. One written with targets at rest ("none"),
+// one written by another NCrystal (or with NCrystal materials where this run has none) sampled other
+// tables and scatters.
 TEST(RestartThermal, OtherThermalPhysicsIsRefused) {
   const model::Problem p = read_problem_string(R"([settings]
 particles = 10
@@ -229,8 +319,7 @@ nuclides = { U235 = 1.0e-3 }
   };
   const std::string at_rest = refusal("none", "");
   EXPECT_NE(at_rest.find("cannot restart from 'old.h5': its histories ran with settings.thermal = none "
-                         "(a statepoint without a 'thermal' attribute was written before thermal "
-                         "motion, with targets at rest) (allowed: this run's free_gas"),
+                         "(allowed: this run's free_gas"),
             std::string::npos)
       << at_rest;
   const std::string other_ncrystal = refusal("free_gas", "0.0.1");

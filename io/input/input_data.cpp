@@ -2,6 +2,7 @@
 #include "io/input/input_parts.hpp"
 #include "io/library/nuclear_data.hpp"
 #include "io/printable.hpp"
+#include "io/test_point.hpp"
 #include "io/thermal/ncrystal.hpp"
 
 #include <cmath>
@@ -84,7 +85,8 @@ constexpr std::string_view mg_keys_text = "name, sigma_t, sigma_s, nu_sigma_f, s
 constexpr std::string_view ce_keys_text = "name, nuclides, trace_nuclides, trace_density, temperature, ncrystal";
 
 // `ncrystal`: opened with NCrystal now, so that a file it cannot find or a parameter it rejects is
-// reported here, at the key, in NCrystal's words. One temperature: the cfg's `temp` or the material's.
+// reported here, at the key. A relative file is looked up beside the input first, as a library path is
+// (io/thermal/ncrystal.hpp, NCrystalLookup). One temperature: the cfg's `temp` or the material's.
 void read_ncrystal(const Section& s, model::Material& mat, const model::Settings& settings) {
   constexpr std::string_view allowed =
       "an NCrystal cfg string: a file of NCrystal's data library and its parameters, e.g. "
@@ -94,25 +96,30 @@ void read_ncrystal(const Section& s, model::Material& mat, const model::Settings
     s.fail("ncrystal", "an NCrystal material with settings.thermal = \"none\" (targets at rest)",
            "ncrystal with settings.thermal = \"free_gas\" (the default)");
   }
+  NCrystalLookup lookup;
+  const std::string& source = s.source().name;
+  if (!source.starts_with("<")) lookup.input_dir = std::filesystem::path(source).parent_path().string();
+  test_point("ncrystal-open");
   try {
-    const double cfg_temperature = ncrystal_temperature(mat.ncrystal);
-    if (cfg_temperature > 0) {
-      if (s.has("temperature") && std::abs(cfg_temperature - mat.temperature) > 1e-9 * cfg_temperature) {
-        s.fail("temperature", "temperature = " + format_number(mat.temperature) + " K, but the ncrystal cfg sets temp = " +
-                                  format_number(cfg_temperature) + " K",
-               "one temperature: leave out one of them, or make them equal");
-      }
-      if (!(cfg_temperature <= limits::max_temperature)) {
-        s.fail("ncrystal", "the cfg's temp = " + format_number(cfg_temperature) + " K",
-               "a temperature in K above 0, at most " + format_number(limits::max_temperature));
-      }
-      mat.temperature = cfg_temperature;
-    }
-    const NCrystalMaterial opened = open_ncrystal(mat.ncrystal, mat.temperature);
-    mat.ncrystal_cfg = opened.cfg;
-    mat.ncrystal_elements = opened.elements;
+    mat.ncrystal_opened = open_ncrystal(mat.ncrystal, mat.temperature, lookup);
   } catch (const ThermalError& e) {
-    s.fail("ncrystal", printable_cut(e.what()), allowed);
+    // keff's own refusals say what is allowed; NCrystal's messages about the data do not.
+    const std::string what = e.what();
+    s.fail("ncrystal", printable_cut(what, 600), what.find("(allowed:") == std::string::npos ? allowed : "");
+  }
+  const NCrystalMaterial& opened = mat.ncrystal_opened;
+  if (opened.cfg_sets_temperature) {
+    const double cfg_temperature = opened.temperature_k;
+    if (s.has("temperature") && std::abs(cfg_temperature - mat.temperature) > 1e-9 * cfg_temperature) {
+      s.fail("temperature", "temperature = " + format_number(mat.temperature) + " K, but the ncrystal cfg sets temp = " +
+                                format_number(cfg_temperature) + " K",
+             "one temperature: leave out one of them, or make them equal");
+    }
+    if (!(cfg_temperature <= limits::max_temperature)) {
+      s.fail("ncrystal", "the cfg's temp = " + format_number(cfg_temperature) + " K",
+             "a temperature in K above 0, at most " + format_number(limits::max_temperature));
+    }
+    mat.temperature = cfg_temperature;
   }
 }
 

@@ -100,10 +100,10 @@ struct Material {
   std::vector<NuclideAmount> nuclides;
   double temperature = 293.6;  // K: the target nuclei's Maxwellian (settings.thermal); settings.temperature by default
   // Bound-atom scattering below NCrystal's cutoff from NCrystal (io/thermal/ncrystal.hpp): the cfg string
-  // as written, as NCrystal reads it (with the temperature), and the composition it describes.
+  // as written, and the material NCrystal opened from it (the cfg it reads, with the temperature; the
+  // composition; the file found and its data's digest).
   std::string ncrystal;
-  std::string ncrystal_cfg;
-  std::vector<ThermalElement> ncrystal_elements;
+  NCrystalMaterial ncrystal_opened;
   // Multigroup (macroscopic, cm^-1), sized to Problem::groups; sigma_f, nu_sigma_f and chi are zeros
   // where the input leaves them out (a non-fissile material)
   std::vector<double> sigma_t, sigma_f, nu_sigma_f, chi;

@@ -3,6 +3,7 @@
 #include "io/input/cell_placements.hpp"
 #include "io/input/geometry_bounds.hpp"
 #include "io/input/input.hpp"
+#include "io/library/nuclear_data.hpp"
 #include "io/limits.hpp"
 #include "io/output/results_check.hpp"
 #include "io/printable.hpp"
@@ -12,6 +13,7 @@
 #include "kernels/vocabulary/types.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -86,8 +88,7 @@ std::string identity_problem(const RunResults& sp, const model::Settings& s) {
            std::to_string(s.populations) + ", settings.populations or --populations; each has its own source)";
   }
   if (s.mode == model::PhysicsMode::continuous_energy && sp.thermal != name_of(s.thermal)) {
-    return "its histories ran with settings.thermal = " + printable_cut(sp.thermal, 40) + " (a statepoint without a "
-           "'thermal' attribute was written before thermal motion, with targets at rest) (allowed: this run's " +
+    return "its histories ran with settings.thermal = " + printable_cut(sp.thermal, 40) + " (allowed: this run's " +
            std::string(name_of(s.thermal)) + "; continuing would mix the two physics: start a new run)";
   }
   return {};
@@ -111,17 +112,8 @@ BatchLimits batch_limits(const model::Settings& s) {
 // batches, with k, entropy, fission sites and, where it ends an active batch, running k in range.
 std::string batch_problem(const BatchResult& b, std::size_t i, const model::Settings& s, const BatchLimits& bound) {
   const int g = s.generations_per_batch;
-  const int record = static_cast<int>(i) + 1;  // its generation over the run
-  const int expected = model::batch_of(record, g), generation = model::generation_in_batch(record, g);
-  if (b.batch != expected || b.generation != generation || b.active != (expected > s.inactive)) {
-    const auto named = [g](int batch, int gen) {
-      return "batch " + std::to_string(batch) + (g > 1 || gen != 1 ? " generation " + std::to_string(gen) : "");
-    };
-    return "batch record " + std::to_string(i) + " is " + named(b.batch, b.generation) +
-           (b.active ? " (active)" : " (inactive)") + " (allowed: " + named(expected, generation) +
-           (expected > s.inactive ? ", active)" : ", inactive)");
-  }
-  const std::string batch = model::generation_name(record, g) + ": ";
+  if (std::string what = batch_numbering_problem(b, i, g, s.inactive); !what.empty()) return what;
+  const std::string batch = model::generation_name(static_cast<int>(i) + 1, g) + ": ";
   const std::pair<const char*, double> ks[] = {
       {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
   for (const auto& [name, v] : ks) {
@@ -168,6 +160,24 @@ std::string batches_problem(const RunResults& sp, const model::Settings& s) {
              " (allowed: 0 to " + exact_number(bound.max_k) + ")";
     }
   }
+  // A generation banks w nu Sigma_f / Sigma_t / k_prev sites at each collision, rounded at random: as many as
+  // its source weight times its k over the k before it, on average, so no more than 1e9 times that but
+  // with a chance below 1e-9 (Markov's inequality). A forged k of 1e-300 in every batch, consistent
+  // otherwise, banked 1e300 sites a history in the run that continued it.
+  const bool weighted = sp.cmfd && sp.cmfd->feedback;
+  const double source = static_cast<double>(s.particles) * (weighted ? limits::max_cmfd_source_weight_ratio : 1.0);
+  double k_before = s.initial_k;
+  for (std::size_t i = 0; i < sp.batch.size(); ++i) {
+    const BatchResult& b = sp.batch[i];
+    const double expected = source * b.k_collision / k_before;
+    if (!(static_cast<double>(b.fission_sites) * 1e-9 <= expected)) {
+      return model::generation_name(static_cast<int>(i) + 1, s.generations_per_batch) + ": fission_sites = " +
+             std::to_string(b.fission_sites) + " where its k_collision = " + exact_number(b.k_collision) + " after " +
+             exact_number(k_before) + " makes " + exact_number(expected) + " on average (allowed: sites a source of " +
+             exact_number(source) + " can bank: below 1e9 times that average, which is the bound of a chance of 1e-9)";
+    }
+    k_before = b.k_collision;
+  }
   // The next batch's fission sites are normalised by the last batch's collision estimate.
   if (sp.restart.k_prev != sp.batch.back().k_collision) {
     return "k_prev = " + exact_number(sp.restart.k_prev) + " differs from the last batch's k_collision = " +
@@ -183,6 +193,63 @@ std::string counts_problem(const RunResults& sp, const model::Settings& s) {
   }
   if (sp.bank_overflows < 0) return "bank_overflows = " + std::to_string(sp.bank_overflows) + " (allowed: a count, >= 0)";
   return {};
+}
+
+// The most one history can add to a value of a tally scoring `score` by `estimator`, per unit of its
+// source weight: it makes at most settings.max_events flights, each ending in at most one collision, and
+//  - a reaction rate adds at most the flight's optical length along a flight (its distance was sampled as
+//    -ln(xi) / Sigma_t, below 40 for a double xi), Sigma_x / Sigma_t <= 1 at a collision, 1 an event
+//    analog; nu-fission up to max_nu times that (limits::max_k_per_event); events, 1 a collision;
+//  - flux adds a flight's length by track length (at most the bounding box's diagonal) and 1 / Sigma_t by
+//    collision (multigroup: the smallest Sigma_t of a material; not bounded here in continuous energy).
+// Infinity where nothing here bounds it.
+double history_score_bound(const model::Problem& p, TallyScore score, TallyEstimator estimator) {
+  constexpr double optical_length = limits::max_k_per_event / physical_limits::max_nu;
+  const double events = p.settings.max_events;
+  if (score == TallyScore::flux) {
+    if (estimator == TallyEstimator::tracklength) {
+      const auto box = geometry_bounding_box(p);
+      if (!box) return HUGE_VAL;
+      double diagonal = 0;
+      for (int d = 0; d < 3; ++d) {
+        const double w = box->upper[static_cast<std::size_t>(d)] - box->lower[static_cast<std::size_t>(d)];
+        diagonal += w * w;
+      }
+      return std::isfinite(diagonal) ? events * std::sqrt(diagonal) : HUGE_VAL;
+    }
+    if (p.settings.mode != model::PhysicsMode::multigroup) return HUGE_VAL;
+    double least = HUGE_VAL;
+    for (const model::Material& m : p.materials) {
+      for (const double t : m.sigma_t) {
+        if (t > 0) least = std::min(least, t);
+      }
+    }
+    return events / least;
+  }
+  const double per_event = estimator == TallyEstimator::tracklength ? optical_length : 1.0;
+  return events * per_event * (score == TallyScore::nu_fission ? physical_limits::max_nu : 1.0);
+}
+
+// Each value's bound: what a batch can add per unit of source weight, the least of the fixed-point bound
+// and what its histories can score (history_score_bound); scores are a tally's innermost axis.
+std::vector<double> value_bounds(const model::Problem& p, const model::Tally& t, std::size_t values) {
+  const bool weighted = p.cmfd_feedback();
+  const double fixed = max_tally_batch_value(p.settings.particles, weighted);
+  std::vector<double> bounds(values);
+  for (std::size_t i = 0; i < values; ++i) {
+    const double histories = history_score_bound(p, t.scores[i % t.scores.size()], t.estimator) *
+                             (weighted ? limits::max_cmfd_source_weight_ratio : 1.0);
+    bounds[i] = std::min(fixed, histories);
+  }
+  return bounds;
+}
+
+// How history_score_bound bounds scores, for the messages.
+std::string score_bound_words(const model::Problem& p) {
+  return ": settings.max_events = " + std::to_string(p.settings.max_events) + " flights and collisions a history, "
+         "each scoring at most a flight's optical length (< 40) or 1 a collision, times max_nu = " +
+         exact_number(physical_limits::max_nu) + " for nu-fission, and for flux a flight's length, at most the "
+         "geometry's diagonal";
 }
 
 // The tallies' running sums: this problem's tallies in its order, one sum and one sum of squares per
@@ -207,14 +274,22 @@ std::string partial_batch_problem(const RunResults& sp, const model::Problem& p)
     return "it holds " + std::to_string(partial.size()) + " tally values of the batch under way (allowed: " +
            std::to_string(values) + ", one per tally value)";
   }
-  const double most = generations * std::ldexp(1.0, 63 - tally_fraction_bits);
-  for (std::size_t i = 0; i < partial.size(); ++i) {
-    if (!(partial[i] >= 0.0 && partial[i] <= most)) {
-      return "tally value " + std::to_string(i) + " of the batch under way is " + exact_number(partial[i]) +
-             " (allowed: 0 to " + exact_number(most) + ", what " + std::to_string(generations) + " generations can score)";
+  // Each value is `generations` generations' sums over their histories (not yet per unit of weight).
+  const double fixed = generations * std::ldexp(1.0, 63 - tally_fraction_bits);
+  const double histories = static_cast<double>(generations) * static_cast<double>(p.settings.particles);
+  std::size_t at = 0;
+  for (const model::Tally& tally : p.tallies) {
+    const std::size_t values = sp.tallies[static_cast<std::size_t>(&tally - p.tallies.data())].sum.size();
+    const std::vector<double> per_weight = value_bounds(p, tally, values);
+    for (std::size_t i = 0; i < values; ++i, ++at) {
+      const double most = std::min(fixed, histories * per_weight[i]);
+      if (!(partial[at] >= 0.0 && partial[at] <= most)) {
+        return "tally value " + std::to_string(at) + " of the batch under way is " + exact_number(partial[at]) +
+               " (allowed: 0 to " + exact_number(most) + ", what " + std::to_string(generations) + " generations of " +
+               std::to_string(p.settings.particles) + " histories can score" + score_bound_words(p) + ")";
+      }
     }
   }
-  const double histories = static_cast<double>(generations) * static_cast<double>(p.settings.particles);
   const bool weighted = p.cmfd_feedback();
   const double w = sp.restart.tally_partial_weight;
   if (weighted ? !(w >= histories / limits::max_cmfd_source_weight_ratio && w <= histories * limits::max_cmfd_source_weight_ratio)
@@ -233,7 +308,6 @@ std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
   }
   const std::vector<std::int64_t> placed = placement_counts(p);
   const int active = completed_active_batches(sp);
-  const double most = max_tally_batch_value(p.settings.particles, p.cmfd_feedback());
   for (std::size_t t = 0; t < p.tallies.size(); ++t) {
     const TallyResult& r = sp.tallies[t];
     const std::int64_t values = tally_values(p, p.tallies[t], placed);
@@ -241,9 +315,14 @@ std::string tallies_problem(const RunResults& sp, const model::Problem& p) {
       return "its tally " + std::to_string(t + 1) + " is '" + printable(r.name) + "' with " + std::to_string(r.sum.size()) +
              " values (allowed: this problem's '" + printable(p.tallies[t].name) + "' with " + std::to_string(values) + ")";
     }
+    const std::vector<double> most = value_bounds(p, p.tallies[t], r.sum.size());
+    const double fixed = max_tally_batch_value(p.settings.particles, p.cmfd_feedback());
     for (std::size_t i = 0; i < r.sum.size(); ++i) {
-      if (std::string what = tally_sums_problem(r.sum[i], r.sum_sq[i], active, most); !what.empty()) {
-        return "its tally '" + printable(r.name) + "', value " + std::to_string(i) + ", " + what;
+      const std::string why = most[i] < fixed ? "what its histories can score" + score_bound_words(p)
+                                              : std::string("what a fixed-point batch score holds per unit of source weight");
+      if (std::string what = tally_sums_problem(r.sum[i], r.sum_sq[i], active, most[i], why); !what.empty()) {
+        return "its tally '" + printable(r.name) + "', value " + std::to_string(i) + " (" +
+               std::string(name_of(p.tallies[t].scores[i % p.tallies[t].scores.size()])) + "), " + what;
       }
     }
   }
@@ -473,15 +552,76 @@ std::string ncrystal_of(const model::Problem& problem) {
   return "";
 }
 
+std::string ncrystal_data_of(const model::Problem& problem) {
+  std::string data;
+  for (const model::Material& m : problem.materials) {
+    if (m.ncrystal.empty()) continue;
+    char digest[24];
+    std::snprintf(digest, sizeof digest, "0x%016llx", static_cast<unsigned long long>(m.ncrystal_opened.data_digest));
+    data += m.name + "\t" + digest + "\t" + m.ncrystal_opened.data_source + "\n";
+  }
+  return data;
+}
+
+namespace {
+
+// The lines of ncrystal_data_of as (material, digest, file).
+std::vector<std::array<std::string, 3>> ncrystal_data_lines(const std::string& data) {
+  std::vector<std::array<std::string, 3>> lines;
+  std::size_t at = 0;
+  while (at < data.size()) {
+    const auto end = std::min(data.find('\n', at), data.size());
+    const std::string line = data.substr(at, end - at);
+    const auto tab1 = line.find('\t'), tab2 = tab1 == std::string::npos ? tab1 : line.find('\t', tab1 + 1);
+    if (tab2 == std::string::npos) {
+      lines.push_back({line, "", ""});
+    } else {
+      lines.push_back({line.substr(0, tab1), line.substr(tab1 + 1, tab2 - tab1 - 1), line.substr(tab2 + 1)});
+    }
+    at = end + 1;
+  }
+  return lines;
+}
+
+// Another NCrystal, or other NCrystal data, samples other tables and other scatters: the continued run
+// would not be this one. The data are compared by their digests, material by material: the files may
+// have moved, their bytes may not have changed.
+std::string ncrystal_problem(const RunResults& sp, const model::Problem& p) {
+  if (sp.ncrystal != ncrystal_of(p)) {
+    const auto text = [](const std::string& v) { return v.empty() ? std::string("no NCrystal") : "NCrystal " + printable_cut(v, 40); };
+    return "its histories ran with " + text(sp.ncrystal) + " (allowed: this run's " + text(ncrystal_of(p)) +
+           "; continuing would mix the two: start a new run)";
+  }
+  const auto theirs = ncrystal_data_lines(sp.ncrystal_data), ours = ncrystal_data_lines(ncrystal_data_of(p));
+  for (std::size_t i = 0; i < std::max(theirs.size(), ours.size()); ++i) {
+    if (i < theirs.size() && i < ours.size() && theirs[i][0] == ours[i][0] && theirs[i][1] == ours[i][1]) continue;
+    if (i >= theirs.size() || i >= ours.size() || theirs[i][0] != ours[i][0]) {
+      const auto names = [](const std::vector<std::array<std::string, 3>>& lines) {
+        std::string text;
+        for (const auto& line : lines) text += (text.empty() ? "'" : ", '") + printable_cut(line[0], 60) + "'";
+        return text.empty() ? std::string("none") : text;
+      };
+      return "its NCrystal materials are " + printable_cut(names(theirs), 400) + " (allowed: this run's, " + names(ours) +
+             "; continuing would mix two physics: start a new run)";
+    }
+    // A file by its path (absolute), data NCrystal holds by its words ("NCrystal's standard library").
+    const auto from = [](const std::string& source) {
+      return source.starts_with("/") ? "'" + printable_cut(source) + "'" : printable_cut(source, 60);
+    };
+    return "material '" + printable_cut(ours[i][0], 60) + "': its histories ran with NCrystal data " + printable_cut(theirs[i][1], 24) +
+           " from " + from(theirs[i][2]) + ", and this run reads " + ours[i][1] + " from " + from(ours[i][2]) +
+           " (allowed: the same data, digest for digest; the file changed or another one was found since the "
+           "statepoint was written: restore it, or start a new run)";
+  }
+  return {};
+}
+
+}  // namespace
+
 void check_restart_data(const std::string& path, const RunResults& sp, const model::Problem& p) {
   // Each part returns its first problem, "" if none; the first part with one is the one reported.
   std::string what = identity_problem(sp, p.settings);
-  if (what.empty() && sp.ncrystal != ncrystal_of(p)) {
-    // Another NCrystal samples other tables and other scatters: the continued run would not be this one.
-    const auto text = [](const std::string& v) { return v.empty() ? std::string("no NCrystal") : "NCrystal " + printable_cut(v, 40); };
-    what = "its histories ran with " + text(sp.ncrystal) + " (allowed: this run's " + text(ncrystal_of(p)) +
-           "; continuing would mix the two: start a new run)";
-  }
+  if (what.empty()) what = ncrystal_problem(sp, p);
   if (what.empty()) what = batches_problem(sp, p.settings);
   if (what.empty()) what = counts_problem(sp, p.settings);
   if (what.empty()) what = tallies_problem(sp, p);

@@ -28,4 +28,9 @@ void check_restart_data(const std::string& path, const RunResults& statepoint, c
 // has an `ncrystal` cfg, "" where none has.
 std::string ncrystal_of(const model::Problem& problem);
 
+// What a run of `problem` records as RunResults::ncrystal_data: a line "<material>\t<digest>\t<file>" per
+// material with an `ncrystal` cfg, in the input's order (the digest of the data NCrystal read, and the file
+// it was found in: io/thermal/ncrystal.hpp); "" where none has. A restart compares the digests.
+std::string ncrystal_data_of(const model::Problem& problem);
+
 }  // namespace keff

@@ -1,5 +1,6 @@
 #include "io/output/results_check.hpp"
 
+#include "io/input/model.hpp"
 #include "io/limits.hpp"
 #include "io/names.hpp"
 #include "io/printable.hpp"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace keff {
 
@@ -143,7 +145,7 @@ double max_tally_batch_value(std::int64_t particles, bool cmfd_weighted) {
   return std::ldexp(1.0, 63 - tally_fraction_bits) / weight;
 }
 
-std::string tally_sums_problem(double sum, double sq, int n, double max_batch_value) {
+std::string tally_sums_problem(double sum, double sq, int n, double max_batch_value, std::string_view why_max) {
   if (!(sum >= 0.0 && std::isfinite(sum)) || !(sq >= 0.0 && std::isfinite(sq))) {
     return "holds sum " + exact_number(sum) + ", sum of squares " + exact_number(sq) + " (allowed: finite, >= 0)";
   }
@@ -155,7 +157,7 @@ std::string tally_sums_problem(double sum, double sq, int n, double max_batch_va
   }
   if (sum > n * max_batch_value) {
     return "holds sum " + exact_number(sum) + " over " + std::to_string(n) + " active batches (allowed: at most " +
-           exact_number(max_batch_value) + " a batch, what a fixed-point batch score holds per unit of source weight)";
+           exact_number(max_batch_value) + " a batch, " + std::string(why_max) + ")";
   }
   return {};
 }
@@ -204,6 +206,59 @@ std::string cmfd_results_problem(const RunResults& r) {
 
 }  // namespace
 
+std::string batch_numbering_problem(const BatchResult& b, std::size_t i, int generations_per_batch, int inactive) {
+  const int g = generations_per_batch;
+  const int record = static_cast<int>(i) + 1;  // its generation over the run
+  const int expected = model::batch_of(record, g), generation = model::generation_in_batch(record, g);
+  if (b.batch == expected && b.generation == generation && b.active == (expected > inactive)) return {};
+  const auto named = [g](int batch, int gen) {
+    return "batch " + std::to_string(batch) + (g > 1 || gen != 1 ? " generation " + std::to_string(gen) : "");
+  };
+  return "batch record " + std::to_string(i) + " is " + named(b.batch, b.generation) + (b.active ? " (active)" : " (inactive)") +
+         " (allowed: " + named(expected, generation) + (expected > inactive ? ", active)" : ", inactive)");
+}
+
+namespace {
+
+// Each generation's populations make up its histories: their k's, each over its population's source
+// weight, average to the generation's k when the populations weigh alike (no CMFD feedback: N / P sites
+// of weight 1 each), and bracket it otherwise (a weighted mean). Estimator by estimator, to rounding.
+std::string populations_problem(const RunResults& r) {
+  const PopulationResults& pop = r.populations;
+  if (pop.count <= 1) return {};
+  const bool weighted = r.cmfd && r.cmfd->feedback;
+  const auto p = static_cast<std::size_t>(pop.count);
+  for (std::size_t i = 0; i < r.batch.size(); ++i) {
+    const BatchResult& b = r.batch[i];
+    const double k[3] = {b.k_collision, b.k_absorption, b.k_tracklength};
+    const char* names[3] = {"collision", "absorption", "track-length"};
+    for (std::size_t e = 0; e < 3; ++e) {
+      long double sum = 0;  // wider than double: p values near the largest double do not overflow
+      double low = HUGE_VAL, high = -HUGE_VAL;
+      for (std::size_t q = 0; q < p; ++q) {
+        const double v = pop.k_generations[(i * p + q) * 3 + e];
+        sum += v, low = std::min(low, v), high = std::max(high, v);
+      }
+      const auto mean = static_cast<double>(sum / static_cast<long double>(p));
+      const double slack = std::max(1e-9 * std::max(std::fabs(k[e]), std::fabs(high)),
+                                    4 * std::numeric_limits<double>::denorm_min());
+      const bool made_up = weighted ? k[e] >= low - slack && k[e] <= high + slack : std::fabs(mean - k[e]) <= slack;
+      if (!made_up) {
+        return model::generation_name(static_cast<int>(i) + 1, r.generations_per_batch) + ": its " + std::to_string(pop.count) +
+               " populations' " + names[e] + " k's " +
+               (weighted ? "span " + exact_number(low) + " to " + exact_number(high) : "average " + exact_number(mean)) +
+               ", and its own is " + exact_number(k[e]) + " (allowed: " +
+               (weighted ? "a k between them: a generation's k is its populations' weighted mean"
+                         : "their mean, to rounding: a generation's k is its populations' mean, each over N / P histories") +
+               ")";
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 int completed_active_batches(const RunResults& r) {
   const int g = r.generations_per_batch;
   return static_cast<int>(
@@ -228,6 +283,13 @@ std::string results_problem(const RunResults& r) {
            std::to_string(population_values) + ", three for each of " + std::to_string(pop.count) +
            " population(s) in each of " + std::to_string(r.batch.size()) + " generations, none with one population)";
   }
+  if (r.inactive < 0) return "inactive = " + std::to_string(r.inactive) + " (allowed: >= 0)";
+  for (std::size_t i = 0; i < r.batch.size(); ++i) {
+    if (std::string what = batch_numbering_problem(r.batch[i], i, r.generations_per_batch, r.inactive); !what.empty()) {
+      return what;
+    }
+  }
+  if (std::string what = populations_problem(r); !what.empty()) return what;
   const int active = completed_active_batches(r);
   const double most = max_tally_batch_value(r.particles, r.cmfd && r.cmfd->feedback);
   for (const TallyResult& t : r.tallies) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace keff {
 
@@ -27,12 +28,19 @@ double max_tally_batch_value(std::int64_t particles, bool cmfd_weighted);
 // A bin's running sums over `n` active batches, as n batch values x_i in [0, max_batch_value] make them:
 // sum x_i and sum x_i^2 finite and non-negative, (sum x_i)^2 <= n sum x_i^2 (Cauchy-Schwarz) and
 // sum x_i^2 <= (sum x_i)^2 (to rounding), sum x_i <= n max. "" or the problem.
-std::string tally_sums_problem(double sum, double sum_sq, int n, double max_batch_value);
+std::string tally_sums_problem(double sum, double sum_sq, int n, double max_batch_value,
+                               std::string_view why_max = "what a fixed-point batch score holds per unit of source weight");
+
+// Record i (0-based) of a run's batch records as a run writes them: generation i % G + 1 of batch
+// i / G + 1 (G generations per batch), active past the `inactive` batches. "" or the problem.
+std::string batch_numbering_problem(const BatchResult& b, std::size_t i, int generations_per_batch, int inactive);
 
 // Active batches whose every generation is in r.batch: the batches the tallies and k's statistics hold.
 int completed_active_batches(const RunResults& r);
 
-// The results as a whole: particles in range, generations_per_batch in range, every tally bin's sums (tally_sums_problem) and its mean
+// The results as a whole: particles in range, generations_per_batch in range, the batch records numbered as
+// a run numbers them (batch_numbering_problem), each generation's populations' k's making up its k (their
+// mean without CMFD feedback, around it with), every tally bin's sums (tally_sums_problem) and its mean
 // (finite from the first active batch on) and deviation (finite from the second), CMFD's solves
 // (a converged one with a finite k_cmfd > 0 and an entropy from 0 to log2(coarse cells); a failed one
 // with those or none) and warm start (finite, non-negative, not all zero). "" or the problem.

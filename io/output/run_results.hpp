@@ -295,6 +295,7 @@ struct RunResults {
   std::string energy_grid;  // "hash" | "unionized" | "nuclide" (continuous energy)
   std::string thermal;      // "free_gas" | "none" (continuous energy)
   std::string ncrystal;     // the NCrystal version that evaluated the run's NCrystal materials; "" without any
+  std::string ncrystal_data;  // their data: a line "<material>\t<digest>\t<file>" each (ncrystal_data_of)
   std::string execution_space;
   int threads = 1, ranks = 1;
   std::uint64_t seed = 0;

@@ -28,7 +28,7 @@ namespace keff {
 namespace {
 
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 9;
+constexpr std::int64_t statepoint_version = 10;
 
 // The checksum of everything a restart or a reader of the results reads (metadata, batches, the tallies'
 // descriptions, means, deviations and sums, source bank, CMFD's settings, solves, window and warm start),
@@ -36,7 +36,8 @@ constexpr std::int64_t statepoint_version = 9;
 // Since version 5 the tallies' descriptions and results and CMFD's settings and warm start join it: a
 // reader had trusted them unchecked. Version 6 writes each filter's form and units and names its bounds
 // `bounds` (they were `energy_bounds`, when energy was the one filter with bounds). Version 8 writes
-// CMFD's last batch, [cmfd] end; version 9 whether each solve was preconditioned by the multigrid.
+// CMFD's last batch, [cmfd] end; version 9 whether each solve was preconditioned by the multigrid; version
+// 10 the digest of each NCrystal material's data (`ncrystal_data`), and the thermal physics joins the sum.
 class ContentChecksum {
  public:
   void add(std::string_view text) { add(checksum64(text.data(), text.size())); }
@@ -119,6 +120,9 @@ std::int64_t content_checksum(const RunResults& r) {
   ContentChecksum c;
   c.add(r.input);
   c.add(r.mode);
+  c.add(r.thermal);
+  c.add(r.ncrystal);
+  c.add(r.ncrystal_data);
   for (const std::int64_t v : {std::int64_t(r.seed), r.particles, std::int64_t(r.batches), std::int64_t(r.inactive),
                                std::int64_t(r.generations_per_batch), r.lost_particles, std::int64_t(r.bank_overflows)}) {
     c.add(static_cast<std::uint64_t>(v));
@@ -268,6 +272,7 @@ void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("energy_grid", r.energy_grid);
   root.set_attribute("thermal", r.thermal);
   root.set_attribute("ncrystal", r.ncrystal);
+  root.set_attribute("ncrystal_data", r.ncrystal_data);
   root.set_attribute("execution_space", r.execution_space);
   root.set_attribute("threads", r.threads);
   root.set_attribute("ranks", r.ranks);
@@ -520,10 +525,9 @@ RunResults read_statepoint(const std::string& path) {
   RunResults r;
   r.input = file.attribute_string("input");
   r.mode = file.attribute_string("mode");
-  // A statepoint from before thermal motion has no attribute: its targets were at rest.
-  r.thermal = file.has_attribute("thermal") ? file.attribute_string("thermal") : std::string(name_of(model::ThermalModel::none));
-  // Nor one from before NCrystal materials: it had none.
-  r.ncrystal = file.has_attribute("ncrystal") ? file.attribute_string("ncrystal") : std::string();
+  r.thermal = file.attribute_string("thermal");
+  r.ncrystal = file.attribute_string("ncrystal");
+  r.ncrystal_data = file.attribute_string("ncrystal_data");
   r.seed = static_cast<std::uint64_t>(file.attribute_int64("seed"));
   r.particles = file.attribute_int64("particles");
   r.batches = static_cast<int>(file.attribute_int64("batches"));

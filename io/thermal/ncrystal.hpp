@@ -5,7 +5,9 @@
 // leaks out of ncrystal.cpp, and a build without NCrystal (cmake/KeffNCrystal.cmake) gets the same
 // functions from ncrystal_absent.cpp, which refuse with the install line.
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,16 +44,35 @@ struct ThermalElement {
 struct NCrystalMaterial {
   std::string cfg;                      // what NCrystal reads: the user's string, with keff's temperature
   double temperature_k = 0;             // the material's temperature (NCrystal's, if the cfg sets one)
+  bool cfg_sets_temperature = false;    // whether the cfg set it (`temp=`)
   std::vector<ThermalElement> elements;  // the composition, atom fractions summing to 1
+  std::string data_source;              // the file its data was read from, or "NCrystal's standard library"
+  bool data_in_file = true;             // data_source is a file's path (else NCrystal holds or makes the data)
+  std::uint64_t data_digest = 0;        // checksum64 of that data: a restart compares it
+};
+
+// Where the data file a cfg names is looked for (open_ncrystal), in this order:
+//   - an absolute path ("~/" is the home directory, as NCrystal reads it): that file;
+//   - a relative one: in `input_dir` (the input file's folder, as library paths are; "" is the working
+//     directory; none: not looked for there), then in each folder of NCRYSTAL_DATA_PATH;
+//   - then NCrystal's standard library, or a factory of NCrystal's that makes its data ("stdlib::",
+//     "freegas::", "solid::", "gasmix::").
+// A file is held to keff's rules for the files it reads (io/input_file.hpp: a regular file, links
+// followed, of at most limits::max_ncrystal_data_bytes) and read by keff, before NCrystal sees it:
+// NCrystal reads those bytes from memory, so a FIFO never blocks it, the data a run used is the data
+// its digest names, and a file replaced during the run changes nothing.
+struct NCrystalLookup {
+  std::optional<std::string> input_dir;
 };
 
 // Opens `cfg` at `temperature_k`: the cfg's own `temp` wins where it sets one (the caller compares), else
-// the material's temperature is given to NCrystal. Throws ThermalError with NCrystal's message for a
-// file it cannot find, a parameter it rejects, or a temperature outside the data's range.
-NCrystalMaterial open_ncrystal(const std::string& cfg, double temperature_k);
+// the material's temperature is given to NCrystal. The data file is found and read as NCrystalLookup says.
+// Throws ThermalError naming the file and the problem (no such file anywhere looked, not a regular file,
+// too large, no NCrystal data), for a parameter keff does not take (`density`: keff takes densities from
+// the nuclides; several phases), or with NCrystal's message for data or a parameter it rejects, or a
+// temperature outside the data's range.
+NCrystalMaterial open_ncrystal(const std::string& cfg, double temperature_k, const NCrystalLookup& lookup = {});
 
-// The temperature `cfg` sets (`temp=`, in K), or 0 where it leaves it to the file. Throws ThermalError.
-double ncrystal_temperature(const std::string& cfg);
 
 // The tables' shape: `energies` incident energies, log-spaced over [min_ev, cutoff_ev], and at each
 // `samples` equally likely outcomes of each of NCrystal's two kinds of scattering, each outcome chosen
@@ -80,10 +101,31 @@ struct ThermalTable {
   int samples = 0;
 };
 
+// A tabulation that `stop` asked to end (a signal): how many of its energies were done.
+class ThermalTableStopped : public std::runtime_error {
+ public:
+  ThermalTableStopped(long long done_energies, long long all_energies)
+      : std::runtime_error("stopped after " + std::to_string(done_energies) + " of " + std::to_string(all_energies) +
+                           " energies"),
+        done(done_energies), energies(all_energies) {}
+  long long done, energies;
+};
+
 // Deterministic in (material, spec, seed), whatever the number of `threads` (up to the host's cores) that
-// share the work: every rank builds the same table. Throws ThermalError.
+// share the work: every rank builds the same table. Throws ThermalError. `stop`, where given, is asked
+// between energies (by every thread): when it says true, the tabulation ends with ThermalTableStopped.
 ThermalTable tabulate_ncrystal(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed,
-                               int threads = 1);
+                               int threads = 1, const std::function<bool()>& stop = {});
+
+// Where tabulate_ncrystal_into writes a table: ThermalTable's arrays, held by the caller (`energies` and
+// `energies` x `samples` values each, as in ThermalTable), so that the table need not be copied.
+struct ThermalTableOut {
+  double *energy, *xs_elastic, *xs_inelastic, *elastic_mu, *inelastic_shift, *inelastic_mu;
+};
+
+// tabulate_ncrystal, into the caller's arrays (the device tables' host copy).
+void tabulate_ncrystal_into(const NCrystalMaterial& material, const ThermalTableSpec& spec, std::uint64_t seed,
+                            int threads, const std::function<bool()>& stop, const ThermalTableOut& out);
 
 // NCrystal asked directly during transport (settings.thermal_tables = false, host backends): one NCrystal
 // process per material and one NCrystal cache per (thread, material), all made here, before transport;

@@ -7,9 +7,13 @@ namespace keff {
 bool ncrystal_built() { return false; }
 std::string element_symbol(int z) { return "Z=" + std::to_string(z); }
 std::string ncrystal_version() { return ""; }
-double ncrystal_temperature(const std::string&) { throw ThermalError(ncrystal_install_hint); }
-NCrystalMaterial open_ncrystal(const std::string&, double) { throw ThermalError(ncrystal_install_hint); }
-ThermalTable tabulate_ncrystal(const NCrystalMaterial&, const ThermalTableSpec&, std::uint64_t, int) {
+NCrystalMaterial open_ncrystal(const std::string&, double, const NCrystalLookup&) { throw ThermalError(ncrystal_install_hint); }
+ThermalTable tabulate_ncrystal(const NCrystalMaterial&, const ThermalTableSpec&, std::uint64_t, int,
+                               const std::function<bool()>&) {
+  throw ThermalError(ncrystal_install_hint);
+}
+void tabulate_ncrystal_into(const NCrystalMaterial&, const ThermalTableSpec&, std::uint64_t, int,
+                            const std::function<bool()>&, const ThermalTableOut&) {
   throw ThermalError(ncrystal_install_hint);
 }
 

@@ -86,13 +86,18 @@ struct BoundsRange {
   double reach_low = 0, reach_high = 0;
 };
 
-// Where a range allows bounds, in words ("in [0, 3.14159]", ">= 0"), each number as `number` writes it:
-// the input's message and the statepoint check's say it alike.
+// Where a range allows bounds, in words ("in [0, 3.14159]", ">= 0, at most 1e+300"), each number as
+// `number` writes it: the input's message and the statepoint check's say it alike. A range open above
+// still ends at constants::infinity, which the words say: a bound of 1e308 was refused under ">= 0".
 template <class Number>
 std::string allowed_bounds(const BoundsRange& range, Number number) {
   std::string text = range.highest < constants::infinity ? "in [" : ">= ";
   text += number(range.lowest);
-  if (range.highest < constants::infinity) text.append(", ").append(number(range.highest)).append("]");
+  if (range.highest < constants::infinity) {
+    text.append(", ").append(number(range.highest)).append("]");
+  } else {
+    text.append(", at most ").append(number(range.highest));
+  }
   return text;
 }
 

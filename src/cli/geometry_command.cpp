@@ -1,6 +1,7 @@
 // `keff check-geometry`: reads the input as `keff run` does, checks the geometry with more points than
 // the run's own check (every rank takes a share), and rank 0 lists what it found. The exit status says
-// whether anything was found, like diff's: 0 nothing, 1 faults, 2 trouble (bad usage or input).
+// whether anything was found, like diff's: 0 nothing, 1 faults (or no point could be judged), 2 trouble (bad
+// usage or input).
 #include "src/cli/geometry_command.hpp"
 
 #include "io/input/input.hpp"
@@ -8,6 +9,7 @@
 #include "io/printable.hpp"
 #include "src/cli/run_options.hpp"
 #include "src/driver/geometry_check.hpp"
+#include "src/host/interrupt.hpp"
 
 #include <iostream>
 #include <optional>
@@ -63,9 +65,10 @@ int geometry_command(const std::vector<std::string_view>& args, const Communicat
     if (comm.any(usage)) throw UsageError(failure);
     throw InputError(failure);
   }
+  stop_if_interrupted(comm, input_read_phase);
   const GeometryCheck check = check_geometry(problem, comm, points);
   if (comm.is_root()) print_geometry_check(std::cout, problem, check);
-  return check.found() ? 1 : 0;
+  return check.found() || check.judged_none() ? 1 : 0;
 }
 
 const char* check_geometry_usage_text() { return check_usage; }

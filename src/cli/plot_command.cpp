@@ -12,6 +12,7 @@
 #include "io/printable.hpp"
 #include "src/cli/run_options.hpp"
 #include "src/driver/plot_slice.hpp"
+#include "src/host/interrupt.hpp"
 #include "src/host/plot_frame.hpp"
 #include "src/host/plot_palette.hpp"
 
@@ -268,6 +269,7 @@ int plot_command(const std::vector<std::string_view>& args, const Communicator& 
     if (comm.any(output)) throw OutputError(failure);
     throw InputError(failure);
   }
+  stop_if_interrupted(comm, input_read_phase);
   if (!comm.is_root()) return 0;
   for (const auto& plot : plots) draw(problem, plot, std::cout);
   return 0;

@@ -8,6 +8,7 @@
 #include "io/output/summary_text.hpp"
 #include "io/output_path.hpp"
 #include "io/printable.hpp"
+#include "io/test_point.hpp"
 #include "src/cli/result_plots.hpp"
 #include "src/cli/run_options.hpp"
 #include "src/cli/run_report.hpp"
@@ -15,6 +16,7 @@
 #include "src/driver/geometry_check.hpp"
 #include "src/driver/run.hpp"
 #include "src/host/fingerprint.hpp"
+#include "src/host/interrupt.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -210,6 +212,7 @@ PreparedRun prepare_run(const std::vector<std::string_view>& args, const Communi
     if (comm.any(usage)) throw UsageError(failure);
     throw InputError(failure);
   }
+  stop_if_interrupted(comm, input_read_phase);
   if (!comm.all_equal(run.identity)) {
     throw UsageError("the " + std::to_string(comm.size()) + " ranks were not given the same run: every rank must "
                      "read an input with the same bytes and the same 'keff run' arguments (one command for all ranks)");
@@ -222,7 +225,7 @@ PreparedRun prepare_run(const std::vector<std::string_view>& args, const Communi
 std::string check_geometry_before_run(const model::Problem& problem, const Communicator& comm) {
   if (problem.settings.geometry_check_points <= 0) return "skipped (settings.geometry_check_points = 0)";
   const GeometryCheck check = check_geometry(problem, comm, problem.settings.geometry_check_points);
-  if (check.found()) throw InputError(geometry_refusal(problem, check));
+  if (check.found() || check.judged_none()) throw InputError(geometry_refusal(problem, check));
   return geometry_check_summary(check);
 }
 
@@ -261,7 +264,10 @@ int run_command(const std::vector<std::string_view>& args, const Communicator& c
   }
   if (log) print_problem(*log, run.problem, sim.setup(), comm.size(), geometry_check);
   RunResults results = sim.run();
+  if (test_points_enabled()) test_point("outputs");
   if (comm.is_root()) write_run_outputs(opts, run.problem, results, log);
+  // A signal after the last batch stopped nothing (src/host/interrupt.hpp): the run is whole.
+  if (const std::string note = finishing_note(); !note.empty()) std::cerr << "keff: " << note << std::endl;
   if (!results.statepoint_failure.empty()) {  // agreed on every rank; the rest is written
     throw OutputError(results.statepoint_failure + "; the run finished: " +
                       (opts.json ? "its results are in the JSON summary '" + printable(*opts.json) + "'"

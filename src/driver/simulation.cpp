@@ -221,7 +221,9 @@ RunResults Simulation::run() {
       }
     }
     if (test_points_enabled()) test_point("batch:" + std::to_string(b));
-    if (const int sig = agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
+    // Once every batch has run, a signal stops nothing: the outputs are finished (the caller says so).
+    if (last) enter_finishing_phase();
+    if (const int sig = last ? 0 : agreed_interrupt(comm_)) {  // SIGINT/SIGTERM on any rank: all stop after this batch
       if (!s.statepoint.empty() && !statepoint_due(b, last)) write_statepoint_now();
       source_.finish_exchange();  // no message may be left in flight when MPI finalizes
       if (!statepoint_failure.empty()) throw OutputError(statepoint_failure);
@@ -304,6 +306,7 @@ RunResults Simulation::collect_results(bool with_bank) {
   res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.energy_grid);
   res.thermal = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.thermal);
   res.ncrystal = ncrystal_of(problem_);
+  res.ncrystal_data = ncrystal_data_of(problem_);
   res.execution_space = setup.execution_space;
   res.threads = setup.concurrency;
   res.ranks = comm_.size();

@@ -5,6 +5,8 @@
 #include "io/printable.hpp"
 #include "io/test_point.hpp"
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstring>
 
@@ -13,9 +15,17 @@ namespace keff {
 namespace {
 
 volatile std::sig_atomic_t received = 0;
+volatile std::sig_atomic_t finishing = 0;
 
 extern "C" void on_signal(int sig) {
   note_signal();
+  if (received == 0 && finishing != 0) {
+    // write(2) is async-signal-safe; the stream the summary goes to is not.
+    static const char said[] =
+        "keff: a signal came after the last batch: the run is complete and its outputs are being finished "
+        "(a second signal stops at once, and what is not written yet is lost)\n";
+    [[maybe_unused]] const auto n = ::write(STDERR_FILENO, said, sizeof said - 1);
+  }
   if (received != 0) {
     // The second signal: the user wants out now. What is being written is abandoned, and its temporary
     // file removed; the previous complete file (if any) stays where it was.
@@ -62,6 +72,13 @@ void install_interrupt_handlers() {
 }
 
 int interrupt_signal() { return received; }
+
+void enter_finishing_phase() { finishing = 1; }
+
+std::string finishing_note() {
+  if (received == 0) return "";
+  return signal_name(received) + " came after the last batch had run: the run is complete and its outputs are written";
+}
 
 int agreed_interrupt(const Communicator& comm) { return static_cast<int>(comm.max(received)); }
 

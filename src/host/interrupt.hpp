@@ -9,8 +9,11 @@
 //    (src/cmfd/cmfd_accelerator.hpp);
 //  - the geometry check (keff check-geometry, and the one before a run), between chunks of points, the
 //    ranks agreeing at each;
-//  - synthetic nuclear data, between nuclides (keff data generate, and keff run's data in memory).
-// Each stops with Interrupted, status 128 + the signal. A second signal ends the process at once, as the
+//  - synthetic nuclear data, between nuclides (keff data generate, and keff run's data in memory);
+//  - reading the input (NCrystal sets its materials up there): once it is read, by every command;
+//  - NCrystal's tables, between energies and between materials.
+// Each stops with Interrupted, status 128 + the signal. Once a run's last batch has ended, a signal stops
+// nothing: the outputs are finished, and the run exits as a complete one (enter_finishing_phase). A second signal ends the process at once, as the
 // signal's default action would, after removing the temporary file of any output being written
 // (io/output_path.hpp), so the previous statepoint stays and nothing half-written is left. Host only; no
 // Kokkos.
@@ -23,6 +26,16 @@ namespace keff {
 
 // Installs the handlers for SIGINT and SIGTERM (main() does, before anything else).
 void install_interrupt_handlers();
+
+// Every batch has run: from now on a signal stops nothing. The run's outputs are finished, a first signal
+// is acknowledged at once on standard error ("finishing the outputs"), and a second one ends the process
+// as before, its temporary files removed. The caller says at the end that the signal came after the
+// last batch (finishing_note).
+void enter_finishing_phase();
+
+// After the outputs of a run that a signal reached in its finishing phase: the line saying so ("" when no
+// signal came).
+std::string finishing_note();
 
 // The signal this process received (0 if none).
 int interrupt_signal();
@@ -51,6 +64,11 @@ class Interrupted : public std::runtime_error {
   int signal_;
   std::string during_;
 };
+
+// The phase the commands name when a signal came while their input was read (NCrystal opens its
+// materials then, which can take minutes): every command stops there, collectively, once the ranks have
+// agreed on the input.
+inline constexpr const char* input_read_phase = "while the input was read";
 
 // Throws Interrupted(signal, during) when this process has received a signal. For work one rank does
 // alone, or whose ranks agree afterwards (stop_if_interrupted).

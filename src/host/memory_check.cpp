@@ -2,9 +2,13 @@
 
 #include "src/host/run_error.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <optional>
+#include <sstream>
 
 namespace keff {
 
@@ -72,15 +76,113 @@ void check_memory_here(const char* stage, std::initializer_list<MemoryUse> uses,
                  "points, or " + allow_flag + " to try anyway)");
 }
 
-std::size_t host_memory_available() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
+namespace {
+
+// The first number of `file` ("max" or anything else unreadable: none).
+std::optional<double> number_in(const std::string& file) {
+  std::ifstream in(file);
+  double value = 0;
+  if (in >> value) return value;
+  return std::nullopt;
+}
+
+// The value of `key` in a "key value" file (memory.stat), 0 where absent.
+double stat_value(const std::string& file, const std::string& key) {
+  std::ifstream in(file);
+  std::string name;
+  double value = 0;
+  while (in >> name >> value) {
+    if (name == key) return value;
   }
   return 0;
 }
+
+// What one cgroup's memory controller still allows: its limit less its usage, the file pages it could
+// drop (inactive_file) counted as free, as the kernel reclaims them before it kills; none without a limit.
+std::optional<double> cgroup_room(const std::string& dir, bool v2) {
+  const auto limit = number_in(dir + (v2 ? "/memory.max" : "/memory.limit_in_bytes"));
+  const auto usage = number_in(dir + (v2 ? "/memory.current" : "/memory.usage_in_bytes"));
+  if (!limit || !usage || *limit >= 0x1p62) return std::nullopt;  // v1 writes "no limit" as about 2^63
+  const double reclaimable = stat_value(dir + "/memory.stat", v2 ? "inactive_file" : "total_inactive_file");
+  return std::max(1.0, *limit - *usage + reclaimable);  // 1 byte, not 0: 0 is "unknown" to the callers
+}
+
+// The least room of the cgroup at `path` (below `mount`) and of every cgroup above it: each limit holds.
+std::optional<double> cgroup_chain_room(const std::string& mount, std::string path, bool v2) {
+  std::optional<double> least;
+  for (;;) {
+    if (const auto room = cgroup_room(mount + path, v2)) least = least ? std::min(*least, *room) : *room;
+    if (path.empty() || path == "/") return least;
+    path = path.substr(0, path.find_last_of('/'));
+  }
+}
+
+// What an address-space limit (RLIMIT_AS, "Max address space" of /proc/self/limits) leaves beside the
+// process's mappings (VmSize of /proc/self/status); none without a limit.
+std::optional<double> address_space_room(const std::string& proc) {
+  std::ifstream limits(proc + "/self/limits");
+  std::optional<double> limit;
+  for (std::string line; std::getline(limits, line);) {
+    if (!line.starts_with("Max address space")) continue;
+    std::istringstream fields(line.substr(17));
+    std::string soft;
+    fields >> soft;
+    if (soft != "unlimited") {
+      try {
+        limit = std::stod(soft);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  if (!limit) return std::nullopt;
+  std::ifstream status(proc + "/self/status");
+  double mapped_kib = 0;
+  for (std::string key; status >> key;) {
+    if (key == "VmSize:") {
+      status >> mapped_kib;
+      break;
+    }
+    status.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return std::max(1.0, *limit - mapped_kib * 1024);
+}
+
+}  // namespace
+
+std::size_t host_memory_available(const std::string& proc, const std::string& cgroup_root) {
+  double available = 0;
+  {
+    std::ifstream in(proc + "/meminfo");
+    std::string key, unit;
+    double kib = 0;
+    while (in >> key >> kib >> unit) {
+      if (key == "MemAvailable:") available = kib * 1024;
+    }
+  }
+  // An address-space limit (ulimit -v: RLIMIT_AS) less what the process has mapped already.
+  if (const auto room = address_space_room(proc); room && (available <= 0 || *room < available)) available = *room;
+  // /proc/self/cgroup: "0::<path>" (v2), "<n>:<controllers>:<path>" (v1; the memory controller's line).
+  std::ifstream in(proc + "/self/cgroup");
+  for (std::string line; std::getline(in, line);) {
+    const auto first = line.find(':'), second = first == std::string::npos ? first : line.find(':', first + 1);
+    if (second == std::string::npos) continue;
+    std::string controllers(1, ',');
+    controllers.append(line, first + 1, second - first - 1).push_back(',');
+    const std::string path = line.substr(second + 1);
+    std::optional<double> room;
+    if (line.starts_with("0::")) {
+      // cgroup2 alone at the root, or beside v1 at unified/ (a hybrid hierarchy)
+      for (const char* mount : {"", "/unified"}) {
+        if (const auto r = cgroup_chain_room(cgroup_root + mount, path, true)) room = r;
+      }
+    } else if (controllers.find(",memory,") != std::string::npos) {
+      room = cgroup_chain_room(cgroup_root + "/memory", path, false);
+    }
+    if (room && (available <= 0 || *room < available)) available = *room;
+  }
+  return static_cast<std::size_t>(available);
+}
+
+std::size_t host_memory_available() { return host_memory_available("/proc", "/sys/fs/cgroup"); }
 
 }  // namespace keff

@@ -28,9 +28,16 @@ void check_memory(const Communicator& comm, const char* stage, std::initializer_
 void check_memory_here(const char* stage, std::initializer_list<MemoryUse> uses, double available, bool allow,
                        const char* allow_flag);
 
-// MemAvailable of /proc/meminfo (Linux), in bytes: the host memory that can be allocated without
-// swapping; 0 if unknown.
+// The host memory this process can still allocate, in bytes: MemAvailable of /proc/meminfo (Linux: what
+// can be allocated without swapping), or less where a memory cgroup holds the process (a batch job's or a
+// container's limit: cgroup v2's memory.max, v1's memory.limit_in_bytes): what it and every cgroup above
+// it still allow, their limit less their usage, the file pages they can reclaim counted as free (past
+// such a limit the kernel kills the process with no message); or less where an address-space limit holds
+// it (ulimit -v): the limit less what it has mapped (past it an allocation fails). 0 if unknown.
 std::size_t host_memory_available();
+
+// The same, read from `proc` (for /proc) and `cgroup_root` (for /sys/fs/cgroup): for tests.
+std::size_t host_memory_available(const std::string& proc, const std::string& cgroup_root);
 
 // "2.1 TB", "1.5 GB", "312.0 MB", "4.0 kB"
 std::string memory_text(double bytes);

@@ -129,13 +129,25 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
     p.materials = build_material_params(exec, problem, library);
-    if (settings.thermal_tables) {
+    // The tables are built on the host and copied: on a host backend they are one copy, on a device one
+    // there and one on the host.
+    if (const ThermalTablesMemory m = thermal_tables_memory(problem, exec.concurrency()); m.tables > 0) {
+      const char* remedy = "fewer settings.thermal_table_energies or thermal_table_samples";
       check_memory(comm, "the NCrystal tables",
-                   {{"tables of the distinct NCrystal materials", thermal_tables_bytes(problem)}},
-                   static_cast<double>(device_memory_available(exec)), allow,
-                   "fewer settings.thermal_table_energies or thermal_table_samples");
+                   {{"tables of the distinct NCrystal materials", m.tables},
+                    {"NCrystal's draws being sorted", m.building}},
+                   static_cast<double>(host_memory_available()), allow, remedy);
+      if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) {
+        check_memory(comm, "the NCrystal tables on the device", {{"tables of the distinct NCrystal materials", m.tables}},
+                     static_cast<double>(device_memory_available(exec)), allow, remedy);
+      }
     }
     ThermalTablesBuilt thermal = build_thermal_tables(exec, problem, library);
+    // A signalled rank stopped its tables: every rank stops here, where all of them agree (every rank has
+    // the same NCrystal materials).
+    if (thermal.count > 0) {
+      stop_if_interrupted(comm, thermal.stopped.empty() ? "while the NCrystal tables were built" : thermal.stopped);
+    }
     p.materials.thermal = thermal.tables;
     p.thermal_tables = thermal.count;
     p.thermal_direct = thermal.direct;

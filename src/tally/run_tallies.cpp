@@ -51,16 +51,24 @@ TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFil
 }
 
 // Host bytes per tally value: the generation's integer sums, the batch's sums and the running sums; at
-// the end, the results the outputs are made from (mean, deviation, sum, sum of squares) and their text
-// in the JSON summary (about 50 characters).
+// the end, the results the outputs are made from (mean, deviation, sum, sum of squares), the statepoint
+// (those four in HDF5's in-memory file, and again in the image written from it: measured, a 4.1 million
+// bin tally's statepoint added 2 x 131 MB to the peak) and their text in the JSON summary (about 50
+// characters). Counted before the first batch: a statepoint that did not fit failed after every batch had
+// run (ulimit -v).
 constexpr double sums_bytes_per_value = sizeof(Fixed) + 3 * sizeof(double);
-constexpr double results_bytes_per_value = 4 * sizeof(double) + 50;
+constexpr double results_bytes_per_value = 4 * sizeof(double);
+constexpr double statepoint_bytes_per_value = 8 * sizeof(double);
+constexpr double json_bytes_per_value = 50;
 
 // `n_values`, once the host memory they need is known to be there on every rank (collective).
 std::int64_t checked_values(const Communicator& comm, std::int64_t n_values, bool allow_oversubscribed) {
   const double n = static_cast<double>(n_values);
   check_memory(comm, "the tallies (every rank holds every bin: fewer bins or scores need less)",
-               {{"batch and running sums", n * sums_bytes_per_value}, {"results and their JSON text", n * results_bytes_per_value}},
+               {{"batch and running sums", n * sums_bytes_per_value},
+                {"results", n * results_bytes_per_value},
+                {"the statepoint as it is written", n * statepoint_bytes_per_value},
+                {"the JSON summary's text", n * json_bytes_per_value}},
                static_cast<double>(host_memory_available()), allow_oversubscribed);
   return n_values;
 }

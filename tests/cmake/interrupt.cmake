@@ -17,6 +17,7 @@
 #   cmake -DKEFF=... -DMPIEXEC=... "-DMPIFLAGS=..." -DINPUT=<multigroup input> [-DCMFD_INPUT=<input with
 #         [cmfd]>] -DSIGNAL_AT=tests/signal_at.sh -DOUT=dir -P interrupt.cmake
 include("${CMAKE_CURRENT_LIST_DIR}/same_results.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/signal_cases.cmake")
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 set(args run ${INPUT} --inactive 1)
@@ -173,13 +174,6 @@ message("6. SIGINT inside batch 1: stopped, nothing to continue from, no statepo
 
 # 7-10. Signals outside transport: each long phase stops on the first signal with 128 + the signal and
 # says where; with two ranks, a signal to one stops both.
-function(stops_on_signal what status regex)
-  execute_process(COMMAND ${SIGNAL_AT} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
-  if(NOT rc EQUAL status OR NOT "${out}${err}" MATCHES "${regex}")
-    message(FATAL_ERROR "${what}: expected status ${status} and '${regex}', got '${rc}':\n${out}${err}")
-  endif()
-  message("${what}: stopped with status ${status}")
-endfunction()
 set(mpirun2 ${MPIEXEC} -n 2 ${MPIFLAGS})
 stops_on_signal("7. SIGINT in keff check-geometry" 130
                 "interrupted by SIGINT during the geometry check, after [0-9]+ of 1000000000000 points"
