@@ -147,6 +147,22 @@ if(KEFF_HAVE_NCRYSTAL)
                          ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
     set_tests_properties(determinism_threads_ncrystal${_suffix} PROPERTIES LABELS "cli;determinism" TIMEOUT 600)
   endforeach()
+  # The files NCrystal materials name: a FIFO refused by every command, a file found beside the input, a
+  # restart refusing other NCrystal data (tests/cmake/ncrystal_files.cmake).
+  add_test(NAME cli_ncrystal_files
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DWATER_PIN=${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml
+                   -DNCMAT=${PROJECT_SOURCE_DIR}/tests/inputs/ncrystal/free_gas_water.ncmat
+                   -DOUT=${_out}/ncrystal_files -P ${_cmake_dir}/ncrystal_files.cmake)
+  set_tests_properties(cli_ncrystal_files PROPERTIES LABELS "cli;bad-input" TIMEOUT 900
+                       ENVIRONMENT "OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+  # NCrystal tables against a memory cgroup's limit (tests/cmake/memory_cgroup.cmake; skipped where no
+  # cgroup can be made).
+  add_test(NAME cli_memory_cgroup
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DIN_CGROUP=${CMAKE_CURRENT_SOURCE_DIR}/in_memory_cgroup.sh
+                   -DWATER_PIN=${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml
+                   -DOUT=${_out}/memory_cgroup -P ${_cmake_dir}/memory_cgroup.cmake)
+  set_tests_properties(cli_memory_cgroup PROPERTIES LABELS "cli;bad-input" TIMEOUT 900 SKIP_REGULAR_EXPRESSION
+                       "no memory cgroup can be made here" ENVIRONMENT "OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
 endif()
 
 # CMFD with feedback: the same bits at 1, 2 and 4 ranks, in history and event modes and with domain
@@ -187,6 +203,14 @@ if(KEFF_HAVE_CMFD)
                    -DOUT=${_out}/cmfd_failures -P ${_cmake_dir}/cmfd_failures.cmake)
   set_tests_properties(cli_cmfd_failures PROPERTIES LABELS "cli;bad-input" TIMEOUT 600
                        ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+  # CMFD solves on legitimate runs: none fails on the slab with a fixed shift, none reports a k_cmfd its
+  # left-out groups biased (tests/cmake/cmfd_legitimate.cmake).
+  add_test(NAME cli_cmfd_legitimate
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DSLAB=${PROJECT_SOURCE_DIR}/examples/cmfd_slab_2g.toml
+                   -DDEFAULT=${PROJECT_SOURCE_DIR}/examples/default.toml
+                   -DOUT=${_out}/cmfd_legitimate -P ${_cmake_dir}/cmfd_legitimate.cmake)
+  set_tests_properties(cli_cmfd_legitimate PROPERTIES LABELS "cli;verification" TIMEOUT 600
+                       ENVIRONMENT "OMP_NUM_THREADS=2;OMP_PROC_BIND=false")
 endif()
 foreach(_np 1 2)
   add_test(NAME restart_np${_np}
@@ -251,6 +275,25 @@ add_test(NAME cli_interrupt
                  -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
                  -DOUT=${_out}/interrupt -P ${_cmake_dir}/interrupt.cmake)
 set_tests_properties(cli_interrupt PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 900 PROCESSORS 2
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+
+# A tally whose results and statepoint do not fit under ulimit -v: refused before the first batch
+# (tests/cmake/address_limit.cmake).
+add_test(NAME cli_address_limit
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
+                 -DOUT=${_out}/address_limit -P ${_cmake_dir}/address_limit.cmake)
+set_tests_properties(cli_address_limit PROPERTIES LABELS "cli;bad-input" TIMEOUT 600 SKIP_REGULAR_EXPRESSION "SKIPPED:"
+                     ENVIRONMENT "OMP_NUM_THREADS=2;OMP_PROC_BIND=false")
+
+# Signals outside the batches: as NCrystal opens its materials and builds its tables, and after the last
+# batch (tests/cmake/interrupt_phases.cmake).
+add_test(NAME cli_interrupt_phases
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff_test_points} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 -DINPUT=${PROJECT_SOURCE_DIR}/examples/la13511_pub_sphere.toml
+                 -DNCRYSTAL_INPUT=$<$<BOOL:${KEFF_HAVE_NCRYSTAL}>:${PROJECT_SOURCE_DIR}/examples/water_pin_ncrystal.toml>
+                 -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
+                 -DOUT=${_out}/interrupt_phases -P ${_cmake_dir}/interrupt_phases.cmake)
+set_tests_properties(cli_interrupt_phases PROPERTIES LABELS "cli;bad-input;mpi" TIMEOUT 900 PROCESSORS 2
                      ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
 
 # Batches of 3 generations: a run stopped between two generations of a batch continues it bit for bit,
@@ -430,6 +473,12 @@ keff_expect_failure(check_geometry_overlap
                     check-geometry ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/overlapping_cells.toml --points 100000)
 keff_expect_failure(check_geometry_gap "gap: no cell of universe 'pin' holds \\(" 1
                     check-geometry ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/lattice_gap.toml --points 20000)
+# A lattice of 10 um elements whose outer universe fills a 100 cm block: flights in the block stop at the
+# lattice's box only, not at the grid continued outside (every history ran into max_events).
+keff_expect_failure(cli_lattice_outer_fine "Results over 3 active batches.*lost particles +0" 0
+                    run ${CMAKE_CURRENT_SOURCE_DIR}/inputs/lattice_outer_fine.toml --statepoint ${_out}/lattice_outer_fine.h5)
+keff_expect_failure(check_geometry_not_judged "points +200000 uniform in the box; 200000 within the tolerance of a surface, not judged.*The geometry check could judge none of its 200000 points" 1
+                    check-geometry ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/geometry_not_judged.toml --points 200000)
 keff_expect_failure(check_geometry_bad_points "--points: '0' is not allowed \\(allowed: an integer in \\[1, 2\\^40\\]\\)" 2
                     check-geometry --points 0)
 keff_expect_failure(check_geometry_default "points +200000 uniform in the box.*No overlap or gap found" 0

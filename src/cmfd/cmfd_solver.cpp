@@ -61,6 +61,18 @@ CellSource cmfd_cell_source(const DeviceExec& exec, int groups, Kokkos::View<con
   return r;
 }
 
+// The weight of the negative entries of `source` (a source normalised to a sum of 1 gives its share).
+double negative_weight(const DeviceExec& exec, Kokkos::View<const Real*, DeviceMem> source) {
+  double negative = 0;
+  Kokkos::parallel_reduce(
+      "keff::cmfd::negative_weight", Kokkos::RangePolicy<DeviceExec>(exec, 0, static_cast<int>(source.extent(0))),
+      KOKKOS_LAMBDA(int i, double& sum) {
+        if (source(i) < 0) sum -= source(i);
+      },
+      negative);
+  return negative;
+}
+
 // The largest ratio now(i) / before(i) over the rows where before(i) > 0: for a step now = c B before
 // with B >= 0, c B's Collatz-Wielandt bound (no eigenvalue of B exceeds it / c). 0 when no row counts.
 double cmfd_growth(const DeviceExec& exec, Kokkos::View<const Real*, DeviceMem> now,
@@ -85,6 +97,11 @@ constexpr double min_adaptive_shift = 0.03;
 
 // A source with more negative weight than this (of a total of 1) is a mixed-sign iterate, not a mode.
 constexpr double max_negative_source = 1e-9;
+// What a user can do about a coarse operator that is not positive (its source vanishes or changes sign):
+// it is drawn from too few events in some of its cells and groups.
+constexpr const char* noisy_operator_remedy =
+    " (the coarse operator is drawn from too few events in some cells and groups: more particles, a larger "
+    "[cmfd] min_collisions, fewer coarse cells or groups, or a later [cmfd] begin)";
 // A converged k_cmfd this far from the balance of the tallies it was built from (relative) is warned
 // about: before the source converges the two differ by design (CMFD finds the fundamental mode the
 // batch's source is not yet: 1.13 against 0.80 in the first batch of examples/cmfd_slab_2g.toml), but by
@@ -260,7 +277,8 @@ int CmfdSolver::Impl::gmres(const DeviceExec& exec, const CmfdMatrix& a, const C
     if (c.converged) return iterations;
     relative_residual = c.relative_residual;
   }
-  result.failure = "GMRES did not reach its tolerance (relative residual " + std::to_string(relative_residual) + ")";
+  result.failure = "GMRES did not reach its tolerance (relative residual " + std::to_string(relative_residual) +
+                   "; a larger [cmfd.solver] gmres_max_restarts or gmres_tolerance, or another preconditioner)";
   return iterations;
 }
 
@@ -406,7 +424,7 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
       continue;
     }
     if (!(ratio > 0) || !std::isfinite(ratio)) {
-      result.failure = "the CMFD fission source vanished";
+      result.failure = std::string("the CMFD fission source vanished") + detail::noisy_operator_remedy;
       break;
     }
     // 1/k' = 1/k_s + (1/k - 1/k_s) / ratio, which is k ratio unshifted; the bound likewise with the growth.
@@ -419,6 +437,16 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     }
     KokkosBlas::scal(exec, s.phi, 1.0 / ratio, s.phi);
     KokkosBlas::scal(exec, s.next_source, 1.0 / ratio, s.next_source);
+    // A shifted step whose source turned negative anywhere had k_s below the operator's k, where the
+    // shifted inverse is no longer non-negative and the iteration heads for a mode of mixed sign: undone,
+    // as a lost sign of the whole is. With a fixed shift (the slab's 0.02), taken once k seemed settled,
+    // 9 of 20 seeds at 16000 particles ended a solve on such a mode ("a mixed-sign iterate") or lost the
+    // source in the unshifted steps after it.
+    if (shifted && detail::negative_weight(exec, s.next_source) > detail::max_negative_source) {
+      Kokkos::deep_copy(exec, s.phi, s.scratch);
+      shift_dropped = true;
+      continue;
+    }
     KokkosBlas::update(exec, 1.0, s.next_source, -1.0, s.source, 0.0, s.scratch);
     result.source_change = KokkosBlas::nrm2(exec, s.scratch) / KokkosBlas::nrm2(exec, s.next_source);
     result.k_change = std::abs(k_next - k) / k_next;
@@ -440,13 +468,14 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   result.converged =
       result.failure.empty() && result.k_change < o.k_tolerance && result.source_change < o.source_tolerance;
   if (!result.converged && result.failure.empty()) {
-    result.failure = "no convergence in " + std::to_string(o.max_outer) + " outer iterations";
+    result.failure = "no convergence in " + std::to_string(o.max_outer) + " outer iterations (a larger [cmfd.solver] "
+                     "max_iterations, or looser k_tolerance and source_tolerance)";
   }
   const detail::CellSource cells = detail::cmfd_cell_source(exec, s.op.groups, s.source, s.cell_source);
   result.entropy = cells.entropy;
   if (result.converged && cells.negative > detail::max_negative_source) {
     result.failure = "the CMFD source is negative in places (" + std::to_string(cells.negative) +
-                     " of its total 1): a mixed-sign iterate, not the fundamental mode";
+                     " of its total 1): a mixed-sign iterate, not the fundamental mode" + detail::noisy_operator_remedy;
   } else if (result.converged && std::abs(k - balance) > detail::max_balance_disagreement * balance) {
     result.warning = "k_cmfd " + std::to_string(k) + " lies more than " +
                      std::to_string(static_cast<int>(100 * detail::max_balance_disagreement)) +
