@@ -4,6 +4,7 @@
 // cutoff as its bound atoms do (kernels/thermal_table.hpp), else elastically, isotropically in the
 // centre-of-mass frame, off a target moving with the material's thermal motion (kernels/free_gas.hpp) or,
 // above the free-gas cutoff and with settings.thermal = "none", at rest.
+#include "kernels/collision_outcome.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/free_gas.hpp"
 #include "kernels/particle.hpp"
@@ -28,10 +29,6 @@ KOKKOS_INLINE_FUNCTION Real sample_watt_ev(Real a, Real b, Lcg63& rng) {
     if (ev > constants::energy_min_ev && ev < constants::energy_max_ev) return ev;
   }
 }
-
-struct CollisionOutcome {
-  Real k_absorption = 0;  // this collision's absorption-estimator score
-};
 
 template <class Mem>
 struct ContinuousEnergyPhysics {

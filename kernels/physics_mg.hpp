@@ -1,9 +1,10 @@
 #pragma once
 // Multigroup physics: macroscopic group constants, isotropic scattering with a group-to-group matrix,
 // analog absorption, fission neutrons born in a group sampled from chi.
+#include "kernels/collision_outcome.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/particle.hpp"
-#include "kernels/physics_ce.hpp"  // CollisionOutcome
+#include "kernels/xs_lookup.hpp"
 
 namespace keff {
 

@@ -347,7 +347,7 @@ function(keff_expect_failure name regex exit_code)
   set_tests_properties(${name} PROPERTIES LABELS "cli;bad-input" TIMEOUT 150)
 endfunction()
 keff_expect_failure(cli_zero_particles "--particles: '0' is not allowed" 2 run --particles 0)
-keff_expect_failure(cli_populations_unknown "--populations: 'many' is not allowed \\(allowed: auto, or an integer in \\[1, 32\\]\\)" 2
+keff_expect_failure(cli_populations_unknown "--populations: 'many' is not allowed \\(allowed: \"auto\", or 1 to 32, dividing settings.particles into populations of at least 100 histories\\)" 2
                     run --populations many)
 keff_expect_failure(cli_unknown_option "unknown option '--frobnicate'" 2 run --frobnicate)
 keff_expect_failure(cli_unknown_command "unknown command 'walk'" 2 walk)
@@ -357,7 +357,7 @@ keff_expect_failure(cli_domains_bad "--domains: '2,0,1' is not allowed \\(allowe
                     run --domains 2,0,1)
 keff_expect_failure(cli_domains_history "domain decomposition runs event-based transport" 2
                     run --domains 1,1,1 --mode history)
-keff_expect_failure(cli_inactive_too_many "inactive batches \\(5\\) must be fewer than batches \\(5\\)" 2
+keff_expect_failure(cli_inactive_too_many "--inactive / settings.inactive: inactive = 5 leaves no active batch of batches = 5 \\(allowed: 0 <= inactive < batches\\)" 2
                     run --batches 5 --inactive 5)
 # Sizes past their limits (io/limits.hpp): refused before anything is allocated, the limit named.
 keff_expect_failure(cli_particles_too_many
@@ -422,7 +422,7 @@ endforeach()
 # `keff help run` is `keff run --help`, whose options come from the parser's table: an integer flag's
 # range as the parser refuses it (cli_zero_particles, cli_batches_too_many); an unknown command lists the commands.
 keff_expect_failure(cli_help_run_ranges
-                    "--particles N +histories per batch \\(an integer in \\[1, 2\\^40\\]\\).*--batches B +batches in all \\(an integer in \\[1, 1000000\\]\\).*--no-cmfd" 0
+                    "--particles N +histories per batch.*\\(settings.particles: an integer in \\[1, 2\\^40\\]\\).*--batches N +batches in all \\(settings.batches: an integer in \\[1, 1000000\\]\\).*--no-cmfd" 0
                     help run)
 keff_expect_failure(cli_help_unknown_command "commands:.*keff run" 2 help walk)
 add_test(NAME cli_no_proc_bind_warning

@@ -17,6 +17,7 @@
 //   (examples/graphite_heu.toml).
 #include <gtest/gtest.h>
 
+#include "io/input/settings_rows.hpp"
 #include "io/thermal/ncrystal.hpp"
 #include "run_problem.hpp"
 #include "spectrum_shape.hpp"
@@ -39,7 +40,7 @@ namespace {
 
 struct Tabulated {
   NCrystalMaterial material;
-  ThermalTableSpec spec;
+  ThermalTableSpec spec = settings::thermal_table_spec(model::Settings{});  // what a run tabulates by default
   ThermalTable table;
   ThermalTables<DeviceMem> device;
 };
@@ -49,7 +50,7 @@ auto on_device(const T& host) {
   return Kokkos::create_mirror_view_and_copy(DeviceMem(), host);
 }
 
-// `cfg` at `temperature` tabulated as a run does (default spec) and copied to the device as table 0.
+// `cfg` at `temperature` tabulated as a run does (the settings' defaults) and copied to the device as table 0.
 Tabulated tabulate(const std::string& cfg, double temperature) {
   Tabulated t;
   t.material = open_ncrystal(cfg, temperature);

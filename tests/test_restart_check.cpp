@@ -6,6 +6,7 @@
 #include "io/hdf5_file.hpp"
 #include "io/input/input.hpp"
 #include "io/output/output.hpp"
+#include "io/input/settings_rows.hpp"
 #include "io/output/restart_check.hpp"
 #include "io/output/results_check.hpp"
 #include "kernels/vocabulary/fixed_point_bits.hpp"
@@ -127,13 +128,25 @@ TEST_F(RestartCheck, ImpossibleSitesAreRefused) {
       {[](RunResults& r) { r.tallies[0].sum.push_back(1.0); }, "its tally 1 is 'halves' with 5 values (allowed: this problem's 'halves' with 4)"},
       {[](RunResults& r) { r.tallies.clear(); }, "it holds 0 tallies (allowed: this problem's 1)"},
       {[](RunResults& r) { r.batch.clear(); }, "it holds no batch (allowed: a statepoint written after a batch)"},
-      {[](RunResults& r) { r.particles = 7; }, "it holds particles = 7, inactive = 1, seed = 1 (allowed: this run's 400, 1, 1)"},
-      {[](RunResults& r) { r.generations_per_batch = 3; }, "it holds particles = 400, inactive = 1, seed = 1, generations_per_batch = 3 (allowed: this run's 400, 1, 1, 1)"},
+      {[](RunResults& r) { r.particles = 7; }, "particles = 7 but settings.particles = 400 (allowed: the same value, which the run wrote twice)"},
+      {[](RunResults& r) {
+         r.particles = 7;
+         r.settings[0].second = "7";
+       }, "its histories ran with settings.particles = 7 (allowed: this run's 400; a restart continues the same histories"},
+      {[](RunResults& r) {
+         r.generations_per_batch = 3;
+         for (auto& [key, value] : r.settings) {
+           if (key == "generations_per_batch") value = "3";
+         }
+       }, "its histories ran with settings.generations_per_batch = 3 (allowed: this run's 1;"},
       {[](RunResults& r) { r.batch[1].generation = 2; }, "batch record 1 is batch 2 generation 2 (active) (allowed: batch 2, active)"},
       {[](RunResults& r) {
          r.populations.count = 4;
          r.populations.k_generations.assign(r.batch.size() * 12, 1.0);
-       }, "it holds 4 independent population(s) (allowed: this run's 1, settings.populations or --populations; each has its own source)"},
+         for (auto& [key, value] : r.settings) {
+           if (key == "populations") value = "4";
+         }
+       }, "its histories ran with settings.populations = 4 (allowed: this run's 1;"},
       {[](RunResults& r) { r.restart.tally_partial = {1.0}; }, "it holds the tallies of a batch under way, but its last record ends a batch or is inactive (allowed: none)"},
   };
   for (const auto& [damage, expected] : cases) {
@@ -200,6 +213,7 @@ TEST_F(RestartCheck, ABatchUnderWayScoresWhatItsHistoriesCan) {
   two.settings.generations_per_batch = 2;
   const auto forged = [&](double partial) {
     RunResults sp = read_statepoint(statepoint());
+    sp.settings = settings::restart_values(two.settings);
     // Batches 1 and 2 whole, batch 3's first generation: the last record an active batch under way.
     const std::vector<BatchResult> batches = sp.batch;
     sp.batch.clear();
@@ -310,6 +324,9 @@ nuclides = { U235 = 1.0e-3 }
     sp.seed = p.settings.seed;
     sp.thermal = thermal;
     sp.ncrystal = ncrystal;
+    model::Settings theirs = p.settings;
+    theirs.thermal = *enum_from_name<model::ThermalModel>(thermal);
+    sp.settings = settings::restart_values(theirs);
     try {
       check_restart_data("old.h5", sp, p);
     } catch (const InputError& e) {

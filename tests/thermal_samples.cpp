@@ -6,6 +6,7 @@
 //   keff_thermal_samples CFG TEMPERATURE_K N E1 [E2 ...] [--direct]
 //
 // Prints "xs E barns" per energy, then "scatter E E' mu" per scatter. Exit 77: --direct on a GPU backend.
+#include "io/input/settings_rows.hpp"
 #include "io/thermal/ncrystal.hpp"
 #include "kernels/device.hpp"
 #include "kernels/thermal_table.hpp"
@@ -37,7 +38,7 @@ int run(int argc, char** argv) {
   for (std::size_t a = 3; a < args.size(); ++a) energies.push_back(std::stod(args[a]));
 
   const DeviceExec exec;
-  const ThermalTableSpec spec;
+  const ThermalTableSpec spec = settings::thermal_table_spec(model::Settings{});  // a run's defaults
   ThermalTables<DeviceMem> th;
   std::unique_ptr<NCrystalDirect> asked;
   if (direct) {

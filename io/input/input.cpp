@@ -4,6 +4,7 @@
 //   <file>:<line>: <table>[<name>].<key>: <what is wrong> (allowed: <what is allowed>)
 #include "io/input/geometry_bounds.hpp"
 #include "io/input/input_parts.hpp"
+#include "io/input/settings_rows.hpp"
 #include "io/input_file.hpp"
 
 
@@ -62,120 +63,101 @@ model::Mesh read_mesh(const Section& s, const model::Box& fallback_box, std::arr
 namespace {
 
 // ---------------------------------------------------------------------------------------------------
-// [settings]
+// [settings]: a loop over its rows (io/input/settings_rows.hpp), each read from its table with its range.
+
+template <auto Member>
+void read_row(const Section& t, std::string_view key, const settings::IntegerRow<Member>& row, model::Settings& out) {
+  const auto v = t.integer(key);
+  if (v && !row.set(out, *v)) t.fail(key, "invalid value " + std::to_string(*v), row.allowed());
+}
+
+template <auto Member>
+void read_row(const Section& t, std::string_view key, const settings::NumberRow<Member>& row, model::Settings& out) {
+  const auto v = t.number(key);
+  if (v && !row.set(out, *v)) t.fail(key, "invalid value " + format_number(*v), row.allowed());
+}
+
+template <auto Member>
+void read_row(const Section& t, std::string_view key, const settings::BooleanRow<Member>& row, model::Settings& out) {
+  if (const auto v = t.boolean(key)) row.set(out, *v);
+}
+
+template <auto Member>
+void read_row(const Section& t, std::string_view key, const settings::StringRow<Member>& row, model::Settings& out) {
+  if (auto v = t.string(key)) row.set(out, std::move(*v));
+}
+
+template <auto Member, class E>
+void read_row(const Section& t, std::string_view key, const settings::ChoiceRow<Member, E>& row, model::Settings& out) {
+  if (t.has(key)) row.set(out, t.choice(key, E{}));
+}
+
+void read_row(const Section& t, std::string_view key, const settings::PopulationsRow& row, model::Settings& out) {
+  const toml::node* n = t.find(key);
+  if (!n) return;
+  if (n->is_string()) {
+    const std::string v = *t.string(key);
+    if (!row.set(out, v)) t.fail(key, "invalid value " + in_quotes(v), row.allowed());
+  } else {
+    const std::int64_t v = *t.integer(key);
+    if (!row.set(out, std::to_string(v))) t.fail(key, "invalid value " + std::to_string(v), row.allowed());
+  }
+}
+
+// Read by its table's own reader (the source and entropy boxes below, the tally mesh by read_tallies).
+void read_row(const Section&, std::string_view, const settings::TableKeyRow&, model::Settings&) {}
+
+// The keys that apply to continuous energy only, for the message refusing one in a multigroup problem.
+std::string continuous_energy_keys() {
+  std::string keys;
+  settings::for_each_setting([&](const auto& row) {
+    if constexpr (!std::is_same_v<std::decay_t<decltype(row)>, settings::TableKeyRow>) {
+      if (row.applies == settings::Applies::continuous_energy) keys.append(keys.empty() ? "" : ", ").append(row.key);
+    }
+  });
+  return keys;
+}
 
 model::Settings read_settings(const Section& root) {
   const auto st = root.table("settings");
   if (!st) root.fail("settings", "missing required table [settings]", "a [settings] table with at least [settings.source]");
   const Section& s = *st;
-  s.allow_only({"particles", "batches", "inactive", "seed", "mode", "transport", "energy_grid", "thermal",
-                "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples", "thermal_table_draws",
-                "hash_bins", "bank_capacity_factor", "initial_k", "max_events", "max_lost", "statepoint",
-                "statepoint_interval", "allow_oversubscribed_memory", "geometry_check_points", "source",
-                "entropy_mesh", "tally_mesh", "event", "max_batches", "generations_per_batch",
-                "populations"});
-  model::Settings out;
-  out.particles = s.integer("particles", out.particles, 1, limits::max_particles);
-  out.batches = static_cast<int>(s.integer("batches", out.batches, 1, limits::max_batches));
-  out.inactive = static_cast<int>(s.integer("inactive", out.inactive, 0, limits::max_batches - 1));
-  if (out.inactive >= out.batches) {
-    s.fail(s.has("inactive") ? "inactive" : "batches",
-           "inactive = " + std::to_string(out.inactive) + " leaves no active batch of batches = " + std::to_string(out.batches),
-           "0 <= inactive < batches");
+  s.allow_only(settings::top_level_keys());
+  for (const std::string_view name : settings::top_level_keys()) {
+    if (const auto keys = settings::keys_of_table(name); !keys.empty()) {
+      if (const auto t = s.table(name)) t->allow_only(keys);
+    }
   }
-  out.seed = static_cast<std::uint64_t>(s.integer("seed", static_cast<std::int64_t>(out.seed), 1, int64_max));
-  out.mode = s.choice("mode", out.mode);
-  out.energy_grid = s.choice("energy_grid", out.energy_grid);
-  if (out.mode == model::PhysicsMode::multigroup) {
-    for (const char* key : {"thermal", "temperature", "thermal_tables", "thermal_table_energies", "thermal_table_samples",
-                            "thermal_table_draws"}) {
-      if (s.has(key)) {
-        s.fail(key, "a thermal setting in a multigroup problem, whose cross sections hold their temperature",
-               "thermal, temperature, thermal_tables and thermal_table_* only with mode = \"continuous-energy\"");
+  model::Settings out;
+  // In the rows' order: `mode` comes before the keys that apply to continuous energy only.
+  settings::for_each_setting([&](const auto& row) {
+    const auto dot = row.key.find('.');
+    const std::string_view key = dot == std::string_view::npos ? row.key : row.key.substr(dot + 1);
+    const std::optional<Section> t = dot == std::string_view::npos ? std::optional<Section>(s) : s.table(row.key.substr(0, dot));
+    if (!t || !t->has(key)) return;
+    if constexpr (!std::is_same_v<std::decay_t<decltype(row)>, settings::TableKeyRow>) {
+      if (row.applies == settings::Applies::continuous_energy && out.mode == model::PhysicsMode::multigroup) {
+        t->fail(key, "a continuous-energy setting in a multigroup problem, whose cross sections hold their temperature",
+                continuous_energy_keys() + " only with mode = \"continuous-energy\"");
       }
     }
-  }
-  out.thermal = s.choice("thermal", out.thermal);
-  out.temperature = read_temperature(s, out.temperature);
-  out.thermal_tables = s.boolean("thermal_tables").value_or(out.thermal_tables);
-  out.thermal_table_energies = static_cast<int>(
-      s.integer("thermal_table_energies", out.thermal_table_energies, 2, limits::max_thermal_table_energies));
-  out.thermal_table_samples = static_cast<int>(
-      s.integer("thermal_table_samples", out.thermal_table_samples, 1, limits::max_thermal_table_samples));
-  out.thermal_table_draws = static_cast<int>(
-      s.integer("thermal_table_draws", out.thermal_table_draws, 1, limits::max_thermal_table_draws));
-  if (std::int64_t{out.thermal_table_energies} * out.thermal_table_samples > limits::max_thermal_table_outcomes) {
-    s.fail(s.has("thermal_table_samples") ? "thermal_table_samples" : "thermal_table_energies",
-           std::to_string(out.thermal_table_energies) + " energies x " + std::to_string(out.thermal_table_samples) +
-               " samples per NCrystal material",
-           "thermal_table_energies x thermal_table_samples <= " + std::to_string(limits::max_thermal_table_outcomes));
-  }
-  out.hash_bins = static_cast<int>(s.integer("hash_bins", out.hash_bins, 1, limits::max_hash_bins));
-  if (s.has("transport")) {
-    out.transport = s.choice("transport", TransportMode::history);
-  }
-  if (const auto ev = s.table("event")) {
-    ev->allow_only({"slots", "sort", "sorter", "reorder"});
-    out.event_slots = ev->integer("slots", out.event_slots, 0, std::int64_t(1) << 31);
-    if (ev->has("sort")) out.event_sort = ev->choice("sort", EventSort::none);
-    out.event_sorter = ev->choice("sorter", out.event_sorter);
-    if (ev->has("reorder")) out.event_reorder = ev->choice("reorder", EventReorder::particles);
-  }
-  out.bank_capacity_factor = s.number(
-      "bank_capacity_factor", out.bank_capacity_factor,
-      [](double v) { return v >= 1.0 && v <= limits::max_bank_capacity_factor; },
-      "a number in [1, " + format_number(limits::max_bank_capacity_factor) + "]: fission sites per source particle");
-  out.initial_k = s.number(
-      "initial_k", out.initial_k,
-      [](double v) { return v >= limits::min_initial_k && v <= limits::max_initial_k; },
-      "a number in [" + format_number(limits::min_initial_k) + ", " + format_number(limits::max_initial_k) + "]");
-  out.max_events = static_cast<int>(s.integer("max_events", out.max_events, 1, int_max));
-  out.max_lost = s.integer("max_lost", out.max_lost, 0, int64_max);
-  if (auto v = s.string("statepoint")) out.statepoint = *v;
-  out.statepoint_interval = static_cast<int>(s.integer("statepoint_interval", out.statepoint_interval, 0, int_max));
-  out.max_batches = static_cast<int>(s.integer("max_batches", out.max_batches, 0, limits::max_batches));
-  if (out.max_batches > 0 && out.max_batches < out.batches) {
-    s.fail("max_batches", "max_batches = " + std::to_string(out.max_batches) + " is below batches = " +
-                              std::to_string(out.batches),
-           "0 (none), or at least batches: the run goes on past batches until its tally triggers hold");
-  }
-  out.generations_per_batch = static_cast<int>(
-      s.integer("generations_per_batch", out.generations_per_batch, 1, limits::max_generations_per_batch));
-  if (model::last_generation(out) > limits::max_batches) {
-    s.fail("generations_per_batch",
-           std::to_string(model::last_batch(out)) + " batches x " +
-               std::to_string(out.generations_per_batch) + " generations",
-           "at most " + limits::number_text(limits::max_batches) + " generations in a run (each keeps its record)");
-  }
-  out.populations_automatic = !s.has("populations") || s.find("populations")->is_string();
-  if (out.populations_automatic) {
-    if (const auto v = s.string("populations"); v && *v != "auto") {
-      s.fail("populations", "invalid value " + in_quotes(*v), model::populations_allowed());
-    }
-  } else {
-    out.populations = static_cast<int>(s.integer("populations", out.populations, 1, limits::max_populations));
-    if (const std::string why = model::populations_problem(out); !why.empty()) {
-      s.fail("populations", why, model::populations_allowed());
-    }
-  }
-  out.allow_oversubscribed_memory = s.boolean("allow_oversubscribed_memory").value_or(false);
-  out.geometry_check_points =
-      s.integer("geometry_check_points", out.geometry_check_points, 0, limits::max_geometry_check_points);
+    read_row(*t, key, row, out);
+  });
 
   const auto src = s.table("source");
   if (!src) s.fail("source", "missing required table [settings.source]", "lower_left = [x, y, z] and upper_right = [x, y, z]");
-  src->allow_only({"lower_left", "upper_right"});
   for (auto key : {"lower_left", "upper_right"}) {
     if (!src->has(key)) src->fail(key, "missing required key", "[x, y, z] in cm");
   }
   out.source = read_box(*src, {});
-
   out.entropy_mesh = {out.source, {8, 8, 1}};
-  if (const auto em = s.table("entropy_mesh")) {
-    em->allow_only({"lower_left", "upper_right", "shape"});
-    out.entropy_mesh = read_mesh(*em, out.source, {8, 8, 1});
-  }
+  if (const auto em = s.table("entropy_mesh")) out.entropy_mesh = read_mesh(*em, out.source, {8, 8, 1});
 
+  // The rules between settings, at the first of their keys the input gives.
+  if (const auto problem = settings::settings_problem(out)) {
+    const auto given = std::find_if(problem->keys.begin(), problem->keys.end(), [&](std::string_view k) { return s.has(k); });
+    s.fail(given == problem->keys.end() ? problem->keys.front() : *given, problem->what, problem->allowed);
+  }
   return out;
 }
 

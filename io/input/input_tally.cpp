@@ -3,6 +3,7 @@
 // filters and their bins, its scores and what its estimator can make of them, its trigger, its size.
 #include "io/input/cell_placements.hpp"
 #include "io/input/geometry_bounds.hpp"
+#include "io/input/settings_rows.hpp"
 #include "io/input/input_parts.hpp"
 
 #include <algorithm>
@@ -189,17 +190,9 @@ model::TallyFilter read_filter(const Section& s, TallyFilterKind kind, const mod
   return f;
 }
 
-model::Tally read_tally(Section s, const model::Problem& p, const Names& n, const std::vector<std::int64_t>& placements) {
-  s.allow_only(tally_keys());
-  model::Tally t;
-  t.where = s.loc();
-  t.name = s.required_string("name", name_rule);
-  if (!valid_name(t.name)) s.fail("name", "invalid name " + in_quotes(t.name), name_rule);
-  // Such a name used to fail the statepoint's write after the whole run (io/names.hpp says why).
-  if (!valid_tally_name(t.name)) s.fail("name", "the name " + in_quotes(t.name) + " is reserved", tally_name_rule);
-  s.set_path("tally[" + t.name + "]");
-
-  // Filters, in the order given: the axes of the results.
+// Filters, in the order given: the axes of the results.
+std::vector<model::TallyFilter> read_filters(const Section& s, const model::Problem& p, const Names& n,
+                                             const std::vector<std::int64_t>& placements) {
   const std::string filter_names = allowed_names<TallyFilterKind>();
   std::vector<TallyFilterKind> kinds;
   if (s.has("filters")) {
@@ -223,9 +216,14 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
                                                                    join(bins_keys) + ")");
     }
   }
-  for (const TallyFilterKind kind : kinds) t.filters.push_back(read_filter(s, kind, p, n, placements));
+  std::vector<model::TallyFilter> filters;
+  for (const TallyFilterKind kind : kinds) filters.push_back(read_filter(s, kind, p, n, placements));
+  return filters;
+}
 
-  // Scores, and the estimator that makes them.
+// Scores, and the estimator that makes them: by default as OpenMC's, track length where every score
+// allows it, else analog.
+void read_scores(const Section& s, model::Tally& t) {
   const std::string score_names = allowed_names<TallyScore>();
   if (!s.has("scores")) s.fail("scores", "missing required key", score_names);
   for (const auto& name : names_of(s, "scores", score_names)) {
@@ -236,7 +234,6 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
     }
     t.scores.push_back(*score);
   }
-  // The default as OpenMC's: track length where every score allows it, else analog.
   const bool all_tracklength =
       std::all_of(t.scores.begin(), t.scores.end(), [](TallyScore sc) { return info_of(sc).tracklength; });
   t.estimator = s.choice("estimator", all_tracklength ? TallyEstimator::tracklength : TallyEstimator::analog);
@@ -251,24 +248,29 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
              "for " + std::string(info_of(sc).name) + ": " + can);
     }
   }
+}
 
-  if (const auto trigger = s.table("trigger")) {
-    trigger->allow_only({"score", "rel_err"});
-    model::TallyTrigger tr;
-    const std::string name = trigger->required_string("score", "a score of the tally");
-    const auto score = enum_from_name<TallyScore>(name);
-    if (!score || std::find(t.scores.begin(), t.scores.end(), *score) == t.scores.end()) {
-      std::vector<std::string> own;
-      for (const TallyScore sc : t.scores) own.emplace_back(info_of(sc).name);
-      trigger->fail("score", "score " + in_quotes(name) + " is not one the tally has", "one of its scores: " + join(own));
-    }
-    tr.score = *score;
-    if (!trigger->has("rel_err")) trigger->fail("rel_err", "missing required key", "a relative error in (0, 1]");
-    tr.rel_err = trigger->number("rel_err", 0, [](double v) { return v > 0 && v <= 1; }, "a relative error in (0, 1]");
-    t.trigger = tr;
+std::optional<model::TallyTrigger> read_trigger(const Section& s, const model::Tally& t) {
+  const auto trigger = s.table("trigger");
+  if (!trigger) return std::nullopt;
+  trigger->allow_only({"score", "rel_err"});
+  model::TallyTrigger tr;
+  const std::string name = trigger->required_string("score", "a score of the tally");
+  const auto score = enum_from_name<TallyScore>(name);
+  if (!score || std::find(t.scores.begin(), t.scores.end(), *score) == t.scores.end()) {
+    std::vector<std::string> own;
+    for (const TallyScore sc : t.scores) own.emplace_back(info_of(sc).name);
+    trigger->fail("score", "score " + in_quotes(name) + " is not one the tally has", "one of its scores: " + join(own));
   }
+  tr.score = *score;
+  if (!trigger->has("rel_err")) trigger->fail("rel_err", "missing required key", "a relative error in (0, 1]");
+  tr.rel_err = trigger->number("rel_err", 0, [](double v) { return v > 0 && v <= 1; }, "a relative error in (0, 1]");
+  return tr;
+}
 
-  // Its size: bins of every filter times the scores.
+// Its size: bins of every filter times the scores, within limits::max_tally_values.
+void check_tally_size(const Section& s, const model::Problem& p, const model::Tally& t,
+                      const std::vector<std::int64_t>& placements) {
   std::int64_t values = static_cast<std::int64_t>(t.scores.size());
   std::string product = std::to_string(values) + " scores";
   bool fits = true;
@@ -282,6 +284,21 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
     s.fail(t.filters.empty() ? "scores" : "filters", product + " are too many tally values",
            "bins x scores <= " + limits::number_text(limits::max_tally_values));
   }
+}
+
+model::Tally read_tally(Section s, const model::Problem& p, const Names& n, const std::vector<std::int64_t>& placements) {
+  s.allow_only(tally_keys());
+  model::Tally t;
+  t.where = s.loc();
+  t.name = s.required_string("name", name_rule);
+  if (!valid_name(t.name)) s.fail("name", "invalid name " + in_quotes(t.name), name_rule);
+  // Such a name used to fail the statepoint's write after the whole run (io/names.hpp says why).
+  if (!valid_tally_name(t.name)) s.fail("name", "the name " + in_quotes(t.name) + " is reserved", tally_name_rule);
+  s.set_path("tally[" + t.name + "]");
+  t.filters = read_filters(s, p, n, placements);
+  read_scores(s, t);
+  t.trigger = read_trigger(s, t);
+  check_tally_size(s, p, t, placements);
   return t;
 }
 
@@ -291,7 +308,7 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
 void read_tally_mesh_shorthand(const Section& root, model::Problem& p) {
   const auto tm = root.table("settings")->table("tally_mesh");
   if (!tm) return;
-  tm->allow_only({"lower_left", "upper_right", "shape", "energy_bounds"});
+  tm->allow_only(settings::keys_of_table("tally_mesh"));
   const bool multigroup = p.settings.mode == model::PhysicsMode::multigroup;
   p.meshes.push_back({"tally_mesh", read_mesh(*tm, p.settings.source, {1, 1, 1}), tm->loc()});
   model::Tally t;

@@ -165,60 +165,64 @@ struct Tally {
   SourceLoc where;
 };
 
+// The run's settings: each key's default, range and words are its row's (io/input/settings_rows.hpp),
+// which the constructor applies; the members below that are no key of [settings] say theirs here.
 struct Settings {
-  std::int64_t particles = 10000;
-  int batches = 50;
-  int inactive = 10;
+  Settings();
+
+  std::int64_t particles;
+  int batches;
+  int inactive;
   // Each batch is this many generations (OpenMC's meaning): a generation's fission sites are the next
   // generation's source, and k, entropy and the source are per generation; k's statistics and the
   // tallies are over batches, each the mean of its generations, which makes successive batches less
   // correlated than successive generations (src/README.md, "Correlated batches").
-  int generations_per_batch = 1;
+  int generations_per_batch;
   // Independent populations: each batch's histories split into this many equal populations, each with
   // its own fission source (kernels/vocabulary/populations.hpp); with more than one, k's uncertainty is
   // also estimated from the spread of their k's, which covers the correlation between generations that
   // the batches' own series misses (src/README.md, "Correlated batches").
-  int populations = 1;
+  int populations;
   // populations was chosen by model::choose_populations (settings.populations = "auto", an input's
   // default), so a --particles override or CMFD feedback chooses it again.
-  bool populations_automatic = false;
-  std::uint64_t seed = 1;
-  PhysicsMode mode = PhysicsMode::continuous_energy;
-  EnergyGridKind energy_grid = EnergyGridKind::hash;
-  ThermalModel thermal = ThermalModel::free_gas;  // continuous energy: targets moving or at rest
-  double temperature = 293.6;                     // K: every material's unless it gives its own
+  bool populations_automatic;
+  std::uint64_t seed;
+  PhysicsMode mode;
+  EnergyGridKind energy_grid;
+  ThermalModel thermal;  // continuous energy: targets moving or at rest
+  double temperature;    // K: every material's unless it gives its own
   // NCrystal materials: tabulated before transport (every backend), or NCrystal asked in transport (host only)
-  bool thermal_tables = true;
-  bool ncrystal_fresh_cache_per_call = false;     // benchmarks only (perf/): not an input key
-  int thermal_table_energies = 4000;              // NCrystal tables: incident energies up to the cutoff
-  int thermal_table_samples = 1024;               // NCrystal tables: outcomes per incident energy and part
-  int thermal_table_draws = 4;                    // NCrystal tables: NCrystal scatters per outcome kept
+  bool thermal_tables;
+  bool ncrystal_fresh_cache_per_call = false;  // benchmarks only (perf/): not an input key
+  int thermal_table_energies;  // NCrystal tables: incident energies up to the cutoff
+  int thermal_table_samples;   // NCrystal tables: outcomes per incident energy and part
+  int thermal_table_draws;     // NCrystal tables: NCrystal scatters per outcome kept
   std::optional<TransportMode> transport;  // unset: history-based, or event-based with domains
-  std::int64_t event_slots = 0;       // event-based: particles in flight per rank; 0 sizes them from memory
+  std::int64_t event_slots;  // event-based: particles in flight per rank; 0 sizes them from memory
   // Lookup-queue order; unset: by material and energy on a GPU (coherent reads pay there), none on a
   // CPU (caches already serve scattered lookups and sorting costs more than it saves; perf/RESULTS.md).
   std::optional<EventSort> event_sort;
-  EventSorter event_sorter = EventSorter::counting;        // how a sorted queue is sorted
+  EventSorter event_sorter;  // how a sorted queue is sorted
   // What a sort reorders; unset: the particles on a GPU (neighbouring threads then read neighbouring
   // slots), an index on a CPU (moving them costs more than it saves there; perf/RESULTS.md).
   std::optional<EventReorder> event_reorder;
-  int hash_bins = 8000;
-  double bank_capacity_factor = 3.0;  // fission bank sites per source particle before overflow
-  double initial_k = 1.0;
-  int max_events = 100000;            // per history; beyond it the particle counts as lost
-  std::int64_t max_lost = 10;         // more lost particles than this fails the run
-  Box source;                         // initial source: uniform in this box, in fissionable material
-  Mesh entropy_mesh;                  // Shannon entropy of the fission source
-  std::string statepoint = "statepoint.h5";  // empty: none written
-  int statepoint_interval = 0;               // > 0: also write it every this many batches
+  int hash_bins;
+  double bank_capacity_factor;  // fission bank sites per source particle before overflow
+  double initial_k;
+  int max_events;           // per history; beyond it the particle counts as lost
+  std::int64_t max_lost;    // more lost particles than this fails the run
+  Box source;               // initial source: uniform in this box, in fissionable material
+  Mesh entropy_mesh;        // Shannon entropy of the fission source
+  std::string statepoint;   // empty: none written
+  int statepoint_interval;  // > 0: also write it every this many batches
   // With tally triggers: the run goes on past `batches`, batch by batch, until every trigger holds or
   // this many batches have run (0: stop at `batches`, as without triggers).
-  int max_batches = 0;
+  int max_batches;
   // `--batches` given: the run ends at `batches`, a failing trigger or not (a run split in two, README).
   bool batches_final = false;
-  bool allow_oversubscribed_memory = false;  // run even when the memory estimate exceeds what is available
+  bool allow_oversubscribed_memory;  // run even when the memory estimate exceeds what is available
   // Points of the sampled overlap and gap check before a run (src/driver/geometry_check.hpp); 0 skips it.
-  std::int64_t geometry_check_points = 100000;
+  std::int64_t geometry_check_points;
 };
 
 // Generations are counted from 1 over the run, G = generations_per_batch of them a batch: generation g is

@@ -3,6 +3,7 @@
 #include "io/input/cell_placements.hpp"
 #include "io/input/geometry_bounds.hpp"
 #include "io/input/input.hpp"
+#include "io/input/settings_rows.hpp"
 #include "io/library/nuclear_data.hpp"
 #include "io/limits.hpp"
 #include "io/output/results_check.hpp"
@@ -72,24 +73,22 @@ std::string site_problem(const Site& s, const model::Problem& p, const std::opti
   return {};
 }
 
-// What the fingerprint covers, compared as values too: the file's own attributes could disagree with it.
+// The settings a restart must match (the rows marked Restart::match, io/input/settings_rows.hpp), the
+// statepoint's against this run's, row by row; the fingerprint covers them too, but the file's own values
+// could disagree with it.
 std::string identity_problem(const RunResults& sp, const model::Settings& s) {
-  if (sp.particles != s.particles || sp.inactive != s.inactive || sp.seed != s.seed ||
-      sp.generations_per_batch != s.generations_per_batch) {
-    const bool generations = sp.generations_per_batch != 1 || s.generations_per_batch != 1;
-    return "it holds particles = " + std::to_string(sp.particles) + ", inactive = " + std::to_string(sp.inactive) +
-           ", seed = " + std::to_string(sp.seed) +
-           (generations ? ", generations_per_batch = " + std::to_string(sp.generations_per_batch) : "") +
-           " (allowed: this run's " + std::to_string(s.particles) + ", " + std::to_string(s.inactive) + ", " +
-           std::to_string(s.seed) + (generations ? ", " + std::to_string(s.generations_per_batch) : "") + ")";
-  }
-  if (sp.populations.count != s.populations) {
-    return "it holds " + std::to_string(sp.populations.count) + " independent population(s) (allowed: this run's " +
-           std::to_string(s.populations) + ", settings.populations or --populations; each has its own source)";
-  }
-  if (s.mode == model::PhysicsMode::continuous_energy && sp.thermal != name_of(s.thermal)) {
-    return "its histories ran with settings.thermal = " + printable_cut(sp.thermal, 40) + " (allowed: this run's " +
-           std::string(name_of(s.thermal)) + "; continuing would mix the two physics: start a new run)";
+  if (std::string what = settings_agree_problem(sp); !what.empty()) return what;
+  for (const auto& ours : settings::restart_values(s)) {
+    const std::string& key = ours.first;
+    const std::string& value = ours.second;
+    const auto theirs = std::find_if(sp.settings.begin(), sp.settings.end(), [&](const auto& kv) { return kv.first == ours.first; });
+    if (theirs == sp.settings.end()) {
+      return "it holds no settings." + key + " (allowed: this run's " + value + ", a setting a restart matches)";
+    }
+    if (theirs->second != value) {
+      return "its histories ran with settings." + key + " = " + printable_cut(theirs->second, 40) + " (allowed: this run's " +
+             value + "; a restart continues the same histories: start a new run, or give the statepoint's value)";
+    }
   }
   return {};
 }
@@ -279,9 +278,9 @@ std::string partial_batch_problem(const RunResults& sp, const model::Problem& p)
   const double histories = static_cast<double>(generations) * static_cast<double>(p.settings.particles);
   std::size_t at = 0;
   for (const model::Tally& tally : p.tallies) {
-    const std::size_t values = sp.tallies[static_cast<std::size_t>(&tally - p.tallies.data())].sum.size();
-    const std::vector<double> per_weight = value_bounds(p, tally, values);
-    for (std::size_t i = 0; i < values; ++i, ++at) {
+    const std::size_t count = sp.tallies[static_cast<std::size_t>(&tally - p.tallies.data())].sum.size();
+    const std::vector<double> per_weight = value_bounds(p, tally, count);
+    for (std::size_t i = 0; i < count; ++i, ++at) {
       const double most = std::min(fixed, histories * per_weight[i]);
       if (!(partial[at] >= 0.0 && partial[at] <= most)) {
         return "tally value " + std::to_string(at) + " of the batch under way is " + exact_number(partial[at]) +

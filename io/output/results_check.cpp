@@ -35,8 +35,8 @@ std::string filter_problem(const TallyFilterResult& f) {
     return a_filter(f.kind) + " of form '" + printable_cut(f.form) + "' in '" + printable_cut(f.units) +
            "' (allowed: form '" + std::string(name_of(bins)) + "', units '" + std::string(info.units) + "')";
   }
-  const bool named = bins == FilterBins::names || bins == FilterBins::placements;
-  if (bins == FilterBins::mesh) {
+  const FilterFormInfo& form = info_of(bins);
+  if (form.mesh_box) {
     std::int64_t product = 1;
     for (std::size_t a = 0; a < 3; ++a) {
       if (f.shape[a] < 1 || f.shape[a] > limits::max_tally_values) {
@@ -56,10 +56,9 @@ std::string filter_problem(const TallyFilterResult& f) {
   } else if (f.shape != std::array<int, 3>{1, 1, 1}) {
     return a_filter(f.kind) + " with a mesh shape (allowed: a mesh's only)";
   }
-  const bool bounded = bins == FilterBins::bounds;
-  if (f.bounds.size() != (bounded ? n + 1 : 0)) {
+  if (f.bounds.size() != (form.bounds ? n + 1 : 0)) {
     return a_filter(f.kind) + " of " + std::to_string(n) + " bins with " + std::to_string(f.bounds.size()) +
-           " bounds (allowed: " + (bounded ? "bins + 1" : "none") + ")";
+           " bounds (allowed: " + (form.bounds ? "bins + 1" : "none") + ")";
   }
   for (std::size_t i = 0; i < f.bounds.size(); ++i) {
     const double b = f.bounds[i];
@@ -68,17 +67,16 @@ std::string filter_problem(const TallyFilterResult& f) {
              allowed_bounds(info.range, exact_number) + ")";
     }
   }
-  if (f.names.size() != (named ? n : 0)) {
+  if (f.names.size() != (form.bin_names ? n : 0)) {
     return a_filter(f.kind) + " of " + std::to_string(n) + " bins with " + std::to_string(f.names.size()) +
-           " names (allowed: " + (named ? "one per bin" : "none") + ")";
+           " names (allowed: " + (form.bin_names ? "one per bin" : "none") + ")";
   }
   for (const auto& name : f.names) {
     if (!valid_name(name)) return "the bin name '" + printable_cut(name) + "' (allowed: " + std::string(name_rule) + ")";
   }
-  const bool placed = bins == FilterBins::placements;
-  if (f.positions.size() != (placed ? n : 0)) {
+  if (f.positions.size() != (form.bin_positions ? n : 0)) {
     return a_filter(f.kind) + " of " + std::to_string(n) + " bins with " + std::to_string(f.positions.size()) +
-           " positions (allowed: " + (placed ? "one per placement" : "none") + ")";
+           " positions (allowed: " + (form.bin_positions ? "one per placement" : "none") + ")";
   }
   for (const auto& p : f.positions) {
     if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) return "a placement's position is not finite";
@@ -265,6 +263,21 @@ int completed_active_batches(const RunResults& r) {
       std::count_if(r.batch.begin(), r.batch.end(), [g](const BatchResult& b) { return b.active && b.generation == g; }));
 }
 
+std::string settings_agree_problem(const RunResults& r) {
+  std::string what;
+  for_each_run_field(r, [&](const char* name, const auto& v) {
+    using T = std::decay_t<decltype(v)>;
+    if constexpr (std::is_integral_v<T>) {
+      const auto it = std::find_if(r.settings.begin(), r.settings.end(), [&](const auto& kv) { return kv.first == name; });
+      if (what.empty() && it != r.settings.end() && it->second != std::to_string(v)) {
+        what = std::string(name) + " = " + std::to_string(v) + " but settings." + name + " = " + printable_cut(it->second, 40) +
+               " (allowed: the same value, which the run wrote twice)";
+      }
+    }
+  });
+  return what;
+}
+
 std::string results_problem(const RunResults& r) {
   if (r.particles < 1 || r.particles > limits::max_particles) {
     return "particles = " + std::to_string(r.particles) + " (allowed: 1 to " + std::to_string(limits::max_particles) + ")";
@@ -284,6 +297,7 @@ std::string results_problem(const RunResults& r) {
            " population(s) in each of " + std::to_string(r.batch.size()) + " generations, none with one population)";
   }
   if (r.inactive < 0) return "inactive = " + std::to_string(r.inactive) + " (allowed: >= 0)";
+  if (std::string what = settings_agree_problem(r); !what.empty()) return what;
   for (std::size_t i = 0; i < r.batch.size(); ++i) {
     if (std::string what = batch_numbering_problem(r.batch[i], i, r.generations_per_batch, r.inactive); !what.empty()) {
       return what;

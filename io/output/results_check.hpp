@@ -35,6 +35,10 @@ std::string tally_sums_problem(double sum, double sum_sq, int n, double max_batc
 // i / G + 1 (G generations per batch), active past the `inactive` batches. "" or the problem.
 std::string batch_numbering_problem(const BatchResult& b, std::size_t i, int generations_per_batch, int inactive);
 
+// A setting the statepoint records twice, as a field of the run (particles, seed, ...) and among the
+// settings a restart matches (RunResults::settings): "" when the two agree, else the problem.
+std::string settings_agree_problem(const RunResults& r);
+
 // Active batches whose every generation is in r.batch: the batches the tallies and k's statistics hold.
 int completed_active_batches(const RunResults& r);
 

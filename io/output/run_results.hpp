@@ -256,6 +256,9 @@ struct CmfdWindowData {
 };
 
 // What a statepoint holds beyond the results so that a restart continues bit for bit.
+// Settings by key, each value as its text ("particles" = "10000"), in the order of their rows.
+using SettingValues = std::vector<std::pair<std::string, std::string>>;
+
 struct RestartData {
   std::uint64_t fingerprint = 0;  // of the input (see src/host/fingerprint.hpp); a restart must match it
   double k_prev = 1.0;            // k of the last batch: normalises the next batch's fission sites
@@ -296,6 +299,8 @@ struct RunResults {
   std::string thermal;      // "free_gas" | "none" (continuous energy)
   std::string ncrystal;     // the NCrystal version that evaluated the run's NCrystal materials; "" without any
   std::string ncrystal_data;  // their data: a line "<material>\t<digest>\t<file>" each (ncrystal_data_of)
+  // The settings a restart must match (io/input/settings_rows.hpp, settings::restart_values), by key.
+  SettingValues settings;
   std::string execution_space;
   int threads = 1, ranks = 1;
   std::uint64_t seed = 0;
@@ -330,16 +335,17 @@ struct RunResults {
   std::string statepoint_failure;
 };
 
-// What ran: the fields of the JSON summary's "run" object, in its order (the text report prints them in
-// its header, from the problem, before the run).
+// What ran: the fields of the JSON summary's "run" object and of the statepoint's attributes, in their
+// order (the text report prints them in its header, from the problem, before the run).
 template <class R, class F>
   requires std::same_as<std::remove_const_t<R>, RunResults>
 void for_each_run_field(R& r, F&& f) {
   f("input", r.input), f("mode", r.mode), f("energy_grid", r.energy_grid), f("thermal", r.thermal);
+  f("ncrystal", r.ncrystal), f("ncrystal_data", r.ncrystal_data);
   f("execution_space", r.execution_space), f("threads", r.threads), f("ranks", r.ranks), f("seed", r.seed);
   f("particles", r.particles), f("batches", r.batches), f("inactive", r.inactive);
   f("generations_per_batch", r.generations_per_batch), f("nuclides", r.nuclides);
-  f("gridpoints", r.gridpoints);
+  f("gridpoints", r.gridpoints), f("settings", r.settings);
 }
 
 // The run's k by each estimator, f(name, estimate, its batch correlation): the JSON summary's

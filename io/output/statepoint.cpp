@@ -9,6 +9,8 @@
 #include "io/limits.hpp"
 #include "io/output/output.hpp"
 #include "io/output/results_check.hpp"
+#include "io/output/statepoint_cmfd.hpp"
+#include "io/output/statepoint_records.hpp"
 #include "io/output/statepoint_tallies.hpp"
 #include "io/printable.hpp"
 
@@ -27,8 +29,29 @@
 namespace keff {
 namespace {
 
+using namespace detail;
+
 // Bump when the layout changes incompatibly; restart reading checks it.
-constexpr std::int64_t statepoint_version = 10;
+constexpr std::int64_t statepoint_version = 11;
+
+// The settings as one attribute: a line "key=value" each (HDF5 attributes hold no map).
+std::string settings_text(const SettingValues& settings) {
+  std::string text;
+  for (const auto& [key, value] : settings) text.append(key).append("=").append(value).append("\n");
+  return text;
+}
+
+SettingValues settings_of(const std::string& text) {
+  SettingValues settings;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto end = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, end - at);
+    const auto eq = line.find('=');
+    settings.emplace_back(line.substr(0, eq), eq == std::string::npos ? std::string() : line.substr(eq + 1));
+    at = end + 1;
+  }
+  return settings;
+}
 
 // The checksum of everything a restart or a reader of the results reads (metadata, batches, the tallies'
 // descriptions, means, deviations and sums, source bank, CMFD's settings, solves, window and warm start),
@@ -37,55 +60,9 @@ constexpr std::int64_t statepoint_version = 10;
 // reader had trusted them unchecked. Version 6 writes each filter's form and units and names its bounds
 // `bounds` (they were `energy_bounds`, when energy was the one filter with bounds). Version 8 writes
 // CMFD's last batch, [cmfd] end; version 9 whether each solve was preconditioned by the multigrid; version
-// 10 the digest of each NCrystal material's data (`ncrystal_data`), and the thermal physics joins the sum.
-class ContentChecksum {
- public:
-  void add(std::string_view text) { add(checksum64(text.data(), text.size())); }
-  void add(std::span<const double> v) { add(checksum64(v.data(), v.size_bytes())); }
-  void add(std::uint64_t word) { words_.push_back(word); }
-  void add_real(double v) { add(std::bit_cast<std::uint64_t>(v)); }
-  // A field of a record's list: a real by its bits, a vector as three, an integer or a flag as a word.
-  template <class T>
-  void add_field(const T& v) {
-    if constexpr (std::is_same_v<T, Vec3>) {
-      for (int d = 0; d < 3; ++d) add_real(v[d]);
-    } else if constexpr (std::is_floating_point_v<T>) {
-      add_real(v);
-    } else {
-      add(static_cast<std::uint64_t>(v));
-    }
-  }
-  // A flag in the low bit of the word before it.
-  void add_flag(bool v) { words_.back() = words_.back() * 2 + (v ? 1 : 0); }
-  std::uint64_t value() const { return checksum64(words_.data(), words_.size() * sizeof(std::uint64_t)); }
-
- private:
-  std::vector<std::uint64_t> words_;
-};
-
-// A batch: its integers, the flag `active` in the low bit of the batch number before it, then its reals,
-// each in its list's order (the words statepoints of this version are checked with).
-void add_batch(ContentChecksum& c, const BatchResult& b) {
-  for_each_field(b, [&](const char*, const auto& v) {
-    using T = std::decay_t<decltype(v)>;
-    if constexpr (std::is_same_v<T, bool>) {
-      c.add_flag(v);
-    } else if constexpr (std::is_integral_v<T>) {
-      c.add_field(v);
-    }
-  });
-  for_each_field(b, [&](const char*, const auto& v) {
-    if constexpr (std::is_floating_point_v<std::decay_t<decltype(v)>>) c.add_field(v);
-  });
-}
-
-// A site or a CMFD solve: its fields in its list's order.
-template <class Record>
-void add_fields(ContentChecksum& c, const Record& record) {
-  for_each_field(record, [&](const char*, const auto& v) { c.add_field(v); });
-}
-
-void add_cmfd(ContentChecksum& c, const RunResults& r);
+// 10 the digest of each NCrystal material's data (`ncrystal_data`), and the thermal physics joins the sum;
+// version 11 the settings a restart matches (`settings`), in the sum, and every field of the run's list
+// (for_each_run_field) is an attribute.
 
 void add_texts(ContentChecksum& c, const std::vector<std::string>& texts) {
   c.add(static_cast<std::uint64_t>(texts.size()));
@@ -123,6 +100,7 @@ std::int64_t content_checksum(const RunResults& r) {
   c.add(r.thermal);
   c.add(r.ncrystal);
   c.add(r.ncrystal_data);
+  c.add(settings_text(r.settings));
   for (const std::int64_t v : {std::int64_t(r.seed), r.particles, std::int64_t(r.batches), std::int64_t(r.inactive),
                                std::int64_t(r.generations_per_batch), r.lost_particles, std::int64_t(r.bank_overflows)}) {
     c.add(static_cast<std::uint64_t>(v));
@@ -143,148 +121,39 @@ std::int64_t content_checksum(const RunResults& r) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Tables: /batches, /source_bank and CMFD's solves hold records (BatchResult, Site, CmfdResult) as one
-// dataset per field of the record's list (for_each_field), in the list's order, each with that field of
-// every record: integers and flags int64 [n], reals float64 [n], vectors float64 [n][3].
-
-// One field of every record.
-struct Column {
-  const char* name;
-  std::size_t width;  // values per record
-  bool real;          // float64, else int64
-  std::vector<std::int64_t> ints;
-  std::vector<double> reals;
-};
-
-template <class T>
-Column empty_column(const char* name) {
-  constexpr bool vec3 = std::is_same_v<T, Vec3>;
-  return {name, vec3 ? 3u : 1u, vec3 || std::is_floating_point_v<T>, {}, {}};
-}
-
-template <class T>
-void append(Column& c, const T& v) {
-  if constexpr (std::is_same_v<T, Vec3>) {
-    c.reals.insert(c.reals.end(), {v.x, v.y, v.z});
-  } else if constexpr (std::is_floating_point_v<T>) {
-    c.reals.push_back(v);
-  } else {
-    c.ints.push_back(static_cast<std::int64_t>(v));
-  }
-}
-
-template <class T>
-void assign(T& v, const Column& c, std::size_t row) {
-  if constexpr (std::is_same_v<T, Vec3>) {
-    v = {c.reals[3 * row], c.reals[3 * row + 1], c.reals[3 * row + 2]};
-  } else if constexpr (std::is_floating_point_v<T>) {
-    v = c.reals[row];
-  } else if constexpr (std::is_same_v<T, bool>) {
-    v = c.ints[row] != 0;
-  } else {
-    v = static_cast<T>(c.ints[row]);
-  }
-}
-
-// A record type's columns, named and typed by its list, with no values yet.
-template <class Record>
-std::vector<Column> empty_columns() {
-  std::vector<Column> columns;
-  const Record blank{};
-  for_each_field(blank, [&](const char* name, const auto& v) {
-    columns.push_back(empty_column<std::decay_t<decltype(v)>>(name));
-  });
-  return columns;
-}
-
-template <class Record>
-void write_table(const H5Group& g, const std::vector<Record>& records) {
-  auto columns = empty_columns<Record>();
-  for (Column& c : columns) {  // one allocation per column: a bank holds up to millions of sites
-    c.ints.reserve(c.real ? 0 : records.size() * c.width);
-    c.reals.reserve(c.real ? records.size() * c.width : 0);
-  }
-  for (const Record& record : records) {
-    auto column = columns.begin();
-    for_each_field(record, [&](const char*, const auto& v) { append(*column++, v); });
-  }
-  for (const Column& c : columns) {
-    const std::vector<std::size_t> shape =
-        c.width == 1 ? std::vector<std::size_t>{} : std::vector<std::size_t>{records.size(), c.width};
-    if (c.real) {
-      g.write(c.name, c.reals, shape);
-    } else {
-      g.write(c.name, c.ints, shape);
-    }
-  }
-}
-
-// The length of dataset `name` in `g` (its values over `width`, a row's size), checked before anything is
-// allocated for it: at most `max` rows, and `expected` rows when given. A crafted file can announce any
-// shape; the checksum is only compared once everything is read.
-std::size_t rows_of(const std::string& path, const H5Group& g, const std::string& group, const char* name,
-                    std::size_t width, std::int64_t max, std::optional<std::size_t> expected = std::nullopt) {
-  const auto shape = g.shape(name);
-  std::size_t values = 1;
-  for (const auto d : shape) values = d != 0 && values > std::numeric_limits<std::size_t>::max() / d ? 0 : values * d;
-  const bool ok = !shape.empty() && shape[0] <= static_cast<std::size_t>(max) && values == shape[0] * width &&
-                  (!expected || shape[0] == *expected);
-  if (!ok) {
-    std::string dims;
-    for (const auto d : shape) dims += (dims.empty() ? "" : " x ") + std::to_string(d);
-    throw OutputError("statepoint '" + path + "': dataset '/" + group + "/" + name + "' has shape [" + dims +
-                      "] (allowed: " + (expected ? std::to_string(*expected) : "at most " + std::to_string(max)) +
-                      " rows of " + std::to_string(width) + ")");
-  }
-  return shape[0];
-}
-
-// The records of a table in group `g` (named `group` in messages): at most `max` of them, and `rows` when
-// given, else as many as its first field has. Each dataset's shape is checked before it is read.
-template <class Record>
-std::vector<Record> read_table(const std::string& path, const H5Group& g, const std::string& group, std::int64_t max,
-                               std::optional<std::size_t> rows = std::nullopt) {
-  auto columns = empty_columns<Record>();
-  for (Column& c : columns) {
-    rows = rows_of(path, g, group, c.name, c.width, max, rows);
-    if (c.real) {
-      c.reals = g.read_doubles(c.name);
-    } else {
-      c.ints = g.read_int64s(c.name);
-    }
-  }
-  std::vector<Record> records(rows.value_or(0));
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    auto column = columns.cbegin();
-    for_each_field(records[i], [&](const char*, auto& v) { assign(v, *column++, i); });
-  }
-  return records;
-}
-
-// ---------------------------------------------------------------------------------------------------
 // The groups, as examples/OUTPUTS.md lays them out.
+
+// A field of the run's list (run_results.hpp, for_each_run_field) as a root attribute, and read back.
+template <class T>
+void set_run_attribute(const H5Group& root, const char* name, const T& v) {
+  if constexpr (std::is_same_v<T, SettingValues>) {
+    root.set_attribute(name, settings_text(v));
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    root.set_attribute(name, static_cast<std::int64_t>(v));  // HDF5 attributes here are signed
+  } else {
+    root.set_attribute(name, v);
+  }
+}
+
+template <class T>
+void read_run_attribute(const H5File& file, const char* name, T& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    v = file.attribute_string(name);
+  } else if constexpr (std::is_same_v<T, SettingValues>) {
+    v = settings_of(file.attribute_string(name));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    v = file.attribute_double(name);
+  } else {
+    v = static_cast<T>(file.attribute_int64(name));
+  }
+}
 
 void write_metadata(const H5Group& root, const RunResults& r) {
   root.set_attribute("filetype", "statepoint");
   root.set_attribute("version", statepoint_version);
-  root.set_attribute("input", r.input);
-  root.set_attribute("mode", r.mode);
-  root.set_attribute("energy_grid", r.energy_grid);
-  root.set_attribute("thermal", r.thermal);
-  root.set_attribute("ncrystal", r.ncrystal);
-  root.set_attribute("ncrystal_data", r.ncrystal_data);
-  root.set_attribute("execution_space", r.execution_space);
-  root.set_attribute("threads", r.threads);
-  root.set_attribute("ranks", r.ranks);
-  root.set_attribute("seed", static_cast<std::int64_t>(r.seed));  // HDF5 attributes here are signed
-  root.set_attribute("particles", r.particles);
-  root.set_attribute("batches", r.batches);
-  root.set_attribute("inactive", r.inactive);
-  root.set_attribute("generations_per_batch", r.generations_per_batch);
+  for_each_run_field(r, [&](const char* name, const auto& v) { set_run_attribute(root, name, v); });
   // Whole batches: /batches holds a record per generation, generations_per_batch of them a batch.
   root.set_attribute("batches_done", static_cast<std::int64_t>(r.batch.size()) / std::max(1, r.generations_per_batch));
-  root.set_attribute("nuclides", r.nuclides);
-  root.set_attribute("gridpoints", r.gridpoints);
   root.set_attribute("particles_per_second", r.particles_per_second);
   root.set_attribute("batch_particles_per_second", r.batch_particles_per_second);
   root.set_attribute("lost_particles", r.lost_particles);
@@ -326,163 +195,6 @@ void write_bank(const H5Group& g, const std::vector<Site>& bank) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// CMFD (a run with [cmfd] on): its settings, each solved batch's k_cmfd, entropy and iterations, and the
-// tally window a restart continues from. Absent without CMFD, which leaves the rest of the file and its
-// checksum as they were.
-
-// What a restart reads of it joins the checksum (nothing without CMFD).
-void add_cmfd(ContentChecksum& c, const RunResults& r) {
-  for (const auto& b : r.batch) {
-    if (!b.cmfd) continue;
-    c.add(static_cast<std::uint64_t>(b.batch));
-    add_fields(c, *b.cmfd);
-    if (!b.cmfd->failure.empty()) c.add(b.cmfd->failure);  // none in statepoints that kept no reasons
-  }
-  if (const auto& w = r.restart.cmfd) {
-    for (const auto* v : {&w->sum, &w->batches, &w->scores}) c.add(checksum64(v->data(), v->size() * sizeof(std::int64_t)));
-    // A window of single batches leaves the checksum as it was before parts of several.
-    if (!w->lengths.empty()) c.add(checksum64(w->lengths.data(), w->lengths.size() * sizeof(std::int64_t)));
-    c.add(std::span<const double>(w->flux));
-  }
-  if (const auto& m = r.cmfd) {
-    for (const int v : {m->groups, m->begin, m->end, m->feedback ? 1 : 0, m->window_size}) c.add(static_cast<std::uint64_t>(v));
-    for (std::size_t a = 0; a < 3; ++a) {
-      c.add(static_cast<std::uint64_t>(m->shape[a]));
-      c.add_real(m->lower[a]);
-      c.add_real(m->upper[a]);
-    }
-    c.add(std::span<const double>(m->albedo));
-    c.add(std::span<const double>(m->energy_bounds));
-    for (const int g : m->collapse) c.add(static_cast<std::uint64_t>(g));
-    c.add(m->window);
-  }
-}
-
-void write_cmfd(const H5Group& g, const RunResults& r) {
-  const CmfdReport& c = *r.cmfd;
-  g.set_attribute("groups", c.groups);
-  g.set_attribute("begin", c.begin);
-  g.set_attribute("end", c.end);
-  g.set_attribute("feedback", c.feedback ? 1 : 0);
-  g.set_attribute("window", c.window);
-  g.set_attribute("window_size", c.window_size);
-  g.write("shape", std::vector<std::int64_t>(c.shape.begin(), c.shape.end()));
-  g.write("lower", std::vector<double>(c.lower.begin(), c.lower.end()));
-  g.write("upper", std::vector<double>(c.upper.begin(), c.upper.end()));
-  g.write("albedo", std::vector<double>(c.albedo.begin(), c.albedo.end()));
-  g.write("energy_bounds", c.energy_bounds);
-  g.write("collapse", std::vector<std::int64_t>(c.collapse.begin(), c.collapse.end()));
-  std::vector<std::int64_t> batch;  // each solve's record: its generation over the run (with one a batch, the batch)
-  std::vector<CmfdResult> solves;
-  for (std::size_t i = 0; i < r.batch.size(); ++i) {
-    if (!r.batch[i].cmfd) continue;
-    batch.push_back(static_cast<std::int64_t>(i) + 1);
-    solves.push_back(*r.batch[i].cmfd);
-  }
-  g.write("batch", batch);
-  write_table(g, solves);
-  std::vector<std::string> failures;  // why each failed solve failed ("" for a converged one)
-  for (const CmfdResult& solve : solves) failures.push_back(solve.failure);
-  g.write("failure", std::span<const std::string>(failures));
-  if (const auto& w = r.restart.cmfd) {
-    const H5Group window = g.create_group("window");
-    window.write("sum", w->sum);
-    window.write("batches", w->batches);
-    if (!w->lengths.empty()) window.write("lengths", w->lengths);
-    window.write("scores", w->scores, {w->batches.size(), w->sum.size()});
-    if (!w->flux.empty()) window.write("flux", w->flux);  // the warm start: where the next solve begins
-  }
-}
-
-// Longer than any reason a solve gives (src/cmfd/cmfd_solver.cpp, cmfd_accelerator.cpp).
-constexpr std::size_t max_failure_length = 2000;
-
-// The solved batches' results into r.batch (read first), and the window.
-void read_cmfd(const H5Group& g, const std::string& path, RunResults& r) {
-  // Shapes checked before anything is allocated for them: a crafted file can announce any.
-  const auto check_length = [&](const H5Group& group, const char* name, std::size_t max) {
-    const auto shape = group.shape(name);
-    std::size_t values = shape.empty() ? 0 : 1;
-    for (const auto d : shape) values = d != 0 && values > max / d ? max + 1 : values * d;
-    if (shape.empty() || values > max) {
-      throw OutputError("statepoint '" + path + "': dataset '/cmfd/" + name + "' is larger than a run writes (allowed: at most " +
-                        std::to_string(max) + " values)");
-    }
-  };
-  // The settings (what a restart's checks read: io/output/restart_check.cpp), then each solved batch.
-  CmfdReport report;
-  report.groups = static_cast<int>(g.attribute_int64("groups"));
-  report.begin = static_cast<int>(g.attribute_int64("begin"));
-  report.end = static_cast<int>(g.attribute_int64("end"));
-  report.feedback = g.attribute_int64("feedback") != 0;
-  report.window = g.attribute_string("window");
-  report.window_size = static_cast<int>(g.attribute_int64("window_size"));
-  check_length(g, "shape", 3);
-  check_length(g, "lower", 3);
-  check_length(g, "upper", 3);
-  check_length(g, "albedo", 6);
-  const auto shape = g.read_int64s("shape");
-  const auto lower = g.read_doubles("lower"), upper = g.read_doubles("upper"), albedo = g.read_doubles("albedo");
-  if (shape.size() != 3 || lower.size() != 3 || upper.size() != 3 || albedo.size() != 6) {
-    throw OutputError("statepoint '" + path + "': the cmfd mesh datasets are not 3, 3, 3 and 6 values");
-  }
-  for (std::size_t d = 0; d < 3; ++d) {
-    report.shape[d] = static_cast<int>(shape[d]);
-    report.lower[d] = lower[d];
-    report.upper[d] = upper[d];
-  }
-  for (std::size_t f = 0; f < 6; ++f) report.albedo[f] = albedo[f];
-  check_length(g, "energy_bounds", static_cast<std::size_t>(limits::max_groups) + 1);
-  check_length(g, "collapse", static_cast<std::size_t>(limits::max_groups));
-  report.energy_bounds = g.read_doubles("energy_bounds");
-  for (const auto v : g.read_int64s("collapse")) report.collapse.push_back(static_cast<int>(v));
-  r.cmfd = report;
-  // At most one solve per record (generation).
-  const auto max_solves = static_cast<std::int64_t>(r.batch.size());
-  const std::size_t n = rows_of(path, g, "cmfd", "batch", 1, max_solves);
-  const auto batch = g.read_int64s("batch");
-  const auto solves = read_table<CmfdResult>(path, g, "cmfd", max_solves, n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (batch[i] < 1 || batch[i] > max_solves) {
-      throw OutputError("statepoint '" + path + "': /cmfd/batch holds batch " + std::to_string(batch[i]) +
-                        ", which /batches does not");
-    }
-    r.batch[static_cast<std::size_t>(batch[i] - 1)].cmfd = solves[i];
-  }
-  if (g.contains("failure")) {  // written since failed solves keep their reason
-    if (g.shape("failure") != std::vector<std::size_t>{n}) {
-      throw OutputError("statepoint '" + path + "': /cmfd/failure does not hold one reason per solve (allowed: " +
-                        std::to_string(n) + ")");
-    }
-    const auto failures = g.read_strings("failure");
-    for (std::size_t i = 0; i < n; ++i) {
-      if ((solves[i].converged && !failures[i].empty()) || failures[i].size() > max_failure_length) {
-        throw OutputError("statepoint '" + path + "': /cmfd/failure gives solve " + std::to_string(i) + " " +
-                          std::to_string(failures[i].size()) + " characters of reason, and it " +
-                          (solves[i].converged ? "converged" : "failed") + " (allowed: none for a converged solve, " +
-                          "at most " + std::to_string(max_failure_length) + " for a failed one)");
-      }
-      r.batch[static_cast<std::size_t>(batch[i] - 1)].cmfd->failure = failures[i];
-    }
-  }
-  if (g.contains("window")) {
-    const H5Group window = g.open_group("window");
-    check_length(window, "sum", static_cast<std::size_t>(limits::max_cmfd_tally_values));
-    check_length(window, "batches", r.batch.size());
-    check_length(window, "scores", static_cast<std::size_t>(limits::max_cmfd_tally_values) * r.batch.size());
-    r.restart.cmfd = CmfdWindowData{window.read_int64s("sum"), window.read_int64s("batches"), {},
-                                    window.read_int64s("scores"), {}};
-    if (window.contains("lengths")) {
-      check_length(window, "lengths", r.batch.size());
-      r.restart.cmfd->lengths = window.read_int64s("lengths");
-    }
-    if (window.contains("flux")) {
-      check_length(window, "flux", static_cast<std::size_t>(limits::max_cmfd_tally_values));
-      r.restart.cmfd->flux = window.read_doubles("flux");
-    }
-  }
-}
-
 }  // namespace
 
 void write_statepoint(const std::string& path, const RunResults& results) {
@@ -523,16 +235,7 @@ RunResults read_statepoint(const std::string& path) {
                       std::to_string(statepoint_version));
   }
   RunResults r;
-  r.input = file.attribute_string("input");
-  r.mode = file.attribute_string("mode");
-  r.thermal = file.attribute_string("thermal");
-  r.ncrystal = file.attribute_string("ncrystal");
-  r.ncrystal_data = file.attribute_string("ncrystal_data");
-  r.seed = static_cast<std::uint64_t>(file.attribute_int64("seed"));
-  r.particles = file.attribute_int64("particles");
-  r.batches = static_cast<int>(file.attribute_int64("batches"));
-  r.inactive = static_cast<int>(file.attribute_int64("inactive"));
-  r.generations_per_batch = static_cast<int>(file.attribute_int64("generations_per_batch"));
+  for_each_run_field(r, [&](const char* name, auto& v) { read_run_attribute(file, name, v); });
   r.lost_particles = file.attribute_int64("lost_particles");
   r.bank_overflows = static_cast<int>(file.attribute_int64("bank_overflows"));
   r.restart.fingerprint = std::bit_cast<std::uint64_t>(file.attribute_int64("fingerprint"));

@@ -30,7 +30,7 @@ void write_filter(const H5Group& g, const TallyFilterResult& f) {
   g.set_attribute("form", f.form);
   g.set_attribute("units", f.units);
   g.set_attribute("bins", f.bins);
-  if (has_bins(f.kind, FilterBins::mesh)) {
+  if (carries_mesh_box(f.kind)) {
     g.write("shape", std::vector<std::int64_t>(f.shape.begin(), f.shape.end()));
     g.write("lower", std::vector<double>(f.lower.begin(), f.lower.end()));
     g.write("upper", std::vector<double>(f.upper.begin(), f.upper.end()));
@@ -81,7 +81,7 @@ TallyFilterResult read_filter(const H5Group& g, const std::string& path) {
     throw OutputError("statepoint '" + printable_cut(path) + "': " + g.path() + " has " + std::to_string(f.bins) + " bins");
   }
   const auto n = static_cast<std::size_t>(f.bins);
-  if (has_bins(f.kind, FilterBins::mesh)) {
+  if (carries_mesh_box(f.kind)) {
     const auto shape = read_int64s(g, path, "shape", 3);
     const auto lower = read_values(g, path, "lower", 3), upper = read_values(g, path, "upper", 3);
     for (std::size_t a = 0; a < 3; ++a) {

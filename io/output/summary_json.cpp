@@ -23,8 +23,15 @@ json defined(double v) { return v == v ? json(v) : json(nullptr); }
 // A field of a record's list (run_results.hpp): a real through defined(), an integer or a flag as it is.
 template <class T>
 json field_json(const T& v) {
-  if constexpr (std::is_floating_point_v<T>) return defined(v);
-  else return v;
+  if constexpr (std::is_floating_point_v<T>) {
+    return defined(v);
+  } else if constexpr (std::is_same_v<T, SettingValues>) {
+    json out = json::object();
+    for (const auto& [key, value] : v) out[key] = value;
+    return out;
+  } else {
+    return v;
+  }
 }
 
 // A record as an object of its fields, in the order of its list (run_results.hpp).
@@ -90,7 +97,7 @@ json batches_json(const std::vector<BatchResult>& batches) {
 json filter_json(const TallyFilterResult& f) {
   json out = {{"kind", f.kind}, {"form", f.form}, {"bins", f.bins}};
   if (!f.units.empty()) out["units"] = f.units;
-  if (has_bins(f.kind, FilterBins::mesh)) {
+  if (carries_mesh_box(f.kind)) {
     out["shape"] = f.shape;
     out["lower"] = f.lower;
     out["upper"] = f.upper;

@@ -74,15 +74,21 @@ struct NCrystalLookup {
 NCrystalMaterial open_ncrystal(const std::string& cfg, double temperature_k, const NCrystalLookup& lookup = {});
 
 
+// Where NCrystal's scattering applies: below the cutoff (the nuclides' elastic data above it), tabulated
+// from the lowest energy of keff's grids.
+inline constexpr double thermal_min_ev = 1.0e-5;
+inline constexpr double thermal_cutoff_ev = 5.0;
+
 // The tables' shape: `energies` incident energies, log-spaced over [min_ev, cutoff_ev], and at each
 // `samples` equally likely outcomes of each of NCrystal's two kinds of scattering, each outcome chosen
-// from draws_per_outcome of NCrystal's scatters (tabulate_ncrystal).
+// from draws_per_outcome of NCrystal's scatters (tabulate_ncrystal). The three counts are the run's
+// settings (settings::thermal_table_spec, io/input/settings_rows.hpp): none of them has a default here.
 struct ThermalTableSpec {
-  int energies = 4000;
-  int samples = 1024;
-  int draws_per_outcome = 16;
-  double min_ev = 1.0e-5;
-  double cutoff_ev = 5.0;  // NCrystal's scattering below it, the nuclides' elastic data above
+  int energies = 0;
+  int samples = 0;
+  int draws_per_outcome = 0;
+  double min_ev = thermal_min_ev;
+  double cutoff_ev = thermal_cutoff_ev;
 };
 
 // A material's scattering tabulated, its elastic part (energy unchanged: Bragg diffraction off a crystal's

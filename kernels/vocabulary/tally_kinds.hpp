@@ -70,13 +70,37 @@ enum class FilterBins : int {
   bounds,      // ascending bounds: a bin between each two
   groups,      // nothing to give: a bin per group of the multigroup data
 };
-// The forms' names, which the outputs write beside each filter's kind (keff_results reads a filter by
-// its form, so a new kind of an existing form needs nothing there).
-inline constexpr EnumName<FilterBins> filter_bins_names[] = {{FilterBins::mesh, "mesh"},
-                                                             {FilterBins::names, "names"},
-                                                             {FilterBins::placements, "placements"},
-                                                             {FilterBins::bounds, "bounds"},
-                                                             {FilterBins::groups, "groups"}};
+// A form: its name, which the outputs write beside each filter's kind (keff_results reads a filter by
+// its form, so a new kind of an existing form needs nothing there), what the outputs hold of its bins
+// (the statepoint, the JSON summary, their check and `keff tally show` read these flags, not the form)
+// and the word of a bin that has nothing else to name it. Besides its row, a new form is a case in the
+// four places that give its bins their meaning: the input's read (io/input/input_tally.cpp), the count
+// (filter_bins, io/input/cell_placements.cpp), the device's parameters (src/params/build_tallies.cpp)
+// and the outputs' description (src/tally/run_tallies.cpp).
+struct FilterFormInfo {
+  FilterBins form;
+  std::string_view name;
+  bool mesh_box;       // a mesh's shape (bins per axis) and box
+  bool bin_names;      // a name per bin
+  bool bin_positions;  // a position per bin
+  bool bounds;         // bins + 1 ascending bounds
+  std::string_view bin_word;
+};
+inline constexpr FilterFormInfo filter_forms[] = {
+    {FilterBins::mesh, "mesh", true, false, false, false, ""},
+    {FilterBins::names, "names", false, true, false, false, ""},
+    {FilterBins::placements, "placements", false, true, true, false, ""},
+    {FilterBins::bounds, "bounds", false, false, false, true, ""},
+    {FilterBins::groups, "groups", false, false, false, false, "group"},
+};
+constexpr const FilterFormInfo& info_of(FilterBins form) { return filter_forms[static_cast<std::size_t>(form)]; }
+static_assert([] {
+  for (std::size_t i = 0; i < std::size(filter_forms); ++i) {
+    if (static_cast<std::size_t>(filter_forms[i].form) != i) return false;
+  }
+  return true;
+}());
+inline constexpr auto filter_bins_names = enum_name_table(filter_forms, &FilterFormInfo::form);
 constexpr std::span<const EnumName<FilterBins>> enum_names(FilterBins) { return filter_bins_names; }
 
 // A `bounds` filter's range: the bounds the input may give (lowest to highest), and the values a particle
@@ -183,10 +207,10 @@ inline std::string a_filter(std::string_view name) {
   return text;
 }
 
-// Whether the filter kind called `name` has bins of that form.
-constexpr bool has_bins(std::string_view name, FilterBins bins) {
+// Whether the outputs hold a mesh's shape and box for the filter kind called `name`.
+constexpr bool carries_mesh_box(std::string_view name) {
   const TallyFilterInfo* f = filter_named(name);
-  return f != nullptr && f->bins == bins;
+  return f != nullptr && info_of(f->bins).mesh_box;
 }
 
 // A tally's filters at most, and the bins one filter can match at once (a cell or universe at every

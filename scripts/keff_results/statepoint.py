@@ -1,6 +1,6 @@
 """keff's HDF5 statepoint read into numpy arrays, in the spirit of openmc.StatePoint: the run's metadata,
 the per-batch table, k by estimator, the leakage, the timing and the tallies. The layout is examples/OUTPUTS.md's
-("Statepoint", version 10, whose filters state their form and units; written by
+("Statepoint", version 11, whose filters state their form and units; written by
 io/output/statepoint.cpp and statepoint_tallies.cpp). The checksum is keff's to check; this reader holds
 each tally's description to its values (io/output/results_check.hpp says the same for keff), so an edited
 file is refused with one line, never a traceback or a wrong picture.
@@ -18,7 +18,7 @@ import numpy as np
 from .errors import SelectionError, StatePointError
 from .tally import FORMS, Filter, Tally
 
-SUPPORTED_VERSIONS = (10,)
+SUPPORTED_VERSIONS = (11,)
 
 # A mean and its standard deviation (NaN where undefined: fewer than two active batches).
 Estimate = namedtuple("Estimate", "mean std")
@@ -141,6 +141,9 @@ class StatePoint:
 
     def _read(self, f):
         self.run = {name: _value(v) for name, v in f.attrs.items()}
+        # The settings a restart matches, one "key=value" line each: a dict, as the JSON summary holds them.
+        if isinstance(self.run.get("settings"), str):
+            self.run["settings"] = dict(line.split("=", 1) for line in self.run["settings"].splitlines() if "=" in line)
         _check_statepoint(self.path, self.run)
         _check_run(self.run)
         self.version = self.run["version"]

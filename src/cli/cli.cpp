@@ -10,6 +10,7 @@
 #include "mpi/communicator.hpp"
 #include "src/cli/data_command.hpp"
 #include "src/cli/geometry_command.hpp"
+#include "src/cli/input_command.hpp"
 #include "src/cli/plot_command.hpp"
 #include "src/cli/run_command.hpp"
 #include "src/cli/run_options.hpp"
@@ -29,24 +30,71 @@ namespace keff {
 
 namespace {
 
+// A command of `keff`: its name, the lines the command list gives it (how it is called, what it does), its
+// --help and what runs it. The list, `keff help`, the dispatch and the refusal of an unknown command all
+// read this table.
+struct Command {
+  std::string_view name;
+  std::pair<std::string_view, std::string_view> lines[2];  // the second may be empty
+  std::string (*usage)();
+  int (*run)(const std::vector<std::string_view>& args, const Communicator& comm);
+};
+
+const Command commands[] = {
+    {"run",
+     {{"keff run [input.toml] [options]", "a power iteration; without an input, the embedded default benchmark "
+                                          "(keff run --help)"}},
+     run_usage_text, run_command},
+    {"check-geometry", {{"keff check-geometry [input.toml] [--points N]", "search the geometry for overlaps and gaps"}},
+     [] { return std::string(check_geometry_usage_text()); }, geometry_command},
+    {"plot", {{"keff plot [input.toml] [options]", "draw slices of the geometry (keff plot --help)"}},
+     plot_usage_text, plot_command},
+    {"tally",
+     {{"keff tally show STATEPOINT [NAME] [--csv]", "print a statepoint's tallies (keff tally --help)"},
+      {"keff tally filters", "list the filter kinds a [[tally]] can have"}},
+     [] { return std::string(tally_usage_text()); }, tally_command},
+    {"input", {{"keff input settings", "list the keys of [settings], their defaults, ranges and flags"}},
+     [] { return std::string(input_usage_text()); }, input_command},
+    {"data", {{"keff data generate|convert|info ...", "nuclear-data library tools (keff data --help)"}},
+     [] { return std::string(data_usage_text()); }, data_command},
+};
+
 // `keff`, `keff --help`: the commands first; each command's --help gives its options.
-constexpr const char* commands_text =
-    "usage: keff <command> [arguments] [options]\n"
-    "\n"
-    "keff runs k-eigenvalue (criticality) power iterations of Monte Carlo neutron transport on a CSG model.\n"
-    "\n"
-    "commands:\n"
-    "  keff run [input.toml] [options]                 a power iteration; without an input, the embedded\n"
-    "                                                  default benchmark (keff run --help)\n"
-    "  keff check-geometry [input.toml] [--points N]   search the geometry for overlaps and gaps\n"
-    "  keff plot [input.toml] [options]                draw slices of the geometry (keff plot --help)\n"
-    "  keff tally show STATEPOINT [NAME] [--csv]       print a statepoint's tallies (keff tally --help)\n"
-    "  keff tally filters                              list the filter kinds a [[tally]] can have\n"
-    "  keff data generate|convert|info ...             nuclear-data library tools (keff data --help)\n"
-    "  keff help COMMAND                               a command's options (as keff COMMAND --help)\n"
-    "  keff --help | --version                         this text; the version and what the build holds\n"
-    "\n"
-    "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) go after the command.\n";
+std::string commands_text() {
+  std::string text =
+      "usage: keff <command> [arguments] [options]\n"
+      "\n"
+      "keff runs k-eigenvalue (criticality) power iterations of Monte Carlo neutron transport on a CSG model.\n"
+      "\n"
+      "commands:\n";
+  const auto line = [&](std::string_view call, std::string_view words) {
+    std::string row = "  ";
+    row.append(call);
+    row.resize(std::max<std::size_t>(row.size() + 3, 50), ' ');
+    text.append(row).append(words).append("\n");
+  };
+  for (const Command& c : commands) {
+    for (const auto& [call, words] : c.lines) {
+      if (!call.empty()) line(call, words);
+    }
+  }
+  line("keff help COMMAND", "a command's options (as keff COMMAND --help)");
+  line("keff --help | --version", "this text; the version and what the build holds");
+  return text + "\nKokkos options (--kokkos-num-threads=N, --kokkos-device-id=D, ...) go after the command.\n";
+}
+
+const Command* command_named(std::string_view name) {
+  for (const Command& c : commands) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::string command_names() {
+  std::string names;
+  for (const Command& c : commands) names.append(names.empty() ? "" : ", ").append(c.name);
+  return names;
+}
 
 }  // namespace
 
@@ -122,21 +170,17 @@ std::string version_text() {
 
 std::optional<ImmediateAnswer> immediate_answer(const std::vector<std::string_view>& all) {
   const auto args = keff_arguments(all);
-  if (args.empty()) return ImmediateAnswer{commands_text, 2};
+  if (args.empty()) return ImmediateAnswer{commands_text(), 2};
   const auto is_help = [](std::string_view a) { return a == "--help" || a == "-h"; };
   if (args[0] == "help" && args.size() > 1) {  // `keff help run` is `keff run --help`
     const std::vector<std::string_view> asked{args[1], "--help"};
     if (auto answer = immediate_answer(asked)) return answer;
-    return ImmediateAnswer{commands_text, 2};
+    return ImmediateAnswer{commands_text(), 2};
   }
-  if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{commands_text, 0};
+  if (is_help(args[0]) || args[0] == "help") return ImmediateAnswer{commands_text(), 0};
   if (args[0] == "--version") return ImmediateAnswer{version_text(), 0};
-  const bool help = std::any_of(args.begin() + 1, args.end(), is_help);
-  if (args[0] == "run" && help) return ImmediateAnswer{run_usage_text(), 0};
-  if (args[0] == "data" && (help || (args.size() > 1 && args[1] == "help"))) return ImmediateAnswer{data_usage_text(), 0};
-  if (args[0] == "check-geometry" && help) return ImmediateAnswer{check_geometry_usage_text(), 0};
-  if (args[0] == "tally" && help) return ImmediateAnswer{tally_usage_text(), 0};
-  if (args[0] == "plot" && help) return ImmediateAnswer{plot_usage_text(), 0};
+  const bool help = std::any_of(args.begin() + 1, args.end(), is_help) || (args.size() > 1 && args[1] == "help");
+  if (const Command* c = command_named(args[0]); c && help) return ImmediateAnswer{c->usage(), 0};
   return std::nullopt;
 }
 
@@ -151,12 +195,8 @@ int cli_main(int argc, char** argv) {
       if (comm.is_root()) std::cout << answer->text;
       return answer->status;
     }
-    if (args[0] == "run") return run_command({args.begin() + 1, args.end()}, comm);
-    if (args[0] == "data") return data_command({args.begin() + 1, args.end()}, comm);
-    if (args[0] == "check-geometry") return geometry_command({args.begin() + 1, args.end()}, comm);
-    if (args[0] == "tally") return tally_command({args.begin() + 1, args.end()}, comm);
-    if (args[0] == "plot") return plot_command({args.begin() + 1, args.end()}, comm);
-    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: run, check-geometry, plot, data, tally)");
+    if (const Command* c = command_named(args[0])) return c->run({args.begin() + 1, args.end()}, comm);
+    throw UsageError("unknown command '" + printable(args[0]) + "' (allowed: " + command_names() + ")");
   } catch (const UsageError& e) {
     error(std::string(e.what()) + "\n" + "run 'keff --help' for usage");
     return 2;

@@ -27,7 +27,7 @@ namespace keff {
 
 namespace {
 
-constexpr const char* plot_usage =
+constexpr const char* plot_usage_head =
     "usage: keff plot [input.toml] [options]\n"
     "\n"
     "Draws slices of the geometry as PNG pictures: each pixel is located in the model on the device, as\n"
@@ -39,14 +39,8 @@ constexpr const char* plot_usage =
     "\n"
     "Without slice options, draws every [[plot]] of the input (examples/INPUT.md), or one xy slice through the\n"
     "middle of the geometry when it has none. --plot NAME draws that [[plot]] alone, with any of the options\n"
-    "below in place of its keys; without --plot, the options draw one slice of their own:\n"
-    "  --basis xy|xz|yz     the plane, named by the axes across and up the picture (default xy)\n"
-    "  --origin X,Y,Z       its centre in cm (default: the centre of the geometry's bounding box)\n"
-    "  --width W,H          its extent across and up in cm (default: the bounding box's)\n"
-    "  --pixels NX,NY       pixels across and up (default: 1000 along the longer side, square pixels;\n"
-    "                       at most 65536 a side and 10^8 in all, about 11 bytes each)\n"
-    "  --color material|cell\n"
-    "  -o, --output FILE    the picture (default plot.png)\n"
+    "below in place of its keys; without --plot, the options draw one slice of their own:\n";
+constexpr const char* plot_usage_tail =
     "Without an input file, draws the embedded default benchmark. Exit status: 0 pictures written,\n"
     "1 a picture could not be written, 2 bad usage or input.\n";
 
@@ -108,44 +102,84 @@ model::Plot with_flags(model::Plot plot, const SliceFlags& f) {
   return plot;
 }
 
+// One option of `keff plot`: its spellings, its value's name, its words (the help's column) and how it
+// sets the request. The parser and `keff plot --help` both read the table below.
+struct PlotFlag {
+  std::string_view name, alias, value, help;
+  void (*set)(std::string_view flag, std::string_view value, PlotRequest& r);
+};
+
+constexpr PlotFlag plot_flags[] = {
+    {"--basis", "", "xy|xz|yz", "the plane, named by the axes across and up the picture (default xy)",
+     [](std::string_view f, std::string_view v, PlotRequest& r) { r.flags.basis = parse_choice<PlotBasis>(f, v); }},
+    {"--origin", "", "X,Y,Z", "its centre in cm (default: the centre of the geometry's bounding box)",
+     [](std::string_view f, std::string_view v, PlotRequest& r) {
+       r.flags.origin = parse_numbers<3>(f, v, "X,Y,Z in cm, e.g. 0,0,0");
+     }},
+    {"--width", "", "W,H", "its extent across and up in cm (default: the bounding box's)",
+     [](std::string_view f, std::string_view v, PlotRequest& r) {
+       const auto w = parse_numbers<2>(f, v, "W,H in cm, each above 0, e.g. 42.84,42.84");
+       if (!(w[0] > 0 && w[1] > 0)) throw UsageError("--width: a width is not above 0 (allowed: W,H in cm, each above 0)");
+       r.flags.width = w;
+     }},
+    {"--pixels", "", "NX,NY",
+     "pixels across and up (default: 1000 along the longer side, square pixels;\n"
+     "at most 65536 a side and 10^8 in all, about 11 bytes each)",
+     [](std::string_view f, std::string_view v, PlotRequest& r) {
+       const auto n = parse_numbers<2>(f, v, limits::plot_pixels_allowed());
+       const auto nx = static_cast<std::int64_t>(n[0]), ny = static_cast<std::int64_t>(n[1]);
+       if (static_cast<double>(nx) != n[0] || static_cast<double>(ny) != n[1] || nx < 1 || ny < 1) {
+         throw UsageError("--pixels: '" + printable(v) + "' is not allowed (allowed: " + limits::plot_pixels_allowed() + ")");
+       }
+       if (!limits::plot_pixels_fit(nx, ny)) {
+         throw UsageError("--pixels: " + limits::plot_size_text(nx, ny) + " is not allowed (allowed: " +
+                          limits::plot_pixels_allowed() + ")");
+       }
+       r.flags.pixels = std::array<std::int64_t, 2>{nx, ny};
+     }},
+    {"--color", "", "material|cell", "",
+     [](std::string_view f, std::string_view v, PlotRequest& r) { r.flags.color_by = parse_choice<PlotColorBy>(f, v); }},
+    {"--output", "-o", "FILE", "the picture (default plot.png)",
+     [](std::string_view f, std::string_view v, PlotRequest& r) {
+       if (v.empty()) throw UsageError(std::string(f) + ": an empty file name (allowed: a path for the PNG)");
+       r.flags.file = std::string(v);
+     }},
+    {"--plot", "", "NAME", "that [[plot]] of the input alone, these options over its keys",
+     [](std::string_view, std::string_view v, PlotRequest& r) { r.table = std::string(v); }},
+};
+
+}  // namespace
+
+std::string plot_usage_text() {
+  std::string out = plot_usage_head;
+  for (const PlotFlag& f : plot_flags) {
+    std::string lead = "  ";
+    if (!f.alias.empty()) lead.append(f.alias).append(", ");
+    lead.append(f.name).append(" ").append(f.value);
+    if (lead.size() < 23) lead.resize(23, ' ');
+    else if (!f.help.empty()) lead.append(" ");
+    out.append(lead);
+    for (const char c : f.help) {
+      out.push_back(c);
+      if (c == '\n') out.append(23, ' ');  // a help line goes on under its column
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    out.append("\n");
+  }
+  return out + plot_usage_tail;
+}
+
+namespace {
+
 PlotRequest parse_plot_args(const std::vector<std::string_view>& args) {
   PlotRequest r;
-  SliceFlags& slice = r.flags;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
-    const auto value = [&]() {
+    const auto flag = std::find_if(std::begin(plot_flags), std::end(plot_flags),
+                                   [&](const PlotFlag& f) { return f.name == a || (!f.alias.empty() && f.alias == a); });
+    if (flag != std::end(plot_flags)) {
       if (i + 1 >= args.size()) throw UsageError("plot: " + std::string(a) + " needs a value");
-      return args[++i];
-    };
-    if (a == "--basis") {
-      slice.basis = parse_choice<PlotBasis>(a, value());
-    } else if (a == "--origin") {
-      slice.origin = parse_numbers<3>(a, value(), "X,Y,Z in cm, e.g. 0,0,0");
-    } else if (a == "--width") {
-      const auto w = parse_numbers<2>(a, value(), "W,H in cm, each above 0, e.g. 42.84,42.84");
-      if (!(w[0] > 0 && w[1] > 0)) {
-        throw UsageError("--width: a width is not above 0 (allowed: W,H in cm, each above 0)");
-      }
-      slice.width = w;
-    } else if (a == "--pixels") {
-      const auto text = value();
-      const auto v = parse_numbers<2>(a, text, limits::plot_pixels_allowed());
-      const auto nx = static_cast<std::int64_t>(v[0]), ny = static_cast<std::int64_t>(v[1]);
-      if (static_cast<double>(nx) != v[0] || static_cast<double>(ny) != v[1] || nx < 1 || ny < 1) {
-        throw UsageError("--pixels: '" + printable(text) + "' is not allowed (allowed: " + limits::plot_pixels_allowed() + ")");
-      }
-      if (!limits::plot_pixels_fit(nx, ny)) {
-        throw UsageError("--pixels: " + limits::plot_size_text(nx, ny) + " is not allowed (allowed: " +
-                         limits::plot_pixels_allowed() + ")");
-      }
-      slice.pixels = std::array<std::int64_t, 2>{nx, ny};
-    } else if (a == "--color") {
-      slice.color_by = parse_choice<PlotColorBy>(a, value());
-    } else if (a == "-o" || a == "--output") {
-      slice.file = std::string(value());
-      if (slice.file->empty()) throw UsageError(std::string(a) + ": an empty file name (allowed: a path for the PNG)");
-    } else if (a == "--plot") {
-      r.table = std::string(value());
+      flag->set(a, args[++i], r);
     } else if (a.starts_with("-")) {
       throw UsageError("plot: unknown option '" + printable(a) + "'");
     } else if (!r.input) {
@@ -274,7 +308,5 @@ int plot_command(const std::vector<std::string_view>& args, const Communicator& 
   for (const auto& plot : plots) draw(problem, plot, std::cout);
   return 0;
 }
-
-const char* plot_usage_text() { return plot_usage; }
 
 }  // namespace keff

@@ -2,6 +2,7 @@
 // `keff plot [input.toml] [options]`: slices of the geometry as PNG pictures, with their legends.
 #include "mpi/communicator.hpp"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -13,6 +14,6 @@ namespace keff {
 int plot_command(const std::vector<std::string_view>& args, const Communicator& comm);
 
 // Its usage, answered before Kokkos starts.
-const char* plot_usage_text();
+std::string plot_usage_text();
 
 }  // namespace keff

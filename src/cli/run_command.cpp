@@ -1,6 +1,7 @@
 #include "src/cli/run_command.hpp"
 
 #include "io/input/input.hpp"
+#include "io/input/settings_rows.hpp"
 #include "io/input_file.hpp"
 #include "io/library/library_reader.hpp"
 #include "io/output/output.hpp"
@@ -70,7 +71,7 @@ void check_outputs(const RunOptions& o, const model::Problem& p) {
   if (!p.nuclear_data.library.empty()) {
     for (auto& f : library_input_files(p.nuclear_data.library)) inputs.push_back(std::move(f));
   }
-  const std::string statepoint_what = o.statepoint ? "--statepoint" : "settings.statepoint";
+  const std::string statepoint_what = o.gave("statepoint") ? "--statepoint" : "settings.statepoint";
   std::vector<OutputFile> outputs;
   if (o.json) outputs.push_back({*o.json, "--json"});
   if (!p.settings.statepoint.empty()) outputs.push_back({p.settings.statepoint, statepoint_what});
@@ -103,33 +104,33 @@ void check_restart_file(const std::string& path) {
   }
 }
 
-// The statepoint's own text is quoted and cut (printable_cut): a forged `input` attribute holding
-// escape sequences, a second line or megabytes stays one short line.
-std::string describe(const RunResults& sp) {
-  return "'" + printable_cut(sp.input) + "' (fingerprint " + fingerprint_text(sp.restart.fingerprint) + ", " +
-         std::to_string(sp.particles) + " particles, " + std::to_string(sp.inactive) + " inactive, " +
-         (sp.generations_per_batch != 1 ? std::to_string(sp.generations_per_batch) + " generations per batch, " : "") +
-         "seed " + std::to_string(sp.seed) + ")";
-}
-
-// A statepoint can continue this run only if it was written by the same input and leaves batches to run.
+// A statepoint can continue this run only if it was written by the same input and settings, and leaves
+// batches to run. The settings compared are the rows a restart matches (io/input/settings_rows.hpp): those
+// that differ are named with both values. The statepoint's own text is quoted and cut (printable_cut): a
+// forged `input` attribute holding escape sequences, a second line or megabytes stays one short line.
 void check_restartable(const std::string& path, const RunResults& sp, const model::Problem& p,
                        std::uint64_t fingerprint) {
   const auto& s = p.settings;
   if (sp.restart.fingerprint != fingerprint) {
-    const bool same_settings = sp.particles == s.particles && sp.inactive == s.inactive && sp.seed == s.seed &&
-                               sp.generations_per_batch == s.generations_per_batch;
-    throw InputError("cannot restart from '" + printable_cut(path) + "': it was written by a run of " + describe(sp) +
-                     ", but this run is of '" + printable_cut(p.source_name) + "' (fingerprint " +
-                     fingerprint_text(fingerprint) + ", " + std::to_string(s.particles) + " particles, " +
-                     std::to_string(s.inactive) + " inactive, " +
-                     (s.generations_per_batch != 1 ? std::to_string(s.generations_per_batch) + " generations per batch, " : "") +
-                     "seed " + std::to_string(s.seed) +
-                     "); a restart needs the same input file, particles, inactive batches, generations per batch and seed" +
-                     (same_settings ? ": these agree, so the input file's text differs from the one that wrote the "
-                                      "statepoint (any edit, batches = too; to run more batches keep the input as it "
-                                      "was and pass --batches N)"
-                                    : ""));
+    std::string theirs, ours;
+    for (const auto& setting : settings::restart_values(s)) {
+      const std::string& key = setting.first;
+      const std::string& value = setting.second;
+      const auto it = std::find_if(sp.settings.begin(), sp.settings.end(), [&](const auto& kv) { return kv.first == key; });
+      const std::string recorded = it == sp.settings.end() ? std::string("none") : printable_cut(it->second, 40);
+      if (recorded == value) continue;
+      theirs.append("; settings.").append(key).append(" ").append(recorded);
+      ours.append("; settings.").append(key).append(" ").append(value);
+    }
+    throw InputError("cannot restart from '" + printable_cut(path) + "': it was written by a run of '" +
+                     printable_cut(sp.input) + "' (fingerprint " + fingerprint_text(sp.restart.fingerprint) + theirs +
+                     "), but this run is of '" + printable_cut(p.source_name) + "' (fingerprint " +
+                     fingerprint_text(fingerprint) + ours + "); a restart needs the same input file and the same "
+                     "settings a restart matches (keff input settings lists them)" +
+                     (theirs.empty() ? ": these agree, so the input file's text differs from the one that wrote the "
+                                       "statepoint (any edit, batches = too; to run more batches keep the input as it "
+                                       "was and pass --batches N)"
+                                     : ""));
   }
   const auto done = static_cast<int>(sp.batch.size());  // generations
   if (done >= s.batches * s.generations_per_batch) {
@@ -172,7 +173,6 @@ PreparedRun prepare_here(const std::vector<std::string_view>& args, const Commun
     throw InputError(std::string(cmfd_unavailable_message) + " (asked for by [cmfd] at " + problem.cmfd->where.str() + ")");
   }
   check_run_limits(problem, comm.size());
-  run.fingerprint = input_fingerprint(text, problem.settings);
   run.identity = run_fingerprint(text, args);
   if (comm.is_root()) check_outputs(opts, problem);  // rank 0 writes them
   if (opts.restart) {
@@ -182,8 +182,12 @@ PreparedRun prepare_here(const std::vector<std::string_view>& args, const Commun
     } catch (const OutputError& e) {
       throw InputError(std::string("cannot restart: ") + e.what());
     }
-    check_restartable(*opts.restart, run.statepoint, problem, run.fingerprint);
     continue_populations(run.statepoint, problem);
+  }
+  // After the populations a restart continues: the fingerprint covers the settings as the run has them.
+  run.fingerprint = input_fingerprint(text, problem.settings);
+  if (opts.restart) {
+    check_restartable(*opts.restart, run.statepoint, problem, run.fingerprint);
     check_restart_data(*opts.restart, run.statepoint, problem);
   }
   return run;

@@ -1,6 +1,7 @@
 #include "src/cli/run_options.hpp"
 
 #include "io/input/geometry_bounds.hpp"
+#include "io/input/settings_rows.hpp"
 #include "io/limits.hpp"
 #include "io/printable.hpp"
 
@@ -80,11 +81,6 @@ struct RunFlag {
   std::int64_t min = 0, max = 0;  // an integer flag's range (max > 0)
 };
 
-template <std::optional<std::int64_t> RunOptions::*Field>
-void set_integer(const RunFlag& f, std::string_view v, RunOptions& o) {
-  o.*Field = parse_integer(f.name, v, f.min, f.max);
-}
-
 // A path given as an empty string: only --statepoint '' has a meaning (write none).
 template <std::optional<std::string> RunOptions::*Field>
 void set_path(const RunFlag& f, std::string_view v, RunOptions& o) {
@@ -97,46 +93,13 @@ void set_switch(const RunFlag&, std::string_view, RunOptions& o) {
   o.*Field = true;
 }
 
+// The flags that are no setting; the settings' own come from their rows (settings::flags).
 constexpr RunFlag run_flags[] = {
-    {"--particles", "N", "histories per batch", set_integer<&RunOptions::particles>, 1, limits::max_particles},
-    {"--batches", "B", "batches in all", set_integer<&RunOptions::batches>, 1, limits::max_batches},
-    {"--inactive", "I", "batches before tallies start, fewer than B", set_integer<&RunOptions::inactive>, 0,
-     limits::max_batches - 1},
-    {"--seed", "S", "random number seed", set_integer<&RunOptions::seed>, 1, limits::int64_max},
-    {"--generations-per-batch", "G",
-     "generations in each batch (settings.generations_per_batch): k's statistics and the tallies are over "
-     "batches, each the mean of its G generations",
-     set_integer<&RunOptions::generations_per_batch>, 1, limits::max_generations_per_batch},
-    {"--populations", "P|auto",
-     "independent populations (settings.populations): the histories split into P equal populations, each with "
-     "its own fission source, whose spread of k gives k's uncertainty; 'auto' (an input's default) chooses P "
-     "from the particles and CMFD feedback (examples/INPUT.md)",
-     [](const RunFlag& f, std::string_view v, RunOptions& o) {
-       if (v == "auto") {
-         o.populations = 0;
-         return;
-       }
-       try {
-         o.populations = parse_integer(f.name, v, f.min, f.max);
-       } catch (const UsageError&) {
-         throw UsageError(std::string(f.name) + ": '" + printable(v) + "' is not allowed (allowed: auto, or " +
-                          limits::integer_range(f.min, f.max) + ")");
-       }
-     },
-     1, limits::max_populations},
     {"--json", "FILE", "write the run summary as JSON", set_path<&RunOptions::json>},
-    {"--statepoint", "FILE",
-     "write the HDF5 statepoint here ('' for none; default: settings.statepoint); also every "
-     "settings.statepoint_interval batches when that is set",
-     [](const RunFlag&, std::string_view v, RunOptions& o) { o.statepoint = std::string(v); }},
     {"--restart", "FILE",
      "continue from a statepoint of the same input (same particles, inactive, seed) up to --batches; the "
      "results equal an uninterrupted run bit for bit",
      set_path<&RunOptions::restart>},
-    {"--mode", "MODE",
-     "transport: 'history' (one thread per neutron) or 'event' (a kernel per event over queues of "
-     "particles; settings.transport)",
-     [](const RunFlag& f, std::string_view v, RunOptions& o) { o.transport = parse_choice<TransportMode>(f.name, v); }},
     {"--domains", "NX,NY,NZ",
      "decompose space into NX x NY x NZ domains over the geometry's bounding box (or [domains] of the "
      "input); the rank count must be a multiple of NX*NY*NZ",
@@ -155,10 +118,23 @@ constexpr RunFlag run_flags[] = {
      set_path<&RunOptions::plots>},
     {"--sync-timers", "", "a barrier before each timed phase (scaling studies; slows the run)",
      set_switch<&RunOptions::sync_timers>},
-    {"--allow-oversubscribed-memory", "", "run even if the memory estimate exceeds the memory available",
-     set_switch<&RunOptions::allow_oversubscribed_memory>},
     {"--quiet", "", "print only errors", set_switch<&RunOptions::quiet>},
 };
+
+// The flags of settings, from their rows.
+const std::vector<settings::Flag>& setting_flags() {
+  static const std::vector<settings::Flag> flags = settings::flags();
+  return flags;
+}
+
+// A setting's flag with its value: checked against its row now, applied by apply_overrides.
+void take_setting(const settings::Flag& f, std::string_view value, RunOptions& o) {
+  model::Settings scratch;
+  if (!settings::set_from_text(f.key, value, scratch)) {
+    throw UsageError(std::string(f.flag) + ": '" + printable(value) + "' is not allowed (allowed: " + f.allowed + ")");
+  }
+  o.settings.emplace_back(f.key, std::string(value));
+}
 
 // "  --flag VALUE       what it does", the help from column 21, wrapped at 100 columns; a flag too long
 // for the column gets a line of its own.
@@ -188,6 +164,13 @@ std::string help_lines(const std::string& lead, std::string_view help) {
 
 std::string run_options_help() {
   std::string out;
+  for (const settings::Flag& f : setting_flags()) {
+    std::string lead("  ");
+    lead.append(f.flag);
+    if (!f.value.empty()) lead.append(" ").append(f.value);
+    const std::string setting = f.value.empty() ? " = true" : ": " + f.allowed;  // a switch sets its boolean
+    out += help_lines(lead, f.words + " (settings." + std::string(f.key) + setting + ")");
+  }
   for (const RunFlag& f : run_flags) {
     std::string help(f.help), lead("  ");
     if (f.max > 0) help.append(" (").append(limits::integer_range(f.min, f.max)).append(")");
@@ -202,8 +185,17 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
   RunOptions o;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
+    const auto& settings = setting_flags();
+    const auto setting = std::find_if(settings.begin(), settings.end(), [&](const settings::Flag& f) { return f.flag == a; });
     const auto flag = std::find_if(std::begin(run_flags), std::end(run_flags), [&](const RunFlag& f) { return f.name == a; });
-    if (flag != std::end(run_flags)) {
+    if (setting != settings.end()) {
+      if (setting->value.empty()) {  // a switch: its boolean true
+        take_setting(*setting, "true", o);
+      } else {
+        if (i + 1 >= args.size()) throw UsageError(printable(a) + " needs a value");
+        take_setting(*setting, args[++i], o);
+      }
+    } else if (flag != std::end(run_flags)) {
       if (!flag->value.empty() && i + 1 >= args.size()) throw UsageError(printable(a) + " needs a value");
       flag->set(*flag, flag->value.empty() ? std::string_view{} : args[++i], o);
     } else if (a.starts_with("-")) {
@@ -219,13 +211,8 @@ RunOptions parse_run_options(const std::vector<std::string_view>& args) {
 
 void apply_overrides(const RunOptions& o, model::Problem& p) {
   auto& s = p.settings;
-  if (o.particles) s.particles = *o.particles;
-  if (o.batches) s.batches = static_cast<int>(*o.batches);
-  if (o.batches && s.max_batches > 0 && s.batches > s.max_batches) {
-    throw UsageError("--batches " + std::to_string(s.batches) + " is above settings.max_batches = " +
-                     std::to_string(s.max_batches) + " (allowed: at most max_batches, the most a triggered run goes to)");
-  }
-  if (o.batches) {
+  for (const auto& [key, value] : o.settings) settings::set_from_text(key, value, s);  // checked when parsed
+  if (o.gave("batches")) {
     s.batches_final = true;
     if (s.max_batches > 0) {
       p.notes.push_back("--batches " + std::to_string(s.batches) + " ends the run at batch " + std::to_string(s.batches) +
@@ -233,19 +220,20 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
                         std::to_string(s.max_batches) + ")");
     }
   }
-  if (o.inactive) s.inactive = static_cast<int>(*o.inactive);
-  if (o.seed) s.seed = static_cast<std::uint64_t>(*o.seed);
-  if (o.generations_per_batch) s.generations_per_batch = static_cast<int>(*o.generations_per_batch);
-  if (o.populations) {
-    s.populations_automatic = *o.populations == 0;
-    if (!s.populations_automatic) s.populations = static_cast<int>(*o.populations);
+  // The rules between settings, in the input's words, named by the first flag given that they involve.
+  if (const auto problem = settings::settings_problem(s)) {
+    std::string named;
+    for (const std::string_view key : problem->keys) {
+      const auto f = std::find_if(setting_flags().begin(), setting_flags().end(),
+                                  [&](const settings::Flag& flag) { return flag.key == key && o.gave(key); });
+      if (f != setting_flags().end()) {
+        named = std::string(f->flag) + " / settings." + std::string(key);
+        break;
+      }
+    }
+    if (named.empty()) named = "settings." + std::string(problem->keys.front());
+    throw UsageError(named + ": " + problem->what + " (allowed: " + problem->allowed + ")");
   }
-  if (const std::string why = model::populations_problem(s); !s.populations_automatic && !why.empty()) {
-    throw UsageError("--populations / --particles: " + why + " (allowed: " + model::populations_allowed() + ")");
-  }
-  if (o.statepoint) s.statepoint = *o.statepoint;
-  if (o.allow_oversubscribed_memory) s.allow_oversubscribed_memory = true;
-  if (o.transport) s.transport = *o.transport;
   if (o.domains) {
     if (!p.domains) {
       const auto box = geometry_bounding_box(p);
@@ -262,15 +250,6 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
   if (p.domains && s.transport == TransportMode::history) {
     throw UsageError("domain decomposition runs event-based transport: drop --mode history (or settings.transport = "
                      "\"history\"), or the domains");
-  }
-  if (s.inactive >= s.batches) {
-    throw UsageError("inactive batches (" + std::to_string(s.inactive) + ") must be fewer than batches (" +
-                     std::to_string(s.batches) + ")");
-  }
-  if (model::last_generation(s) > limits::max_batches) {
-    throw UsageError(std::to_string(model::last_batch(s)) + " batches x " + std::to_string(s.generations_per_batch) +
-                     " generations per batch is too many (allowed: at most " + limits::number_text(limits::max_batches) +
-                     " generations in a run, each of which keeps its record)");
   }
   apply_cmfd_override(o, p);
   model::choose_populations(p);

@@ -24,17 +24,24 @@ class UsageError : public std::runtime_error {
 
 struct RunOptions {
   std::optional<std::string> input;
-  std::optional<std::int64_t> particles, batches, inactive, seed, generations_per_batch;
-  std::optional<std::int64_t> populations;  // 0: "auto" (model::choose_populations)
-  std::optional<std::string> json, statepoint, restart;
+  // The flags of settings given (the rows of io/input/settings_rows.hpp that have one), in order: each
+  // row's key and the value's text, checked against the row when parsed.
+  std::vector<std::pair<std::string_view, std::string>> settings;
+  std::optional<std::string> json, restart;
   std::optional<std::string> plots;  // a directory for the result pictures (scripts/keff_results)
   ExchangeMode exchange = ExchangeMode::overlapped;
-  std::optional<TransportMode> transport;
   std::optional<std::array<int, 3>> domains;
   std::optional<bool> cmfd;  // --cmfd / --no-cmfd: the input's [cmfd] on or off
   bool sync_timers = false;
   bool quiet = false;
-  bool allow_oversubscribed_memory = false;
+
+  // Whether the flag of setting `key` was given.
+  bool gave(std::string_view key) const {
+    for (const auto& given : settings) {
+      if (given.first == key) return true;
+    }
+    return false;
+  }
 };
 
 // The arguments after `keff run`. Throws UsageError naming the flag, the value and what is allowed.

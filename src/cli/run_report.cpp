@@ -73,11 +73,11 @@ std::string thermal_tables_text(const model::Problem& p, const RunSetup& run) {
   if (p.settings.thermal_tables) {
     std::snprintf(text, sizeof text, ", %d energies x %d elastic and inelastic outcomes (1 of %d draws each) below %g eV: %s, built in %.2f s",
                   p.settings.thermal_table_energies, p.settings.thermal_table_samples, p.settings.thermal_table_draws,
-                  ThermalTableSpec{}.cutoff_ev,
+                  thermal_cutoff_ev,
                   format_bytes(static_cast<std::size_t>(run.thermal_table_bytes)).c_str(), run.thermal_table_seconds);
   } else {
     std::snprintf(text, sizeof text, ", asked in transport below %g eV (thermal_tables = false), one cache per thread and material",
-                  ThermalTableSpec{}.cutoff_ev);
+                  thermal_cutoff_ev);
   }
   return "  thermal tables  " + std::to_string(run.thermal_tables) + " distinct NCrystal " + ncrystal_version() +
          " material(s) (" + names + ")" + text + "\n";

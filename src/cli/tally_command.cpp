@@ -33,17 +33,6 @@ constexpr const char* tally_usage =
     "position), then every score's mean and standard deviation per source particle and its relative\n"
     "error. --csv prints the same as comma-separated values, one row per bin and score.\n";
 
-std::string_view form_of(FilterBins bins) {
-  switch (bins) {
-    case FilterBins::mesh: return "mesh";
-    case FilterBins::names: return "names";
-    case FilterBins::placements: return "placements";
-    case FilterBins::bounds: return "bounds";
-    case FilterBins::groups: return "groups";
-  }
-  return "?";
-}
-
 std::string_view mode_of(FilterPhysics physics) {
   switch (physics) {
     case FilterPhysics::continuous_energy: return "continuous-energy";
@@ -56,7 +45,7 @@ std::string_view mode_of(FilterPhysics physics) {
 // One line per kind, tab-separated: name, bins key ("-": none), bins form, units ("-"), mode, description.
 void print_filters(std::ostream& os) {
   for (const auto& f : tally_filters) {
-    os << f.name << '\t' << (f.bins_key.empty() ? "-" : f.bins_key) << '\t' << form_of(f.bins) << '\t'
+    os << f.name << '\t' << (f.bins_key.empty() ? "-" : f.bins_key) << '\t' << name_of(f.bins) << '\t'
        << (f.units.empty() ? "-" : f.units) << '\t' << mode_of(f.physics) << '\t' << f.description << '\n';
   }
 }

@@ -22,22 +22,22 @@ std::string number(double v) {
 std::string bin_label(const TallyFilterResult& f, std::int64_t b) {
   const auto i = static_cast<std::size_t>(b);
   const TallyFilterInfo* info = filter_named(f.kind);
-  const FilterBins bins = info ? info->bins : FilterBins::names;
-  if (bins == FilterBins::mesh) {
+  const FilterFormInfo& form = info_of(info ? info->bins : FilterBins::names);
+  if (form.mesh_box) {
     const std::int64_t nx = f.shape[0], ny = f.shape[1];
     char text[80];  // not "(" + std::string: GCC 12 warns falsely (-Wrestrict) of that
     std::snprintf(text, sizeof text, "(%lld %lld %lld)", static_cast<long long>(b % nx),
                   static_cast<long long>((b / nx) % ny), static_cast<long long>(b / (nx * ny)));
     return text;
   }
-  if (bins == FilterBins::bounds) {
+  if (form.bounds) {
     std::string text = "[";
     text += number(f.bounds[i]) + ", " + number(f.bounds[i + 1]) + ")";
     if (!f.units.empty()) text.append(" ").append(f.units);
     return text;
   }
-  if (bins == FilterBins::groups) return "group " + std::to_string(b + 1);
-  if (bins == FilterBins::placements && i < f.positions.size()) {
+  if (!form.bin_word.empty()) return std::string(form.bin_word) + " " + std::to_string(b + 1);
+  if (form.bin_positions && i < f.positions.size()) {
     const auto& p = f.positions[i];
     return f.names[i] + " at (" + number(p[0]) + " " + number(p[1]) + " " + number(p[2]) + ")";
   }

@@ -115,6 +115,70 @@ CmfdGmres::CmfdGmres(const DeviceExec& exec, int rows, int restart)
       sines_(restart),
       rhs_(restart + 1) {}
 
+bool CmfdGmres::arnoldi(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner, int j) {
+  const auto column = [&](int k) { return Kokkos::subview(basis_, Kokkos::ALL, k); };
+  // w = A M^-1 v_j
+  if (preconditioner) {
+    preconditioner->apply(exec, a, column(j), z_);
+    KokkosSparse::spmv(exec, "N", 1.0, a, z_, 0.0, w_);
+  } else {
+    KokkosSparse::spmv(exec, "N", 1.0, a, column(j), 0.0, w_);
+  }
+  // Classical Gram-Schmidt, twice: the second pass takes back what rounding left of the first.
+  const auto first = Kokkos::subview(projection_, std::make_pair(0, j + 1));
+  const auto second = Kokkos::subview(projection_, std::make_pair(restart_ + 1, restart_ + 2 + j));
+  detail::gmres_project(exec, basis_, j + 1, w_, first);
+  detail::gmres_combine(exec, basis_, j + 1, first, -1.0, 1.0, w_);
+  detail::gmres_project(exec, basis_, j + 1, w_, second);
+  detail::gmres_combine(exec, basis_, j + 1, second, -1.0, 1.0, w_);
+  const double w_norm = KokkosBlas::nrm2(exec, w_);
+  Kokkos::deep_copy(exec, projection_host_, projection_);
+  exec.fence();
+  double column_norm2 = w_norm * w_norm;
+  for (int i = 0; i <= j; ++i) {
+    h(i, j) = projection_host_(i) + projection_host_(restart_ + 1 + i);
+    column_norm2 += h(i, j) * h(i, j);
+  }
+  h(j + 1, j) = w_norm;
+  // A Krylov space that stops growing (w_norm at rounding level) holds the solution: no v_{j+1}.
+  const bool breakdown = !(w_norm > 1e-14 * std::sqrt(column_norm2));
+  if (!breakdown) KokkosBlas::scal(exec, column(j + 1), 1.0 / w_norm, w_);
+  return breakdown;
+}
+
+void CmfdGmres::rotate(int j) {
+  for (int i = 0; i < j; ++i) {
+    const double t = cosines_[i] * h(i, j) + sines_[i] * h(i + 1, j);
+    h(i + 1, j) = -sines_[i] * h(i, j) + cosines_[i] * h(i + 1, j);
+    h(i, j) = t;
+  }
+  const double r = std::hypot(h(j, j), h(j + 1, j));
+  cosines_[j] = r > 0 ? h(j, j) / r : 1.0;
+  sines_[j] = r > 0 ? h(j + 1, j) / r : 0.0;
+  h(j, j) = r;
+  h(j + 1, j) = 0;
+  rhs_[j + 1] = -sines_[j] * rhs_[j];
+  rhs_[j] = cosines_[j] * rhs_[j];
+}
+
+void CmfdGmres::update(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner, int steps,
+                       const CmfdVector& x) {
+  // y from R y = g (back substitution), then x += M^-1 V y.
+  for (int i = steps - 1; i >= 0; --i) {
+    double s = rhs_[i];
+    for (int k = i + 1; k < steps; ++k) s -= h(i, k) * coefficients_host_(k);
+    coefficients_host_(i) = h(i, i) != 0 ? s / h(i, i) : 0.0;
+  }
+  Kokkos::deep_copy(exec, coefficients_, coefficients_host_);
+  if (preconditioner) {
+    detail::gmres_combine(exec, basis_, steps, coefficients_, 1.0, 0.0, w_);
+    preconditioner->apply(exec, a, w_, z_);
+    KokkosBlas::axpy(exec, 1.0, z_, x);
+  } else {
+    detail::gmres_combine(exec, basis_, steps, coefficients_, 1.0, 1.0, x);
+  }
+}
+
 CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner,
                                   const CmfdVector& b, const CmfdVector& x, double tolerance, double reduction) {
   Cycle c;
@@ -135,55 +199,15 @@ CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, c
     if (!c.converged) c.failure = "GMRES: the residual is not a number";
     return c;
   }
-  const auto column = [&](int j) { return Kokkos::subview(basis_, Kokkos::ALL, j); };
-  KokkosBlas::scal(exec, column(0), 1.0 / beta, residual_);
-  const auto h = [&](int i, int j) -> double& { return hessenberg_[static_cast<std::size_t>(j) * (restart_ + 1) + i]; };
+  KokkosBlas::scal(exec, Kokkos::subview(basis_, Kokkos::ALL, 0), 1.0 / beta, residual_);
   std::fill(rhs_.begin(), rhs_.end(), 0.0);
   rhs_[0] = beta;
 
   int steps = 0;
   for (int j = 0; j < restart_; ++j) {
-    // w = A M^-1 v_j
-    if (preconditioner) {
-      preconditioner->apply(exec, a, column(j), z_);
-      KokkosSparse::spmv(exec, "N", 1.0, a, z_, 0.0, w_);
-    } else {
-      KokkosSparse::spmv(exec, "N", 1.0, a, column(j), 0.0, w_);
-    }
-    // Classical Gram-Schmidt, twice: the second pass takes back what rounding left of the first.
-    const auto first = Kokkos::subview(projection_, std::make_pair(0, j + 1));
-    const auto second = Kokkos::subview(projection_, std::make_pair(restart_ + 1, restart_ + 2 + j));
-    detail::gmres_project(exec, basis_, j + 1, w_, first);
-    detail::gmres_combine(exec, basis_, j + 1, first, -1.0, 1.0, w_);
-    detail::gmres_project(exec, basis_, j + 1, w_, second);
-    detail::gmres_combine(exec, basis_, j + 1, second, -1.0, 1.0, w_);
-    const double w_norm = KokkosBlas::nrm2(exec, w_);
-    Kokkos::deep_copy(exec, projection_host_, projection_);
-    exec.fence();
-    double column_norm2 = w_norm * w_norm;
-    for (int i = 0; i <= j; ++i) {
-      h(i, j) = projection_host_(i) + projection_host_(restart_ + 1 + i);
-      column_norm2 += h(i, j) * h(i, j);
-    }
-    h(j + 1, j) = w_norm;
+    const bool breakdown = arnoldi(exec, a, preconditioner, j);
     steps = j + 1;
-    // A Krylov space that stops growing (w_norm at rounding level) holds the solution: no v_{j+1}.
-    const bool breakdown = !(w_norm > 1e-14 * std::sqrt(column_norm2));
-    if (!breakdown) KokkosBlas::scal(exec, column(j + 1), 1.0 / w_norm, w_);
-
-    // The earlier rotations on the new column, then the rotation that zeroes h(j + 1, j).
-    for (int i = 0; i < j; ++i) {
-      const double t = cosines_[i] * h(i, j) + sines_[i] * h(i + 1, j);
-      h(i + 1, j) = -sines_[i] * h(i, j) + cosines_[i] * h(i + 1, j);
-      h(i, j) = t;
-    }
-    const double r = std::hypot(h(j, j), h(j + 1, j));
-    cosines_[j] = r > 0 ? h(j, j) / r : 1.0;
-    sines_[j] = r > 0 ? h(j + 1, j) / r : 0.0;
-    h(j, j) = r;
-    h(j + 1, j) = 0;
-    rhs_[j + 1] = -sines_[j] * rhs_[j];
-    rhs_[j] = cosines_[j] * rhs_[j];
+    rotate(j);
     const double estimate = std::abs(rhs_[j + 1]) / b_norm;
     if (std::isnan(estimate)) {
       c.failure = "GMRES: the residual is not a number";
@@ -192,21 +216,7 @@ CmfdGmres::Cycle CmfdGmres::cycle(const DeviceExec& exec, const CmfdMatrix& a, c
     }
     if (estimate < tolerance || breakdown) break;
   }
-
-  // y from R y = g (back substitution), then x += M^-1 V y.
-  for (int i = steps - 1; i >= 0; --i) {
-    double s = rhs_[i];
-    for (int k = i + 1; k < steps; ++k) s -= h(i, k) * coefficients_host_(k);
-    coefficients_host_(i) = h(i, i) != 0 ? s / h(i, i) : 0.0;
-  }
-  Kokkos::deep_copy(exec, coefficients_, coefficients_host_);
-  if (preconditioner) {
-    detail::gmres_combine(exec, basis_, steps, coefficients_, 1.0, 0.0, w_);
-    preconditioner->apply(exec, a, w_, z_);
-    KokkosBlas::axpy(exec, 1.0, z_, x);
-  } else {
-    detail::gmres_combine(exec, basis_, steps, coefficients_, 1.0, 1.0, x);
-  }
+  update(exec, a, preconditioner, steps, x);
   KokkosSparse::spmv(exec, "N", 1.0, a, x, 0.0, w_);
   KokkosBlas::update(exec, 1.0, b, -1.0, w_, 0.0, residual_);
   c.iterations = steps;

@@ -71,6 +71,16 @@ class CmfdGmres {
   Kokkos::View<Real*, Kokkos::HostSpace> projection_host_, coefficients_host_;
   std::vector<double> hessenberg_;  // (restart + 1) x restart, column-major
   std::vector<double> cosines_, sines_, rhs_;
+
+  double& h(int i, int j) { return hessenberg_[static_cast<std::size_t>(j) * (restart_ + 1) + i]; }
+  // Arnoldi step j: column j of the Hessenberg matrix, and the next basis vector unless the Krylov space
+  // stopped growing (then true).
+  bool arnoldi(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner, int j);
+  // The Givens rotations on column j, the last zeroing h(j + 1, j): the residual's estimate is |rhs_[j + 1]|.
+  void rotate(int j);
+  // x += M^-1 V y, y solving the triangular system of the first `steps` columns.
+  void update(const DeviceExec& exec, const CmfdMatrix& a, const CmfdPreconditioner* preconditioner, int steps,
+              const CmfdVector& x);
 };
 
 }  // namespace keff

@@ -11,6 +11,7 @@
 #include "src/cmfd/cmfd_gmres.hpp"
 #include "src/cmfd/cmfd_multigrid.hpp"
 #include "src/cmfd/cmfd_operator.hpp"
+#include "src/cmfd/cmfd_shift.hpp"
 
 #include <KokkosBlas1_nrm2.hpp>
 #include <KokkosBlas1_scal.hpp>
@@ -87,14 +88,6 @@ double cmfd_growth(const DeviceExec& exec, Kokkos::View<const Real*, DeviceMem> 
   return growth;
 }
 
-// The adaptive shift keeps k_s at least this far above its bound on k (relative). Nearer, each outer
-// iteration converges faster but the shifted system is nearer singular and costs GMRES more: unpreconditioned,
-// on the UD2O sphere's 10^3 mesh and a bare 10^3 x 2-group cube, 0.05 to 0.2 took the fewest GMRES iterations
-// (1e-3: 1.5 to 1.6 times as many; 0.4: 1.1 times). Preconditioned, 0.03: C5G7 3-D's multigrid solves
-// 0.88 of the GMRES iterations of 0.1 (0.01: 1.0), the UD2O sphere's Gauss-Seidel ones 1.01, in two thirds of
-// the outer iterations (src/cmfd/README.md).
-constexpr double min_adaptive_shift = 0.03;
-
 // A source with more negative weight than this (of a total of 1) is a mixed-sign iterate, not a mode.
 constexpr double max_negative_source = 1e-9;
 // What a user can do about a coarse operator that is not positive (its source vanishes or changes sign):
@@ -133,6 +126,8 @@ struct CmfdSolver::Impl {
   Impl(const DeviceExec& exec, const CmfdMesh& m, int g, const CmfdOptions& o);
   double first_guess(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies);
   double warm_guess(const DeviceExec& exec);
+  double starting_k(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies, double balance);
+  void judge(const DeviceExec& exec, double balance, CmfdResult& result);
   void remember(const DeviceExec& exec);
   void choose_preconditioner(const DeviceExec& exec);
   void factor(const DeviceExec& exec, const CmfdMatrix& a);
@@ -217,6 +212,44 @@ double CmfdSolver::Impl::warm_guess(const DeviceExec& exec) {
   KokkosBlas::scal(exec, phi, 1.0 / produced, phi);
   KokkosBlas::scal(exec, source, 1.0 / produced, source);
   return produced / lost;
+}
+
+// sum(F phi) stays 1 from here on: sum(F phi') is then the ratio the power iteration needs. With a warm
+// start the flux is the last solve's and k its balance under this window's operator: the answer's k
+// where the flux is already the answer's (the window changes little from batch to batch), so that the
+// first step starts from a small residual. The balance of the tallies is not: it differs from k_cmfd by
+// the tallies' imbalance, and an inexact first step from the right flux with that k moves the flux away
+// again. 0: no fission source.
+double CmfdSolver::Impl::starting_k(const DeviceExec& exec, const CmfdTallies<DeviceMem>& tallies, double balance) {
+  if (balance == 0 || !options.warm_start || !warm.set) return balance;
+  const double warm_k = warm_guess(exec);
+  if (warm_k > 0) return warm_k;
+  first_guess(exec, tallies);
+  return balance;
+}
+
+// The verdict on an iteration that ended: converged, and then a non-negative fission source near the
+// tallies' balance (`balance`), or the failure or warning that says why not; its cell source's entropy.
+void CmfdSolver::Impl::judge(const DeviceExec& exec, double balance, CmfdResult& result) {
+  const CmfdOptions& o = options;
+  const double k = result.k;
+  result.converged =
+      result.failure.empty() && result.k_change < o.k_tolerance && result.source_change < o.source_tolerance;
+  if (!result.converged && result.failure.empty()) {
+    result.failure = "no convergence in " + std::to_string(o.max_outer) + " outer iterations (a larger [cmfd.solver] "
+                     "max_iterations, or looser k_tolerance and source_tolerance)";
+  }
+  const detail::CellSource cells = detail::cmfd_cell_source(exec, op.groups, source, cell_source);
+  result.entropy = cells.entropy;
+  if (result.converged && cells.negative > detail::max_negative_source) {
+    result.failure = "the CMFD source is negative in places (" + std::to_string(cells.negative) +
+                     " of its total 1): a mixed-sign iterate, not the fundamental mode" + detail::noisy_operator_remedy;
+  } else if (result.converged && std::abs(k - balance) > detail::max_balance_disagreement * balance) {
+    result.warning = "k_cmfd " + std::to_string(k) + " lies more than " +
+                     std::to_string(static_cast<int>(100 * detail::max_balance_disagreement)) +
+                     "% from the balance of the tallies it was built from (" + std::to_string(balance) +
+                     "): the coarse tallies may be too noisy (fewer coarse groups or cells, or more particles)";
+  }
 }
 
 // A converged solve's flux becomes the warm start; the one before is kept for take_back_solve.
@@ -343,23 +376,9 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   CmfdResult result;
   assemble_cmfd_operator(exec, tallies, o.use_dhat, s.op);
 
-  // sum(F phi) stays 1 from here on: sum(F phi') is then the ratio the power iteration needs.
   s.warm_changed = false;
-  double k = s.first_guess(exec, tallies);
-  const double balance = k;
-  // With a warm start the flux is the last solve's and k its balance under this window's operator: the
-  // answer's k where the flux is already the answer's (the window changes little from batch to batch),
-  // so that the first step starts from a small residual. The balance of the tallies is not: it differs
-  // from k_cmfd by the tallies' imbalance, and an inexact first step from the right flux with that k
-  // moves the flux away again.
-  if (k != 0 && o.warm_start && s.warm.set) {
-    const double warm_k = s.warm_guess(exec);
-    if (warm_k > 0) {
-      k = warm_k;
-    } else {
-      s.first_guess(exec, tallies);
-    }
-  }
+  const double balance = s.first_guess(exec, tallies);
+  double k = s.starting_k(exec, tallies, balance);
   if (k == 0) {
     result.failure = "no fission source in the CMFD tallies (every coarse cell left out: fewer collisions than "
                      "[cmfd] min_collisions, or no fission scored in the mesh)";
@@ -369,20 +388,9 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
   result.multigrid = dynamic_cast<const CmfdMultigrid*>(s.preconditioner) != nullptr;
   s.factor(exec, s.op.loss);
 
-  // The Wielandt shift needs k_s above the true k. Adaptive (the default): after each step, the
-  // Collatz-Wielandt bound of the step's operator (cmfd_growth) bounds k from above, and the next k_s lies
-  // above that bound by the bound's own distance from k, at least min_adaptive_shift of it: far while k
-  // is uncertain, a fixed ratio above it once k has settled. A fixed `shift` waits instead until k has settled: until the
-  // error of k estimated from its last two changes, dk rho / (1 - rho) with rho their ratio, is below half
-  // the shift. Should a shifted solve still lose the source's sign (k_s below the true k: the bound holds
-  // for a nonnegative inverse, which D-hat can break), that solve is undone and the shift dropped for the
-  // rest of this solve; so is a shifted solve GMRES cannot finish (k_s so near k that the system is too
-  // close to singular for a short restart).
-  const bool adaptive = o.shift <= 0 && o.adaptive_shift;
-  bool fixed_shift_on = false, shift_dropped = !adaptive && o.shift <= 0;
+  // The Wielandt shift (src/cmfd/cmfd_shift.hpp).
+  WielandtShift shift(o);
   bool factored_shifted = false;  // the preconditioner holds the shifted matrix's factors
-  double previous_change = 0;
-  double k_bound = std::numeric_limits<double>::infinity();
   while (result.outer_iterations < o.max_outer) {
     if (stop && stop()) {
       result.interrupted = true;
@@ -390,12 +398,7 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     }
     ++result.outer_iterations;
     // Unshifted: M phi' = (1/k) F phi. Shifted: (M - F/k_s) phi' = (1/k - 1/k_s) F phi.
-    double k_shift = std::numeric_limits<double>::infinity();
-    if (!shift_dropped && adaptive && std::isfinite(k_bound)) {
-      k_shift = k_bound + std::max(k_bound - k, detail::min_adaptive_shift * k_bound);
-    } else if (!shift_dropped && fixed_shift_on) {
-      k_shift = k + o.shift;
-    }
+    const double k_shift = shift.next(k);
     const bool shifted = std::isfinite(k_shift);
     const double coefficient = 1.0 / k - 1.0 / k_shift;
     if (shifted) {
@@ -412,7 +415,7 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     if (!result.failure.empty()) {  // a shifted system too near singular for GMRES: as for a lost sign
       result.failure.clear();
       Kokkos::deep_copy(exec, s.phi, s.scratch);
-      shift_dropped = true;
+      shift.drop();
       continue;
     }
 
@@ -420,7 +423,7 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     const double ratio = KokkosBlas::sum(exec, s.next_source);  // sum(F phi') / sum(F phi)
     if (shifted && !(ratio > 0)) {
       Kokkos::deep_copy(exec, s.phi, s.scratch);
-      shift_dropped = true;
+      shift.drop();
       continue;
     }
     if (!(ratio > 0) || !std::isfinite(ratio)) {
@@ -430,10 +433,10 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     // 1/k' = 1/k_s + (1/k - 1/k_s) / ratio, which is k ratio unshifted; the bound likewise with the growth.
     const auto eigenvalue = [&](double r) { return shifted ? 1.0 / (1.0 / k_shift + coefficient / r) : k * r; };
     const double k_next = eigenvalue(ratio);
-    if (adaptive) {
+    double bound = std::numeric_limits<double>::infinity();
+    if (shift.adaptive()) {
       const double growth = detail::cmfd_growth(exec, s.phi, s.scratch);
-      k_bound = growth > 0 && std::isfinite(growth) ? std::max(k_next, eigenvalue(growth))
-                                                    : std::numeric_limits<double>::infinity();
+      if (growth > 0 && std::isfinite(growth)) bound = std::max(k_next, eigenvalue(growth));
     }
     KokkosBlas::scal(exec, s.phi, 1.0 / ratio, s.phi);
     KokkosBlas::scal(exec, s.next_source, 1.0 / ratio, s.next_source);
@@ -444,18 +447,13 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     // source in the unshifted steps after it.
     if (shifted && detail::negative_weight(exec, s.next_source) > detail::max_negative_source) {
       Kokkos::deep_copy(exec, s.phi, s.scratch);
-      shift_dropped = true;
+      shift.drop();
       continue;
     }
     KokkosBlas::update(exec, 1.0, s.next_source, -1.0, s.source, 0.0, s.scratch);
     result.source_change = KokkosBlas::nrm2(exec, s.scratch) / KokkosBlas::nrm2(exec, s.next_source);
     result.k_change = std::abs(k_next - k) / k_next;
-    const double change = std::abs(k_next - k);
-    if (!adaptive && !fixed_shift_on && !shift_dropped && previous_change > 0) {
-      const double rho = change / previous_change;
-      fixed_shift_on = rho < 1 && change * rho / (1 - rho) < o.shift / 2;
-    }
-    previous_change = change;
+    shift.after_step(k, k_next, bound);
     k = k_next;
     std::swap(s.source, s.next_source);
     if (result.k_change < o.k_tolerance && result.source_change < o.source_tolerance) break;
@@ -465,23 +463,7 @@ CmfdResult CmfdSolver::solve(const DeviceExec& exec, const CmfdTallies<DeviceMem
     return failed(result);
   }
   result.k = k;
-  result.converged =
-      result.failure.empty() && result.k_change < o.k_tolerance && result.source_change < o.source_tolerance;
-  if (!result.converged && result.failure.empty()) {
-    result.failure = "no convergence in " + std::to_string(o.max_outer) + " outer iterations (a larger [cmfd.solver] "
-                     "max_iterations, or looser k_tolerance and source_tolerance)";
-  }
-  const detail::CellSource cells = detail::cmfd_cell_source(exec, s.op.groups, s.source, s.cell_source);
-  result.entropy = cells.entropy;
-  if (result.converged && cells.negative > detail::max_negative_source) {
-    result.failure = "the CMFD source is negative in places (" + std::to_string(cells.negative) +
-                     " of its total 1): a mixed-sign iterate, not the fundamental mode" + detail::noisy_operator_remedy;
-  } else if (result.converged && std::abs(k - balance) > detail::max_balance_disagreement * balance) {
-    result.warning = "k_cmfd " + std::to_string(k) + " lies more than " +
-                     std::to_string(static_cast<int>(100 * detail::max_balance_disagreement)) +
-                     "% from the balance of the tallies it was built from (" + std::to_string(balance) +
-                     "): the coarse tallies may be too noisy (fewer coarse groups or cells, or more particles)";
-  }
+  s.judge(exec, balance, result);
   if (!result.failure.empty()) return failed(result);
   s.remember(exec);
   return result;

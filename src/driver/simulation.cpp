@@ -1,7 +1,6 @@
 #include "src/driver/simulation.hpp"
 
 #include "io/output/output.hpp"
-#include "io/output/restart_check.hpp"
 #include "io/test_point.hpp"
 #include "src/host/interrupt.hpp"
 #include "src/host/run_error.hpp"
@@ -17,12 +16,6 @@ namespace keff {
 
 namespace {
 
-// Every phase the summary reports, in report order. Fixed, so that every rank reduces the same list.
-constexpr const char* reported_phases[] = {"setup",          "initial source",     "transport inactive",
-                                           "transport active", "bank sort",        "cmfd", "bank exchange post",
-                                           "bank exchange wait", "source routing", "reductions",
-                                           "io"};
-
 // Integer sums, exact in any order: the counters packed in one message, in the order of their list.
 BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
   std::array<std::int64_t, BatchCounters::count()> v;
@@ -34,10 +27,6 @@ BatchCounters sum_over_ranks(const Communicator& comm, const BatchCounters& c) {
   BatchCounters::for_each_counter([&](auto counter) { sum.*counter = *packed++; });
   return sum;
 }
-
-// Active batches from transport to the batch's row, bank phases and reductions included: the rate a user
-// waits for. Not a phase of the table, which it would count twice.
-constexpr const char* whole_active_batches = "active batches";
 
 // CMFD runs after every generation: it corrects the source, which every generation makes anew, so a
 // batch of G generations gets G corrections, as with one generation per batch (once a batch, it would
@@ -206,7 +195,7 @@ RunResults Simulation::run() {
     Kokkos::Profiling::ScopedRegion batch_region("keff::batch");
     const auto start = std::chrono::steady_clock::now();
     const BatchResult result = run_batch(b);
-    if (result.active) timers_.add(whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (result.active) timers_.add(detail::whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     record_.print_row(result);
     const bool last = !go_on(b);
     // The last statepoint failing (a full disk) loses no result the other outputs can still hold: the
@@ -295,65 +284,6 @@ void Simulation::write_statepoint_now() {
   }
   failure = comm_.first_error(failure);
   if (!failure.empty()) throw OutputError(failure);
-}
-
-RunResults Simulation::collect_results(bool with_bank) {
-  const auto& s = problem_.settings;
-  const RunSetup setup = transporter_.setup();
-  RunResults res;
-  res.input = problem_.source_name;
-  res.mode = name_of(s.mode);
-  res.energy_grid = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.energy_grid);
-  res.thermal = s.mode == model::PhysicsMode::multigroup ? "" : name_of(s.thermal);
-  res.ncrystal = ncrystal_of(problem_);
-  res.ncrystal_data = ncrystal_data_of(problem_);
-  res.execution_space = setup.execution_space;
-  res.threads = setup.concurrency;
-  res.ranks = comm_.size();
-  res.seed = s.seed;
-  res.particles = split_.total();
-  res.batches = s.batches;
-  res.inactive = s.inactive;
-  res.generations_per_batch = s.generations_per_batch;
-  res.nuclides = setup.nuclides;
-  res.gridpoints = setup.gridpoints;
-  record_.collect(res);
-  res.tallies = tallies_.collect(record_.active_batches());
-  if (s.max_batches > 0) {
-    const std::string end = s.batches_final ? "--batches " + std::to_string(s.batches)
-                                            : "settings.max_batches = " + std::to_string(s.max_batches);
-    res.triggers = triggers_.met ? "every tally trigger held after batch " +
-                                       std::to_string(record_.generations_done() / s.generations_per_batch)
-                                 : end + " reached before every tally trigger held: " + triggers_.worst;
-  }
-  if (cmfd_) {
-    const model::Cmfd& c = *problem_.cmfd;
-    res.cmfd = CmfdReport{c.mesh.shape, c.mesh.box.lower, c.mesh.box.upper, c.albedo,      c.n_groups(),
-                          c.energy_bounds, c.collapse,    c.begin,          problem_.cmfd_end(),
-                          c.feedback,      std::string(name_of(c.window)),
-                          c.window == model::CmfdWindow::rolling ? c.window_size : 0};
-    res.restart.cmfd = cmfd_->window();
-  }
-  tallies_.save_partial(res.restart);
-  res.restart.fingerprint = options_.fingerprint;
-
-  res.timing = reduce_over_ranks(timers_, comm_, reported_phases);
-  res.synchronized_timers = options_.sync_timers;
-  // The slowest rank sets the pace of a batch.
-  const double histories = static_cast<double>(split_.total()) * record_.active_generations_run();
-  for (const auto& p : res.timing) {
-    if (p.phase == "transport active" && p.max > 0) res.particles_per_second = histories / p.max;
-  }
-  const char* const whole[] = {whole_active_batches};
-  for (const auto& p : reduce_over_ranks(timers_, comm_, whole)) res.batch_particles_per_second = histories / p.max;
-  res.exchange = source_.exchange_report(options_.exchange);
-  res.transport = transporter_.report();
-  if (const DomainDecomposition* d = domains_.get()) {
-    res.domains = d->report(comm_);
-    res.domains->sites_routed = comm_.sum(source_.sites_routed());
-  }
-  if (with_bank) res.source_bank = source_.gather();
-  return res;
 }
 
 }  // namespace keff

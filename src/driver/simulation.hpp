@@ -38,6 +38,17 @@
 
 namespace keff {
 
+namespace detail {
+// Every phase the summary reports, in report order. Fixed, so that every rank reduces the same list.
+inline constexpr const char* reported_phases[] = {"setup",          "initial source",     "transport inactive",
+                                                  "transport active", "bank sort",        "cmfd", "bank exchange post",
+                                                  "bank exchange wait", "source routing", "reductions",
+                                                  "io"};
+// Active batches from transport to the batch's row, bank phases and reductions included: the rate a user
+// waits for. Not a phase of the table, which it would count twice.
+inline constexpr const char* whole_active_batches = "active batches";
+}  // namespace detail
+
 class Simulation {
  public:
   Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, std::ostream* log,

@@ -1,5 +1,7 @@
 #include "src/host/fingerprint.hpp"
 
+#include "io/input/settings_rows.hpp"
+
 #include <cstdio>
 
 namespace keff {
@@ -39,13 +41,14 @@ std::uint64_t run_fingerprint(std::string_view input_text, const std::vector<std
 
 std::uint64_t input_fingerprint(std::string_view input_text, const model::Settings& settings) {
   Fnv1a f;
+  f.add(input_text.size());
   f.add(input_text);
-  f.add(static_cast<std::uint64_t>(settings.particles));
-  f.add(static_cast<std::uint64_t>(settings.inactive));
-  f.add(settings.seed);
-  // Only when it is not 1, so that the fingerprints of runs of one generation per batch stay those their
-  // statepoints hold.
-  if (settings.generations_per_batch != 1) f.add(static_cast<std::uint64_t>(settings.generations_per_batch));
+  for (const auto& [key, value] : settings::restart_values(settings)) {
+    f.add(key.size());
+    f.add(key);
+    f.add(value.size());
+    f.add(value);
+  }
   return f.h;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The identity of a run's input, stored in statepoints so a restart can refuse one written by another
-// problem. It covers the input text (the file's bytes, or the embedded default) and the command-line
-// overrides that change results (particles, inactive batches, seed, generations per batch); `--batches` and the statepoint
-// path are left out, so a run can be continued past the batch count it was first given.
+// problem. It covers the input text (the file's bytes, or the embedded default) and the settings a restart
+// must match, as the run has them after its command line (the rows of io/input/settings_rows.hpp marked
+// Restart::match: particles, inactive batches, seed, populations, ...); `--batches` and the statepoint path
+// are left out, so a run can be continued past the batch count it was first given.
 #include "io/input/model.hpp"
 
 #include <cstdint>

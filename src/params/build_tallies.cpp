@@ -31,8 +31,8 @@ int add_item_map(HostTallies& h, const std::vector<int>& listed, std::size_t ite
 }
 
 // A cell_instance filter: per listed cell, its first bin and its placement offsets
-// ([cells][lattice elements][lattice outers], kernels/tally/tally_filters.hpp). Returns the bins.
-int add_cell_instances(HostTallies& h, const model::Problem& p, const model::TallyFilter& f, TallyFilterParams& out) {
+// ([cells][lattice elements][lattice outers], kernels/tally/tally_filters.hpp).
+void add_cell_instances(HostTallies& h, const model::Problem& p, const model::TallyFilter& f, TallyFilterParams& out) {
   out.data = static_cast<int>(h.cell_instance.size());
   out.count = static_cast<int>(f.items.size());
   int bins = 0;
@@ -44,31 +44,25 @@ int add_cell_instances(HostTallies& h, const model::Problem& p, const model::Tal
     }
     bins += static_cast<int>(placed.count);
   }
-  return bins;
 }
 
-TallyFilterParams filter_params(HostTallies& h, const model::Problem& p, const model::TallyFilter& f) {
+TallyFilterParams filter_params(HostTallies& h, const model::Problem& p, const model::TallyFilter& f,
+                                const std::vector<std::int64_t>& placed) {
   const TallyFilterInfo& info = info_of(f.kind);
   TallyFilterParams out;
   out.kind = f.kind;
   out.reads_levels = info.reads_levels;
+  out.n_bins = static_cast<int>(filter_bins(p, f, placed));  // the reader checked it fits
   switch (info.bins) {
-    case FilterBins::mesh:
-      out.mesh = f.mesh;
-      out.n_bins = make_mesh(p.meshes[static_cast<std::size_t>(f.mesh)].mesh).n_bins();
-      break;
-    case FilterBins::names:
-      out.data = add_item_map(h, f.items, item_count(p, info.items));
-      out.n_bins = static_cast<int>(f.items.size());
-      break;
-    case FilterBins::placements: out.n_bins = add_cell_instances(h, p, f, out); break;
+    case FilterBins::mesh: out.mesh = f.mesh; break;
+    case FilterBins::names: out.data = add_item_map(h, f.items, item_count(p, info.items)); break;
+    case FilterBins::placements: add_cell_instances(h, p, f, out); break;
     case FilterBins::bounds:
       out.data = static_cast<int>(h.bounds.size());
       out.count = static_cast<int>(f.bounds.size());
-      out.n_bins = out.count - 1;
       h.bounds.insert(h.bounds.end(), f.bounds.begin(), f.bounds.end());
       break;
-    case FilterBins::groups: out.n_bins = p.groups; break;
+    case FilterBins::groups: break;
   }
   return out;
 }
@@ -80,6 +74,7 @@ TallyParams<DeviceMem> build_tallies(const DeviceExec& exec, const model::Proble
   for (const auto& m : p.meshes) h.meshes.push_back(make_mesh(m.mesh));
   std::int64_t offset = 0;
   TallyParams<DeviceMem> out;
+  const std::vector<std::int64_t> placed = placement_counts(p);
   for (const model::Tally& t : p.tallies) {
     TallyLayout layout;
     layout.first_filter = static_cast<int>(h.filters.size());
@@ -89,7 +84,7 @@ TallyParams<DeviceMem> build_tallies(const DeviceExec& exec, const model::Proble
     layout.estimator = t.estimator;
     layout.offset = offset;
     for (std::size_t j = 0; j < t.filters.size(); ++j) {
-      h.filters.push_back(filter_params(h, p, t.filters[j]));
+      h.filters.push_back(filter_params(h, p, t.filters[j], placed));
       if (info_of(t.filters[j].kind).bins == FilterBins::mesh) layout.mesh_filter = static_cast<int>(j);
     }
     // Strides: the first filter varies slowest.

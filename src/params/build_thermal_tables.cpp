@@ -1,6 +1,7 @@
 #include "src/params/build_thermal_tables.hpp"
 
 #include "io/input/input.hpp"
+#include "io/input/settings_rows.hpp"
 #include "io/thermal/ncrystal.hpp"
 #include "io/test_point.hpp"
 #include "src/host/interrupt.hpp"
@@ -144,10 +145,7 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
                                         const NuclideLibrary& library) {
   const auto start = std::chrono::steady_clock::now();
   const auto& settings = problem.settings;
-  ThermalTableSpec spec;
-  spec.energies = settings.thermal_table_energies;
-  spec.samples = settings.thermal_table_samples;
-  spec.draws_per_outcome = settings.thermal_table_draws;
+  const ThermalTableSpec spec = settings::thermal_table_spec(settings);
 
   // One table per distinct NCrystal material (its cfg as NCrystal reads it, temperature and data digest
   // included): the materials of a lattice that share one water share its table.

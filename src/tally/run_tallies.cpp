@@ -13,39 +13,34 @@ namespace keff {
 
 namespace {
 
-TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFilter& f) {
+TallyFilterResult describe_filter(const model::Problem& p, const model::TallyFilter& f,
+                                  const std::vector<std::int64_t>& placed) {
   TallyFilterResult out;
   const TallyFilterInfo& info = info_of(f.kind);
   out.kind = std::string(info.name);
   out.form = std::string(name_of(info.bins));
   out.units = std::string(info.units);
+  out.bins = filter_bins(p, f, placed);
   switch (info.bins) {
     case FilterBins::mesh: {
       const model::Mesh& m = p.meshes[static_cast<std::size_t>(f.mesh)].mesh;
       out.shape = m.shape;
       out.lower = m.box.lower;
       out.upper = m.box.upper;
-      out.bins = std::int64_t{m.shape[0]} * m.shape[1] * m.shape[2];
       break;
     }
     case FilterBins::names:
       for (const int i : f.items) out.names.push_back(item_name(p, info.items, i));
-      out.bins = static_cast<std::int64_t>(out.names.size());
       break;
     case FilterBins::placements:
-      out.bins = 0;
       for (const int c : f.items) {
-        const CellPlacements placed = cell_placements(p, c);
-        out.names.insert(out.names.end(), static_cast<std::size_t>(placed.count), item_name(p, info.items, c));
-        out.positions.insert(out.positions.end(), placed.positions.begin(), placed.positions.end());
-        out.bins += placed.count;
+        const CellPlacements cell = cell_placements(p, c);
+        out.names.insert(out.names.end(), static_cast<std::size_t>(cell.count), item_name(p, info.items, c));
+        out.positions.insert(out.positions.end(), cell.positions.begin(), cell.positions.end());
       }
       break;
-    case FilterBins::bounds:
-      out.bounds = f.bounds;
-      out.bins = static_cast<std::int64_t>(f.bounds.size()) - 1;
-      break;
-    case FilterBins::groups: out.bins = p.groups; break;
+    case FilterBins::bounds: out.bounds = f.bounds; break;
+    case FilterBins::groups: break;
   }
   return out;
 }
@@ -83,6 +78,7 @@ std::size_t values_of(const TallyResult& t) {
 
 std::vector<TallyResult> describe_tallies(const model::Problem& p) {
   std::vector<TallyResult> out;
+  const std::vector<std::int64_t> placed = placement_counts(p);
   for (const model::Tally& t : p.tallies) {
     TallyResult r;
     r.name = t.name;
@@ -91,7 +87,7 @@ std::vector<TallyResult> describe_tallies(const model::Problem& p) {
       r.scores.emplace_back(info_of(s).name);
       r.units.emplace_back(info_of(s).units);
     }
-    for (const auto& f : t.filters) r.filters.push_back(describe_filter(p, f));
+    for (const auto& f : t.filters) r.filters.push_back(describe_filter(p, f, placed));
     out.push_back(std::move(r));
   }
   return out;

@@ -1,6 +1,6 @@
-# The folders stack in one order, each including only itself and those below it (DESIGN.md, the READMEs
-# of src/ and io/). Every #include "..." of every source file under the layers is checked; an upward one
-# fails with the file, the line's include and the two folders.
+# The folders stack in one order, each including only itself and those below it (README.md's "How it is
+# built", the READMEs of src/ and io/). Every #include "..." of every source file under the layers is
+# checked; an upward one fails with the file, the line's include and the two folders.
 #   cmake -DROOT=<source dir> -P include_layers.cmake
 set(layers  # lowest first
   kernels/vocabulary kernels kernels/tally kernels/transport

@@ -171,9 +171,13 @@ class Checker:
             keys |= CMFD_ONLY_KEYS
             self.notes.append("this keff has no CMFD: the JSON keys only CMFD writes are not checked")
         else:
-            # its own sizes, at one thread: the solve of batch 2, inactive so that CMFD runs in it, fails
-            # (tests/cmake/cmfd_failures.cmake)
-            runs.append(["examples/cmfd_slab_2g.toml", "--batches", "3", "--inactive", "2"])
+            # with min_collisions = 30000 its first solves leave out more than 5 % of the production and
+            # fail (tests/cmake/cmfd_failures.cmake)
+            with open(os.path.join(self.repo, "examples/cmfd_slab_2g.toml"), encoding="utf-8") as f:
+                sparse = f.read().replace("min_collisions = 100 ", "min_collisions = 30000 ", 1)
+            with open(os.path.join(self.out, "cmfd_sparse.toml"), "w", encoding="utf-8") as f:
+                f.write(sparse)
+            runs.append([os.path.join(self.out, "cmfd_sparse.toml"), "--batches", "3", "--inactive", "2"])
         for number, run in enumerate(runs):
             path = os.path.join(self.out, f"summary{number}.json")
             result = subprocess.run([self.keff, "run"] + run + ["--quiet", "--statepoint", "", "--json", path],

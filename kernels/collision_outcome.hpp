@@ -1,0 +1,12 @@
+#pragma once
+// What a collision reports back to the step that called it, whichever physics ran it
+// (kernels/physics_ce.hpp, kernels/physics_mg.hpp).
+#include "kernels/vocabulary/types.hpp"
+
+namespace keff {
+
+struct CollisionOutcome {
+  Real k_absorption = 0;  // this collision's absorption-estimator score
+};
+
+}  // namespace keff
