@@ -121,6 +121,14 @@ inline constexpr double min_lattice_pitch = 1.0e-5;
 // it (io/thermal/ncrystal.hpp): NCrystal's standard files are at most a few MB, and one with a
 // tabulated scattering kernel tens of MB.
 inline constexpr std::int64_t max_ncrystal_data_bytes = std::int64_t{1} << 28;
+// Bytes of an ACE file keff reads (io/library/ace): a type-1 table of U-235 at one temperature is 17 MB,
+// the largest evaluations at one temperature a few hundred MB; files holding many tables are read whole.
+inline constexpr std::int64_t max_ace_file_bytes = std::int64_t{1} << 31;
+// Values in one table's XSS array: NXS(1) is read before the array, so it is bounded before anything is
+// allocated for it (8 bytes each: 2 GiB at the limit).
+inline constexpr std::int64_t max_ace_xss_values = std::int64_t{1} << 28;
+// Bytes of an xsdir: MCNP's full xsdir is about 2 MB.
+inline constexpr std::int64_t max_xsdir_bytes = std::int64_t{1} << 28;
 // Bytes of a text library's index.txt: max_nuclides lines of up to 1 KiB (a name, an id, a count and a
 // relative path; keff writes about 40 bytes a line).
 inline constexpr std::int64_t max_text_index_bytes = max_nuclides * 1024;

@@ -3,7 +3,8 @@
 # CMAKE_PREFIX_PATH is used as it is; so is a Kokkos Kernels found through KokkosKernels_ROOT,
 # CMAKE_PREFIX_PATH, or the prefix scripts/setup-deps.sh builds it into; NCrystal through NCrystal_DIR or
 # the first ncrystal-config (scripts/ncrystal-pin.sh). KEFF_ENABLE_CMFD and KEFF_ENABLE_NCRYSTAL (AUTO, ON,
-# OFF; see cmake/KeffCmfd.cmake, cmake/KeffNCrystal.cmake) go to CMake when set. Extra arguments go to the
+# OFF; see cmake/KeffCmfd.cmake, cmake/KeffNCrystal.cmake) go to CMake when set; so does the ACE library's
+# xsdir for the evaluated-data tests (KEFF_ACE_LIBRARY, else the one scripts/setup-njoy.sh made). Extra arguments go to the
 # first CMake configure (--preset checked or debug there: that preset, with its own build type).
 #
 # These settings also reach an existing build directory: it is configured again, with just the
@@ -13,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/kokkos-kernels-pin.sh
 source scripts/ncrystal-pin.sh
+source scripts/njoy-pin.sh
 build_dir=${KEFF_BUILD_DIR:-build}
 
 settings=()
@@ -29,6 +31,12 @@ if [ -z "$nc_dir" ] && [ "${KEFF_ENABLE_NCRYSTAL:-AUTO}" != OFF ] && nc_config=$
 fi
 [ -z "$nc_dir" ] || settings+=("NCrystal_DIR=$nc_dir")
 [ -z "${KEFF_ENABLE_NCRYSTAL:-}" ] || settings+=("KEFF_ENABLE_NCRYSTAL=$KEFF_ENABLE_NCRYSTAL")
+# The ACE library the evaluated-data tests read: KEFF_ACE_LIBRARY (an xsdir), else the one setup made.
+ace_library=${KEFF_ACE_LIBRARY:-}
+if [ -z "$ace_library" ] && [ "${KEFF_ENABLE_ACE:-AUTO}" != OFF ] && [ -f "$keff_ace_prefix/xsdir" ]; then
+  ace_library=$keff_ace_prefix/xsdir
+fi
+[ -z "$ace_library" ] || settings+=("KEFF_ACE_LIBRARY=$ace_library")
 
 # A preset (--preset checked, debug) brings its own build type; a -D on the command line would override it.
 build_type=(-DCMAKE_BUILD_TYPE=Release)

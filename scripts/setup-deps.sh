@@ -11,6 +11,8 @@
 # (scripts/setup-kokkos-kernels.sh says from where; without a source keff builds without CMFD).
 # NCrystal (thermal scattering): found as installed, or PyPI's release in a virtual environment outside the
 # repository (scripts/setup-ncrystal.sh; without PyPI keff builds without it).
+# NJOY2016 and the ACE library (evaluated data): NJOY built from a pinned commit outside the repository, and
+# the ENDF evaluations at hand processed into ACE tables (scripts/setup-njoy.sh says from where).
 set -euo pipefail
 scripts_dir=$(cd "$(dirname "$0")" && pwd)
 source "$scripts_dir/kokkos-kernels-pin.sh"
@@ -29,7 +31,8 @@ debian_pkgs=(g++ cmake ninja-build make pkg-config openmpi-bin libopenmpi-dev li
              libpng-dev                  # keff plot writes PNG
              python3-numpy python3-h5py python3-matplotlib  # the result plots and their tests (scripts/keff_results)
              clang libclang-rt-14-dev    # clang's libFuzzer: the fuzz tests (tests/fuzz)
-             python3-venv)               # NCrystal's virtual environment (scripts/setup-ncrystal.sh)
+             python3-venv                # NCrystal's virtual environment (scripts/setup-ncrystal.sh)
+             gfortran)                   # NJOY2016, which makes the ACE library (scripts/setup-njoy.sh)
 missing=()
 for p in "${debian_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -72,4 +75,5 @@ for cfgdir in /usr/lib/*/cmake/Kokkos /usr/lib/cmake/Kokkos; do
 done
 "$scripts_dir/setup-kokkos-kernels.sh"
 "$scripts_dir/setup-ncrystal.sh"
+"$scripts_dir/setup-njoy.sh"
 log "dependencies ready"

@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 scripts/setup-deps.sh
 scripts/build.sh
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
-ctest --test-dir "${KEFF_BUILD_DIR:-build}" --output-on-failure --timeout 1200 "$@"
+# Tests that take several cores say so (PROCESSORS), so ctest never runs more than the machine holds.
+ctest --test-dir "${KEFF_BUILD_DIR:-build}" --output-on-failure --timeout 1200 -j "$(nproc)" "$@"

@@ -506,3 +506,19 @@ keff_expect_failure(data_cli_bad_moderator "--moderators: 'C14' is not a synthet
                     data generate --format h5 --moderators C12,C14 --out ${_out}/never.h5)
 keff_expect_failure(data_cli_info_missing "no_such_library.h5: nuclear-data library does not exist" 2
                     data info ${_out}/no_such_library.h5)
+
+# ACE libraries: `keff data ace` reads and checks every table (the tiny one of tests/ace_builder.hpp, and
+# the NJOY-made library where setup made it) and refuses a law it does not sample, naming file, nuclide,
+# block, MT and law.
+add_test(NAME data_cli_ace_tables COMMAND ${_keff} data ace ${CMAKE_CURRENT_SOURCE_DIR}/inputs/ace/xsdir --reactions)
+set_tests_properties(data_cli_ace_tables PROPERTIES LABELS "cli;data" TIMEOUT 150
+                     PASS_REGULAR_EXPRESSION "MT  16 .* CM   neutrons 2  laws 61.*verified 1 tables")
+keff_expect_failure(data_cli_ace_unsupported_law
+                    "es250_law5.ace': nuclide Es250 \\(99250.00c\\): DLW, MT 16: energy law 5 \\(general evaporation\\) is not supported \\(supported: 3, 4, 7, 9, 11, 44, 61, 66\\)" 2
+                    data ace ${CMAKE_CURRENT_SOURCE_DIR}/inputs/ace/xsdir_law5)
+keff_expect_failure(data_cli_ace_no_library "data ace: expected an xsdir \\(or set KEFF_ACE_LIBRARY\\)" 2 data ace)
+if(KEFF_ACE_LIBRARY)
+  add_test(NAME data_cli_ace_library COMMAND ${_keff} data ace ${KEFF_ACE_LIBRARY})
+  set_tests_properties(data_cli_ace_library PROPERTIES LABELS "cli;data" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION "U235 +92235.00c +293.6 K +76514 energies.*verified 7 tables")
+endif()

@@ -55,7 +55,7 @@ const Command commands[] = {
      [] { return std::string(tally_usage_text()); }, tally_command},
     {"input", {{"keff input settings", "list the keys of [settings], their defaults, ranges and flags"}},
      [] { return std::string(input_usage_text()); }, input_command},
-    {"data", {{"keff data generate|convert|info ...", "nuclear-data library tools (keff data --help)"}},
+    {"data", {{"keff data generate|convert|info|ace ...", "nuclear-data library tools (keff data --help)"}},
      [] { return std::string(data_usage_text()); }, data_command},
 };
 

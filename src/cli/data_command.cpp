@@ -1,8 +1,11 @@
-// `keff data generate|convert|info`. Rank 0 does the work (one writer, one reader); the other ranks
+// `keff data generate|convert|info|ace`. Rank 0 does the work (one writer, one reader); the other ranks
 // wait for its verdict, so under mpiexec every rank exits with the same status.
 #include "src/cli/data_command.hpp"
 
+#include "src/cli/ace_info.hpp"
+
 #include "io/input_file.hpp"
+#include "io/library/ace/xsdir.hpp"
 #include "io/library/data_error.hpp"
 #include "io/library/hdf5_library.hpp"
 #include "io/library/library_reader.hpp"
@@ -21,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -45,6 +49,9 @@ constexpr const char* data_usage =
     "      convert a text library to an HDF5 library (the same doubles, bit for bit)\n"
     "  keff data info PATH\n"
     "      read and verify a library (HDF5 file or text directory) and describe it\n"
+    "  keff data ace [XSDIR] [NUCLIDE...] [--reactions]\n"
+    "      read and verify the neutron tables of an ACE library (default: $KEFF_ACE_LIBRARY) and describe\n"
+    "      them; --reactions lists each reaction's Q, threshold, frame, neutrons and energy laws\n"
     "\n"
     "Each estimates the memory it needs first and stops if the host has less available, unless given\n"
     "--allow-oversubscribed-memory.\n";
@@ -280,12 +287,33 @@ int info(std::vector<std::string_view> args, const Communicator& comm) {
   return 0;
 }
 
+int ace_tables(std::vector<std::string_view> args, const Communicator& comm) {
+  const bool reactions = take_flag(args, "--reactions");
+  std::string xsdir;
+  std::vector<std::string> nuclides;
+  for (std::string_view a : args) {
+    if (a.substr(0, 2) == "--") throw UsageError("data ace: unknown flag '" + printable(a) + "' (allowed: --reactions)");
+    if (xsdir.empty() && nuclides.empty() && ace::za_of_name(std::string(a)) == 0) {
+      xsdir = a;
+    } else {
+      nuclides.emplace_back(a);
+    }
+  }
+  if (xsdir.empty()) {
+    const char* env = std::getenv("KEFF_ACE_LIBRARY");
+    if (!env || !*env) throw UsageError("data ace: expected an xsdir (or set KEFF_ACE_LIBRARY)");
+    xsdir = env;
+  }
+  on_root(comm, [&] { describe_ace_library(xsdir, nuclides, reactions); });
+  return 0;
+}
+
 }  // namespace
 
 const char* data_usage_text() { return data_usage; }
 
 int data_command(const std::vector<std::string_view>& args, const Communicator& comm) {
-  if (args.empty()) throw UsageError("'keff data' needs a command (allowed: generate, convert, info)");
+  if (args.empty()) throw UsageError("'keff data' needs a command (allowed: generate, convert, info, ace)");
   const std::string_view cmd = args[0];
   const std::vector<std::string_view> rest(args.begin() + 1, args.end());
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -295,7 +323,8 @@ int data_command(const std::vector<std::string_view>& args, const Communicator& 
   if (cmd == "generate") return generate(rest, comm);
   if (cmd == "convert") return convert(rest, comm);
   if (cmd == "info") return info(rest, comm);
-  throw UsageError("unknown command 'keff data " + printable(cmd) + "' (allowed: generate, convert, info)");
+  if (cmd == "ace") return ace_tables(rest, comm);
+  throw UsageError("unknown command 'keff data " + printable(cmd) + "' (allowed: generate, convert, info, ace)");
 }
 
 }  // namespace keff

@@ -1,5 +1,5 @@
 #pragma once
-// `keff data generate|convert|info`: nuclear-data library tools.
+// `keff data generate|convert|info|ace`: nuclear-data library tools.
 #include "mpi/communicator.hpp"
 #include "src/cli/run_options.hpp"
 

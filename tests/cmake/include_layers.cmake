@@ -5,7 +5,7 @@
 set(layers  # lowest first
   kernels/vocabulary kernels kernels/tally kernels/transport
   mpi
-  io io/library io/thermal io/input io/output
+  io io/library io/library/ace io/thermal io/input io/output
   src/host src/params src/tally src/cmfd src/driver src/cli)
 
 function(layer_of path out)
