@@ -8,17 +8,11 @@
 #include "kernels/fission_bank.hpp"
 #include "kernels/free_gas.hpp"
 #include "kernels/particle.hpp"
+#include "kernels/sample_maxwell.hpp"
 #include "kernels/thermal_table.hpp"
 #include "kernels/xs_lookup.hpp"
 
 namespace keff {
-
-// Maxwellian with temperature parameter t (MeV).
-KOKKOS_INLINE_FUNCTION Real sample_maxwell(Real t, Lcg63& rng) {
-  const Real r1 = rng.next(), r2 = rng.next(), r3 = rng.next();
-  const Real c = Kokkos::cos(0.5 * constants::pi * r3);
-  return -t * (Kokkos::log(1.0 - r1) + Kokkos::log(1.0 - r2) * c * c);
-}
 
 // Watt fission spectrum chi(E) ~ exp(-E/a) sinh(sqrt(b E)), a in MeV, b in 1/MeV; returns eV.
 KOKKOS_INLINE_FUNCTION Real sample_watt_ev(Real a, Real b, Lcg63& rng) {

@@ -1,0 +1,80 @@
+#pragma once
+// The ACE laws given by a formula: level scattering (3), the simple Maxwell fission spectrum (7), the
+// evaporation spectrum (9), the Watt spectrum (11) and N-body phase space (66). Energies in eV.
+#include "kernels/neutron/interactor/law_tabular.hpp"
+#include "kernels/sample_maxwell.hpp"
+
+namespace keff::neutron {
+
+// Law 3: the centre-of-mass energy of a neutron leaving a level, E' = (A/(A+1))^2 (E - (A+1)/A |Q|).
+KOKKOS_INLINE_FUNCTION Real level_scattering_energy(const LawRecord& law, Real energy) {
+  return Kokkos::fmax(Real(0), law.c1 * (energy - law.c0));
+}
+
+// Laws 7 and 11 draw until E' <= E - U (the restriction energy); a restriction that leaves no room
+// (E <= U, at the edge of a threshold) gives E' = 0 rather than loop for ever.
+template <class Draw>
+KOKKOS_INLINE_FUNCTION Real restricted(Real limit, Draw draw) {
+  if (!(limit > 0)) return 0;
+  for (;;) {
+    const Real e = draw();
+    if (e <= limit) return e;
+  }
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real sample_maxwell_law(const SecondaryParams<Mem>& d, const LawRecord& law, Real energy, Lcg63& rng) {
+  const Real theta = d.evaluate(law.f1, energy);
+  return restricted(energy - law.c0, [&] { return sample_maxwell(theta, rng); });
+}
+
+// Law 9: p(E') ~ E' exp(-E'/theta) on [0, E - U], drawn exactly: x = -ln((1 - g xi1)(1 - g xi2)) with
+// g = 1 - exp(-(E - U)/theta) is the sum of two truncated exponentials, kept when it is inside.
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real sample_evaporation_law(const SecondaryParams<Mem>& d, const LawRecord& law, Real energy,
+                                                   Lcg63& rng) {
+  const Real theta = d.evaluate(law.f1, energy);
+  const Real y = (energy - law.c0) / theta;
+  if (!(y > 0)) return 0;
+  const Real g = 1 - Kokkos::exp(-y);
+  for (;;) {
+    const Real x = -Kokkos::log((1 - g * rng.next()) * (1 - g * rng.next()));
+    if (x <= y) return x * theta;
+  }
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real sample_watt_law(const SecondaryParams<Mem>& d, const LawRecord& law, Real energy, Lcg63& rng) {
+  const Real a = d.evaluate(law.f1, energy), b = d.evaluate(law.f2, energy);
+  return restricted(energy - law.c0, [&] {
+    const Real w = sample_maxwell(a, rng);
+    return w + 0.25 * a * a * b + (2 * rng.next() - 1) * Kokkos::sqrt(a * a * b * w);
+  });
+}
+
+// Law 66: one of n bodies sharing E_max = (A_p - 1)/A_p (A/(A+1) E + Q) in the centre of mass, E'/E_max
+// with density ~ sqrt(v) (1 - v)^(3n/2 - 4), drawn as MCNP's rule does from Maxwellians; isotropic.
+KOKKOS_INLINE_FUNCTION SecondaryDraw sample_n_body(const LawRecord& law, Real energy, Real awr, Real q_value, Lcg63& rng) {
+  const int bodies = static_cast<int>(law.c0);
+  const Real ap = law.c1;
+  const Real e_max = Kokkos::fmax(Real(0), (ap - 1) / ap * (awr / (awr + 1) * energy + q_value));
+  const Real x = sample_maxwell(1, rng);
+  Real y;
+  if (bodies == 3) {
+    y = sample_maxwell(1, rng);
+  } else if (bodies == 4) {
+    const Real r1 = rng.next(), r2 = rng.next(), r3 = rng.next();
+    y = -Kokkos::log(r1 * r2 * r3);
+  } else {
+    const Real r1 = rng.next(), r2 = rng.next(), r3 = rng.next(), r4 = rng.next(), r5 = rng.next(), r6 = rng.next();
+    const Real c = Kokkos::cos(0.5 * constants::pi * r6);
+    y = -Kokkos::log(r1 * r2 * r3 * r4) - Kokkos::log(r5) * c * c;
+  }
+  SecondaryDraw out;
+  out.energy = x + y > 0 ? e_max * x / (x + y) : 0;
+  out.mu = 2 * rng.next() - 1;
+  out.mu_drawn = true;
+  return out;
+}
+
+}  // namespace keff::neutron

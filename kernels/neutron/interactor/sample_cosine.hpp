@@ -1,0 +1,73 @@
+#pragma once
+// Cosines from ACE angular data: one table (isotropic, 32 equiprobable bins, or tabular with histogram or
+// linear-linear PDF), and a reaction's distribution against incident energy, interpolated stochastically
+// between the two tables around E (the next one chosen with the interpolation factor's probability).
+#include "kernels/neutron/data/secondary_data.hpp"
+#include "kernels/rng.hpp"
+
+namespace keff::neutron {
+
+// The index k of the CDF bin holding xi: cdf[k] <= xi < cdf[k + 1], in [0, n - 2].
+KOKKOS_INLINE_FUNCTION int cdf_bin(const Real* cdf, int n, Real xi) {
+  int lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (cdf[mid] <= xi) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// x in bin k of a piecewise PDF (histogram, or linear-linear between p[k] and p[k + 1]) where the CDF
+// reaches xi: the inverse of the bin's CDF.
+KOKKOS_INLINE_FUNCTION Real invert_bin(const Real* x, const Real* p, const Real* c, int k, int interpolation, Real xi) {
+  const Real dc = xi - c[k];
+  if (interpolation == 1 || x[k + 1] == x[k]) return p[k] > 0 ? x[k] + dc / p[k] : x[k];
+  const Real slope = (p[k + 1] - p[k]) / (x[k + 1] - x[k]);
+  if (slope == 0) return p[k] > 0 ? x[k] + dc / p[k] : x[k];
+  return x[k] + (Kokkos::sqrt(Kokkos::fmax(Real(0), p[k] * p[k] + 2 * slope * dc)) - p[k]) / slope;
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const AngleRecord& a, Lcg63& rng) {
+  const Real xi = rng.next();
+  Real mu;
+  switch (a.tag) {
+    case AngleTag::equiprobable_bins: {
+      const Real* edge = &d.reals(a.offset);
+      const Real bins = 32 * xi;
+      const int k = Kokkos::min(static_cast<int>(bins), 31);
+      mu = edge[k] + (bins - k) * (edge[k + 1] - edge[k]);
+      break;
+    }
+    case AngleTag::tabular: {
+      const Real* m = &d.reals(a.offset);
+      const Real* p = m + a.points;
+      const Real* c = p + a.points;
+      mu = invert_bin(m, p, c, cdf_bin(c, a.points, xi), a.interpolation, xi);
+      break;
+    }
+    default: mu = 2 * xi - 1;
+  }
+  return Kokkos::fmin(Real(1), Kokkos::fmax(Real(-1), mu));
+}
+
+// The index i of the interval [x[i], x[i + 1]] holding e (clamped to the ends), and e's fraction of it.
+KOKKOS_INLINE_FUNCTION int grid_interval(const Real* x, int n, Real e, Real* fraction) {
+  if (n < 2 || e <= x[0]) { *fraction = 0; return 0; }
+  if (e >= x[n - 1]) { *fraction = 1; return n - 2; }
+  const int i = cdf_bin(x, n, e);
+  *fraction = (e - x[i]) / (x[i + 1] - x[i]);
+  return i;
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const AngleDistributionRecord& dist, Real energy,
+                                          Lcg63& rng) {
+  if (dist.energies == 0) return 2 * rng.next() - 1;
+  Real r;
+  int i = grid_interval(&d.reals(dist.energy_offset), dist.energies, energy, &r);
+  if (dist.energies > 1 && rng.next() < r) ++i;
+  return sample_cosine(d, d.angles(dist.first_angle + i), rng);
+}
+
+}  // namespace keff::neutron

@@ -1,0 +1,36 @@
+#pragma once
+// ACE secondary distributions (io/library/ace's EnergyLaw, AngleDistribution) flattened into the
+// records and arrays of kernels/neutron/data: built on the host once, copied to the device once. Energies
+// go from ACE's MeV to keff's eV here (and PDFs in E' from per MeV to per eV), so kernels never convert.
+#include "io/library/ace/ace_data.hpp"
+#include "kernels/device.hpp"
+#include "kernels/neutron/data/secondary_data.hpp"
+
+#include <vector>
+
+namespace keff {
+
+class SecondaryTables {
+ public:
+  // Appends a reaction's or a delayed group's laws; returns the first law's index (count: laws.size()).
+  int add_laws(const std::vector<ace::EnergyLaw>& laws);
+  // Appends a reaction's cosine distribution; returns its index in angle_distributions.
+  int add_angle_distribution(const ace::AngleDistribution& distribution);
+
+  neutron::SecondaryParams<DeviceMem> to_device(const DeviceExec& exec) const;
+  std::size_t bytes() const;
+
+  std::vector<Real> reals;
+  std::vector<int> ints;
+  std::vector<neutron::LawRecord> laws;
+  std::vector<neutron::OutgoingRecord> outgoing;
+  std::vector<neutron::AngleRecord> angles;
+  std::vector<neutron::AngleDistributionRecord> angle_distributions;
+
+ private:
+  neutron::Tab1Record add_tab1(const ace::Tab1& f, double x_scale, double y_scale);
+  neutron::AngleRecord add_angle(const ace::AngleTable& a);
+  int append(const std::vector<double>& values, double scale);
+};
+
+}  // namespace keff
