@@ -108,7 +108,7 @@ inline AceBuild build_ace(int n2n_law = 44, int fission_law = 11) {
   jxs(1);  // ESZ: energies, total, absorption, elastic, heating
   a.positions["ESZ"] = static_cast<long long>(x.size()) + 1;
   x.insert(x.end(), grid.begin(), grid.end());
-  append(x, {12, 8, 6, 6});
+  append(x, {11, 8.5, 6, 5});  // elastic + absorption + fission + (n,2n)
   append(x, {6, 3, 2, 2});
   append(x, {4, 4, 3, 2});
   append(x, {1, 1, 1, 1});

@@ -5,8 +5,6 @@
 namespace keff {
 namespace {
 
-constexpr double ev_per_mev = 1.0e6;
-
 // A region list that is all linear-linear (or only one region of it) is no list: the default.
 bool linear_everywhere(const std::vector<int>& laws) {
   for (int law : laws) {

@@ -17,6 +17,10 @@ class SecondaryTables {
   // Appends a reaction's cosine distribution; returns its index in angle_distributions.
   int add_angle_distribution(const ace::AngleDistribution& distribution);
 
+  // Appends a TAB1 (x and y scaled: MeV to eV where they are energies); and numbers, returning their offset.
+  neutron::Tab1Record add_tab1(const ace::Tab1& f, double x_scale, double y_scale);
+  int append(const std::vector<double>& values, double scale);
+
   neutron::SecondaryParams<DeviceMem> to_device(const DeviceExec& exec) const;
   std::size_t bytes() const;
 
@@ -28,9 +32,9 @@ class SecondaryTables {
   std::vector<neutron::AngleDistributionRecord> angle_distributions;
 
  private:
-  neutron::Tab1Record add_tab1(const ace::Tab1& f, double x_scale, double y_scale);
   neutron::AngleRecord add_angle(const ace::AngleTable& a);
-  int append(const std::vector<double>& values, double scale);
 };
+
+inline constexpr double ev_per_mev = 1.0e6;
 
 }  // namespace keff

@@ -1,0 +1,74 @@
+#pragma once
+// The records of evaluated (ACE) nuclides on the device: each nuclide's energy grid with the cross
+// sections every collision reads, its scattering and fission reactions, nu, delayed groups and
+// unresolved-resonance probability tables, as plain structs indexing shared arrays
+// (evaluated_data.hpp). Energies in eV, cross sections in barns. No Kokkos.
+#include "kernels/neutron/data/secondary_records.hpp"
+
+namespace keff::neutron {
+
+// One point of a nuclide's grid: what a lookup interpolates, kept together (one or two cache lines
+// for the two points around E). Non-elastic scattering is total - elastic - absorption - fission.
+struct EvaluatedPoint {
+  Real energy;
+  Real total;
+  Real elastic;
+  Real absorption;  // disappearance: (n,gamma), (n,p), (n,alpha), ... without fission
+  Real fission;
+};
+
+// nu(E): none, a polynomial in E [MeV] (coefficients at reals[offset], `count` of them) or a table.
+enum class NuForm : int { none = 0, polynomial = 1, table = 2 };
+struct NuRecord {
+  NuForm form = NuForm::none;
+  int offset = 0;
+  int count = 0;
+  Tab1Record table;
+};
+
+// A reaction a collision can choose once it is neither elastic nor absorption nor fission: inelastic
+// levels and continuum, (n,2n), (n,3n), (n,n'alpha), ... Its cross section runs from grid point
+// `threshold` to the grid's end, at reals[xs_offset].
+struct ReactionRecord {
+  int mt = 0;
+  int threshold = 0;
+  int xs_offset = 0;
+  int multiplicity = 1;     // neutrons out; 0 with `yield` set: yield(E)
+  Tab1Record yield;
+  int center_of_mass = 0;   // 1: the secondary's energy and cosine are in the centre-of-mass frame
+  int first_law = 0, laws = 0;  // SecondaryParams::laws
+  int angle = -1;           // SecondaryParams::angle_distributions; -1: the law gives the cosine
+  Real q_value = 0;         // eV
+};
+
+struct DelayedGroupRecord {
+  Real decay_constant = 0;  // 1/s
+  Tab1Record probability;
+  int first_law = 0, laws = 0;
+};
+
+// Probability tables of the unresolved range: `energies` at reals[offset], then per energy 6 x `bands`
+// values ([quantity][band]: CDF, total, elastic, fission, (n,gamma), heating).
+struct UrrRecord {
+  int energies = 0;
+  int bands = 0;
+  int offset = 0;
+  int interpolation = 2;    // between energies: 2 linear-linear, 5 log-log
+  int inelastic_flag = -1;  // ILF
+  int absorption_flag = -1; // IOA
+  int factors = 0;          // 1: the values multiply the smooth cross sections
+};
+
+struct EvaluatedNuclideRecord {
+  int first_point = 0, points = 0;         // EvaluatedParams::points
+  int first_reaction = 0, reactions = 0;   // scattering reactions, in the table's order
+  int first_fission = 0, fissions = 0;     // fission reactions (MT 18, or the chances 19, 20, 21, 38)
+  int first_group = 0, groups = 0;         // delayed groups
+  int elastic_angle = -1;                  // SecondaryParams::angle_distributions
+  NuRecord nu_total, nu_prompt, nu_delayed;
+  UrrRecord urr;
+  Real awr = 1;
+  Real kt = 0;                             // the table's temperature, eV
+};
+
+}  // namespace keff::neutron

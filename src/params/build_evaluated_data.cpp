@@ -1,0 +1,148 @@
+#include "src/params/build_evaluated_data.hpp"
+
+#include "io/library/data_error.hpp"
+#include "src/params/to_device.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace keff {
+namespace {
+
+// A reaction's cross section at grid point k (0 below its threshold).
+double xs_at(const ace::Reaction& r, std::size_t k) {
+  return k < static_cast<std::size_t>(r.threshold_index) ? 0.0 : r.xs[k - static_cast<std::size_t>(r.threshold_index)];
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+}  // namespace
+
+bool is_fission_mt(int mt) { return mt == 18 || mt == 19 || mt == 20 || mt == 21 || mt == 38; }
+
+neutron::NuRecord EvaluatedTables::add_nu(const ace::Multiplicity& nu) {
+  neutron::NuRecord r;
+  if (!nu.present) return r;
+  if (!nu.polynomial.empty()) {
+    r.form = neutron::NuForm::polynomial;
+    r.count = static_cast<int>(nu.polynomial.size());
+    r.offset = secondaries.append(nu.polynomial, 1.0);
+  } else {
+    r.form = neutron::NuForm::table;
+    r.table = secondaries.add_tab1(nu.table, ev_per_mev, 1.0);
+  }
+  return r;
+}
+
+neutron::ReactionRecord EvaluatedTables::add_reaction(const ace::Reaction& r) {
+  neutron::ReactionRecord out;
+  out.mt = r.mt;
+  out.threshold = r.threshold_index;
+  out.xs_offset = secondaries.append(r.xs, 1.0);
+  out.q_value = static_cast<Real>(r.q_value * ev_per_mev);
+  if (r.multiplicity < 0) {
+    out.multiplicity = 0;
+    out.yield = secondaries.add_tab1(r.yield, ev_per_mev, 1.0);
+  } else {
+    out.multiplicity = r.multiplicity;
+  }
+  out.center_of_mass = r.frame == ace::Frame::center_of_mass ? 1 : 0;
+  out.first_law = secondaries.add_laws(r.energy);
+  out.laws = static_cast<int>(r.energy.size());
+  out.angle = r.angle.energy.empty() && !r.energy.empty() &&
+                      (r.energy[0].kind == ace::EnergyLawKind::kalbach_mann ||
+                       r.energy[0].kind == ace::EnergyLawKind::correlated_tabular || r.energy[0].kind == ace::EnergyLawKind::n_body)
+                  ? -1
+                  : secondaries.add_angle_distribution(r.angle);
+  return out;
+}
+
+int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
+  neutron::EvaluatedNuclideRecord rec;
+  rec.awr = static_cast<Real>(n.awr);
+  rec.kt = static_cast<Real>(n.temperature_mev * ev_per_mev);
+
+  // Fission: MT 18 where the table has it, else the sum of its chances.
+  std::vector<const ace::Reaction*> fission, scattering;
+  const ace::Reaction* total_fission = n.find(18);
+  for (const ace::Reaction& r : n.reactions) {
+    if (is_fission_mt(r.mt)) {
+      if (!total_fission || &r == total_fission) fission.push_back(&r);
+    } else if (r.has_secondaries) {
+      scattering.push_back(&r);
+    }
+  }
+
+  rec.first_point = static_cast<int>(points.size());
+  rec.points = static_cast<int>(n.energy.size());
+  for (std::size_t k = 0; k < n.energy.size(); ++k) {
+    double fission_xs = 0.0, scattering_xs = 0.0;
+    for (const ace::Reaction* r : fission) fission_xs += xs_at(*r, k);
+    for (const ace::Reaction* r : scattering) scattering_xs += xs_at(*r, k);
+    const double parts = n.elastic[k] + n.absorption[k] + fission_xs + scattering_xs;
+    if (std::fabs(parts - n.total[k]) > sum_tolerance * n.total[k]) {
+      throw DataError("'" + n.file + "': nuclide " + n.name + " (" + n.zaid + "): at " + number(n.energy[k]) +
+                      " MeV the total cross section " + number(n.total[k]) + " b is not the sum of its parts, " +
+                      number(parts) + " b (elastic, absorption, fission and the reactions with neutrons out)");
+    }
+    points.push_back({static_cast<Real>(n.energy[k] * ev_per_mev), static_cast<Real>(n.total[k]),
+                      static_cast<Real>(n.elastic[k]), static_cast<Real>(n.absorption[k]), static_cast<Real>(fission_xs)});
+  }
+  rec.elastic_angle = secondaries.add_angle_distribution(n.elastic_angle);
+  rec.first_reaction = static_cast<int>(reactions.size());
+  for (const ace::Reaction* r : scattering) reactions.push_back(add_reaction(*r));
+  rec.reactions = static_cast<int>(scattering.size());
+  rec.first_fission = static_cast<int>(reactions.size());
+  for (const ace::Reaction* r : fission) reactions.push_back(add_reaction(*r));
+  rec.fissions = static_cast<int>(fission.size());
+
+  rec.nu_total = add_nu(n.nu_total);
+  rec.nu_prompt = add_nu(n.nu_prompt);
+  rec.nu_delayed = add_nu(n.nu_delayed);
+  rec.first_group = static_cast<int>(groups.size());
+  for (const ace::DelayedGroup& g : n.delayed_groups) {
+    neutron::DelayedGroupRecord d;
+    d.decay_constant = static_cast<Real>(g.decay_constant * 1.0e8);  // ACE: per shake
+    d.probability = secondaries.add_tab1(g.probability, ev_per_mev, 1.0);
+    d.first_law = secondaries.add_laws(g.energy);
+    d.laws = static_cast<int>(g.energy.size());
+    groups.push_back(d);
+  }
+  rec.groups = static_cast<int>(n.delayed_groups.size());
+
+  if (n.urr.present) {
+    neutron::UrrRecord& u = rec.urr;
+    u.energies = static_cast<int>(n.urr.energy.size());
+    u.bands = n.urr.bands;
+    u.offset = secondaries.append(n.urr.energy, ev_per_mev);
+    secondaries.append(n.urr.values, 1.0);
+    u.interpolation = n.urr.interpolation;
+    u.inelastic_flag = n.urr.inelastic_flag;
+    u.absorption_flag = n.urr.absorption_flag;
+    u.factors = n.urr.factors ? 1 : 0;
+  }
+  nuclides.push_back(rec);
+  return static_cast<int>(nuclides.size()) - 1;
+}
+
+std::size_t EvaluatedTables::bytes() const {
+  return secondaries.bytes() + nuclides.size() * sizeof(neutron::EvaluatedNuclideRecord) +
+         points.size() * sizeof(neutron::EvaluatedPoint) + reactions.size() * sizeof(neutron::ReactionRecord) +
+         groups.size() * sizeof(neutron::DelayedGroupRecord);
+}
+
+neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec) const {
+  neutron::EvaluatedParams<DeviceMem> d;
+  d.nuclides = keff::to_device(exec, "keff::evaluated::nuclides", nuclides);
+  d.points = keff::to_device(exec, "keff::evaluated::points", points);
+  d.reactions = keff::to_device(exec, "keff::evaluated::reactions", reactions);
+  d.groups = keff::to_device(exec, "keff::evaluated::groups", groups);
+  d.secondaries = secondaries.to_device(exec);
+  return d;
+}
+
+}  // namespace keff
