@@ -71,8 +71,9 @@ inline long long law_record(std::vector<double>& block, int law, std::map<std::s
   block[static_cast<std::size_t>(at + 1)] = static_cast<double>(block.size() + 1);  // IDAT
   switch (law) {
     case 3: append(block, {(248.9 / 247.9) * 0.5, (247.9 / 248.9) * (247.9 / 248.9)}); break;
-    case 7: case 9: tab1(block, {1e-11, 20.0}, {1.0, 1.4}); block.push_back(0.0); break;
-    case 11: tab1(block, {1e-11, 20.0}, {0.988, 1.0}); tab1(block, {1e-11, 20.0}, {2.249, 2.5}); block.push_back(0.0); break;
+    // Restriction energy U = -20 MeV, as fission spectra have it: E' up to E + 20 MeV.
+    case 7: case 9: tab1(block, {1e-11, 20.0}, {1.0, 1.4}); block.push_back(-20.0); break;
+    case 11: tab1(block, {1e-11, 20.0}, {0.988, 1.0}); tab1(block, {1e-11, 20.0}, {2.249, 2.5}); block.push_back(-20.0); break;
     case 66: append(block, {3, 1.5}); break;
     case 4: case 44: case 61: {
       append(block, {0, 2, 1e-11, 20.0, 0, 0});
@@ -80,7 +81,7 @@ inline long long law_record(std::vector<double>& block, int law, std::map<std::s
       for (int e = 0; e < 2; ++e) {
         block[locators + e] = static_cast<double>(block.size() + 1);
         if (marks && e == 1) (*marks)[tag + ".outgoing"] = static_cast<long long>(block.size() + 1);
-        append(block, {2, 3, 0.0, 1.0, 2.0, 0.5, 0.5, 0.0, 0.0, 0.5, 1.0});
+        append(block, {2, 3, 0.0, 1.0, 2.0, 0.5, 0.5, 0.5, 0.0, 0.5, 1.0});  // flat on [0, 2] MeV
         if (law == 44) append(block, {0.1, 0.2, 0.3, 1.0, 1.1, 1.2});
         if (law == 61) {
           const std::size_t lc = block.size();

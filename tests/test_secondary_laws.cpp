@@ -108,6 +108,38 @@ TEST(SecondaryLaws, EvaporationSpectrumAndItsTruncation) {
   EXPECT_MEAN(energy_mev(draw({law}, 20.0)), (2 - 5 / std::exp(1.0)) / (1 - 2 / std::exp(1.0)));
 }
 
+// The mean of a density on [0, limit] by Simpson's rule.
+template <class F>
+double truncated_mean(F density, double limit) {
+  const int n = 20000;
+  double s0 = 0, s1 = 0;
+  for (int i = 0; i <= n; ++i) {
+    const double x = limit * i / n, w = (i == 0 || i == n) ? 1 : (i % 2 ? 4 : 2);
+    s0 += w * density(x);
+    s1 += w * x * density(x);
+  }
+  return s1 / s0;
+}
+
+TEST(SecondaryLaws, RestrictedSpectraNearTheirLimit) {
+  // E' <= E - U with E - U from far below the temperature to a few times it: the truncated spectrum's
+  // mean, by quadrature, through both ways of drawing it (never an endless rejection).
+  for (double limit : {1e-6, 0.2, 1.5, 3.5}) {  // MeV
+    SCOPED_TRACE("E - U = " + std::to_string(limit) + " MeV");
+    ace::EnergyLaw maxwell = law_of(ace::EnergyLawKind::maxwell_fission);
+    maxwell.theta = constant(1.0);
+    maxwell.restriction = 5.0 - limit;
+    EXPECT_MEAN(energy_mev(draw({maxwell}, 5.0)),
+                truncated_mean([](double x) { return std::sqrt(x) * std::exp(-x); }, limit));
+    ace::EnergyLaw watt = law_of(ace::EnergyLawKind::watt);
+    watt.watt_a = constant(1.0);
+    watt.watt_b = constant(2.5);
+    watt.restriction = 5.0 - limit;
+    EXPECT_MEAN(energy_mev(draw({watt}, 5.0)),
+                truncated_mean([](double x) { return std::exp(-x) * std::sinh(std::sqrt(2.5 * x)); }, limit));
+  }
+}
+
 TEST(SecondaryLaws, WattSpectrum) {
   ace::EnergyLaw law = law_of(ace::EnergyLawKind::watt);
   law.watt_a = constant(0.988);

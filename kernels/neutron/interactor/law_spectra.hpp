@@ -11,21 +11,32 @@ KOKKOS_INLINE_FUNCTION Real level_scattering_energy(const LawRecord& law, Real e
   return Kokkos::fmax(Real(0), law.c1 * (energy - law.c0));
 }
 
-// Laws 7 and 11 draw until E' <= E - U (the restriction energy); a restriction that leaves no room
-// (E <= U, at the edge of a threshold) gives E' = 0 rather than loop for ever.
-template <class Draw>
-KOKKOS_INLINE_FUNCTION Real restricted(Real limit, Draw draw) {
-  if (!(limit > 0)) return 0;
-  for (;;) {
-    const Real e = draw();
-    if (e <= limit) return e;
-  }
+// Laws 7 and 11 are restricted to E' <= L = E - U (the restriction energy). Where L is several times the
+// spectrum's temperature, drawing the whole spectrum until E' <= L is kept at least 7 times in 10. Below
+// that (near a threshold, or a fission spectrum with U >= 0 at thermal energies) that acceptance falls
+// as (L / theta)^1.5, so E' is drawn from sqrt(E') on [0, L] and kept with the rest of the density, at
+// least 1 time in 60: either way the truncated spectrum exactly, in a bounded expected number of draws.
+// L <= 0 leaves no energy: E' = 0.
+inline constexpr Real restricted_direct_below = 3;  // L / theta (or L / a) from which the whole spectrum is drawn
+
+// E' = L xi^(2/3): the density sqrt(E') on [0, L].
+KOKKOS_INLINE_FUNCTION Real sample_sqrt_density(Real limit, Lcg63& rng) {
+  return limit * Kokkos::pow(rng.next(), Real(2) / 3);
 }
 
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real sample_maxwell_law(const SecondaryParams<Mem>& d, const LawRecord& law, Real energy, Lcg63& rng) {
-  const Real theta = d.evaluate(law.f1, energy);
-  return restricted(energy - law.c0, [&] { return sample_maxwell(theta, rng); });
+  const Real theta = d.evaluate(law.f1, energy), limit = energy - law.c0;
+  if (!(limit > 0) || !(theta > 0)) return 0;
+  for (;;) {
+    if (limit >= restricted_direct_below * theta) {
+      const Real e = sample_maxwell(theta, rng);
+      if (e <= limit) return e;
+    } else {
+      const Real e = sample_sqrt_density(limit, rng);
+      if (rng.next() < Kokkos::exp(-e / theta)) return e;
+    }
+  }
 }
 
 // Law 9: p(E') ~ E' exp(-E'/theta) on [0, E - U], drawn exactly: x = -ln((1 - g xi1)(1 - g xi2)) with
@@ -43,13 +54,26 @@ KOKKOS_INLINE_FUNCTION Real sample_evaporation_law(const SecondaryParams<Mem>& d
   }
 }
 
+// sinh(s) / s, 1 at s = 0.
+KOKKOS_INLINE_FUNCTION Real sinhc(Real s) { return s < Real(1e-4) ? 1 + s * s / 6 : Kokkos::sinh(s) / s; }
+
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real sample_watt_law(const SecondaryParams<Mem>& d, const LawRecord& law, Real energy, Lcg63& rng) {
-  const Real a = d.evaluate(law.f1, energy), b = d.evaluate(law.f2, energy);
-  return restricted(energy - law.c0, [&] {
-    const Real w = sample_maxwell(a, rng);
-    return w + 0.25 * a * a * b + (2 * rng.next() - 1) * Kokkos::sqrt(a * a * b * w);
-  });
+  const Real a = d.evaluate(law.f1, energy), b = d.evaluate(law.f2, energy), limit = energy - law.c0;
+  if (!(limit > 0) || !(a > 0)) return 0;
+  if (limit >= restricted_direct_below * a) {
+    for (;;) {
+      const Real w = sample_maxwell(a, rng);
+      const Real e = w + 0.25 * a * a * b + (2 * rng.next() - 1) * Kokkos::sqrt(a * a * b * w);
+      if (e <= limit) return e;
+    }
+  }
+  // exp(-E/a) sinh(sqrt(b E)) = sqrt(b E) x exp(-E/a) sinhc(sqrt(b E)), and sinhc grows with E.
+  const Real bound = sinhc(Kokkos::sqrt(b * limit));
+  for (;;) {
+    const Real e = sample_sqrt_density(limit, rng);
+    if (rng.next() * bound < Kokkos::exp(-e / a) * sinhc(Kokkos::sqrt(b * e))) return e;
+  }
 }
 
 // Law 66: one of n bodies sharing E_max = (A_p - 1)/A_p (A/(A+1) E + Q) in the centre of mass, E'/E_max
