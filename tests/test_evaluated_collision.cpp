@@ -4,11 +4,13 @@
 // (<E'> = |v_cm|^2 + |v_n - v_cm|^2), a centre-of-mass level's laboratory energy (<E_lab> = E'_cm +
 // E / (A + 1)^2), multiplicities, and fission neutrons: the delayed share nu_d / nu and the prompt Watt
 // spectrum's mean. The tiny table of tests/ace_builder.hpp, with its mass ratio changed where A = 2 shows
-// more. Means are held to 4.5 standard errors.
+// more; and the probability tables' bands. Means are held to 4.5 standard errors.
 #include "ace_builder.hpp"
 #include "io/library/ace/ace_reader.hpp"
+#include "kernels/neutron/interactor/probability_tables.hpp"
 #include "kernels/neutron/interactor/scatter_evaluated.hpp"
 #include "src/params/build_evaluated_data.hpp"
+#include "src/params/to_device.hpp"
 
 #include <gtest/gtest.h>
 
@@ -133,6 +135,46 @@ TEST(EvaluatedCollision, FissionNeutronsPromptAndDelayed) {
   EXPECT_MEAN(mean_of(prompt, [](const Outcome& o) { return o.energy * 1e-6; }), 1.5 * wa + wa * wa * wb / 4);
   EXPECT_MEAN(mean_of(late, [](const Outcome& o) { return o.energy * 1e-6; }), 1.0);  // flat on [0, 2] MeV
   for (const Outcome& o : late) ASSERT_EQ(o.extra, 0);  // the one group
+}
+
+// The tiny table's cross sections at `energy_ev` after its probability tables, for each xi.
+std::vector<neutron::EvaluatedXs> with_tables(const EvaluatedTables& tables, double energy_ev, const std::vector<double>& xis) {
+  DeviceExec exec;
+  const auto d = tables.to_device(exec);
+  std::vector<Real> xi_values(xis.begin(), xis.end());
+  const auto xi = to_device(exec, "keff::test::urr_xi", xi_values);
+  Kokkos::View<neutron::EvaluatedXs*, DeviceMem> out("keff::test::urr_xs", xis.size());
+  const Real e = energy_ev;
+  Kokkos::parallel_for(
+      "keff::test::probability_tables", Kokkos::RangePolicy<DeviceExec>(exec, 0, xis.size()), KOKKOS_LAMBDA(int i) {
+        neutron::EvaluatedXs xs = d.lookup(0, e);
+        neutron::apply_probability_tables(d, 0, e, xi(i), xs);
+        out(i) = xs;
+      });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
+  return {h.data(), h.data() + h.extent(0)};
+}
+
+TEST(EvaluatedCollision, ProbabilityTablesChooseABand) {
+  // The tiny table's bands at 1 and 2 keV: CDF (0.4, 1), factors elastic (0.9, 1.2), fission (0.7, 1.4),
+  // capture (0.6, 1.5): at 1.5 keV, xi 0.2 takes the first band at both energies, 0.7 the second.
+  EvaluatedTables t;
+  t.add_nuclide(tiny());
+  const double e = 1500.0;
+  const std::vector<neutron::EvaluatedXs> got = with_tables(t, e, {0.2, 0.7});
+  const std::vector<neutron::EvaluatedXs> smooth = with_tables(t, 5.0e6, {0.2});  // outside: unchanged
+  const ace::IncidentNeutron n = tiny();
+  const double f = (e * 1e-6 - n.energy[1]) / (n.energy[2] - n.energy[1]);
+  const double el = (1 - f) * n.elastic[1] + f * n.elastic[2], ab = (1 - f) * n.absorption[1] + f * n.absorption[2];
+  const auto& fis = n.find(18)->xs;
+  const double fi = (1 - f) * fis[1] + f * fis[2];
+  EXPECT_NEAR(got[0].elastic, 0.9 * el, 1e-12);
+  EXPECT_NEAR(got[0].fission, 0.7 * fi, 1e-12);
+  EXPECT_NEAR(got[0].absorption, 0.6 * ab, 1e-12);
+  EXPECT_NEAR(got[1].elastic, 1.2 * el, 1e-12);
+  EXPECT_NEAR(got[1].total, 1.2 * el + 1.4 * fi + 1.5 * ab, 1e-12);  // no (n,2n) at 1.5 keV
+  const double g = (5.0 - n.energy[2]) / (n.energy[3] - n.energy[2]);
+  EXPECT_NEAR(smooth[0].total, (1 - g) * n.total[2] + g * n.total[3], 1e-12);
 }
 
 }  // namespace
