@@ -516,6 +516,14 @@ set_tests_properties(data_cli_ace_tables PROPERTIES LABELS "cli;data" TIMEOUT 15
 keff_expect_failure(data_cli_ace_unsupported_law
                     "es250_law5.ace': nuclide Es250 \\(99250.00c\\): DLW, MT 16: energy law 5 \\(general evaporation\\) is not supported \\(supported: 3, 4, 7, 9, 11, 44, 61, 66\\)" 2
                     data ace ${CMAKE_CURRENT_SOURCE_DIR}/inputs/ace/xsdir_law5)
+# Each class of corrupt table (inputs/bad/ace/README.md): refused with the file, the nuclide and the block.
+file(GLOB _bad_ace CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/inputs/bad/ace/*.xsdir)
+foreach(_file IN LISTS _bad_ace)
+  get_filename_component(_name ${_file} NAME_WE)
+  file(STRINGS ${_file} _expect REGEX "^# expect: ")
+  string(REGEX REPLACE "^# expect: " "" _expect "${_expect}")
+  keff_expect_failure(bad_ace_${_name} "${_expect}" 2 data ace ${_file})
+endforeach()
 keff_expect_failure(data_cli_ace_no_library "data ace: expected an xsdir \\(or set KEFF_ACE_LIBRARY\\)" 2 data ace)
 if(KEFF_ACE_LIBRARY)
   add_test(NAME data_cli_ace_library COMMAND ${_keff} data ace ${KEFF_ACE_LIBRARY})

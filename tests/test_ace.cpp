@@ -26,7 +26,7 @@ ace::IncidentNeutron read_built(const AceBuild& a) {
 // The DataError a table gives; "" when it is read.
 std::string refusal(const std::string& text) {
   try {
-    ace::read_incident_neutron(ace::parse_ace_table(text, "tiny.ace"), "Es250");
+    ace::read_incident_neutron(ace::parse_ace_table(text, "tiny.ace", 1, "", "Es250"), "Es250");
   } catch (const DataError& e) {
     return e.what();
   }
@@ -115,8 +115,9 @@ TEST(AceReader, RefusesAnUnsupportedLawNamingNuclideMtAndLaw) {
 TEST(AceReader, RefusesATruncatedTable) {
   const std::string text = build_ace().text();
   const std::string e = refusal(text.substr(0, text.size() * 2 / 3));
-  EXPECT_NE(e.find("'tiny.ace', line "), std::string::npos) << e;
-  EXPECT_NE(e.find("truncated"), std::string::npos) << e;
+  EXPECT_NE(e.find("'tiny.ace': nuclide Es250 (99250.00c), line "), std::string::npos) << e;
+  EXPECT_NE(e.find("truncated: the file ends at XSS("), std::string::npos) << e;
+  EXPECT_NE(e.find(", in block "), std::string::npos) << e;
   EXPECT_NE(refusal(text.substr(0, 200)).find("truncated"), std::string::npos);
 }
 
@@ -147,8 +148,8 @@ TEST(AceReader, RefusesNaNAndNonNumbers) {
   std::string nan_text = text;
   nan_text.replace(start, at + 4 - start, "NaN");
   const std::string e = refusal(nan_text);
-  EXPECT_NE(e.find("is not a finite number"), std::string::npos) << e;
-  EXPECT_NE(e.find("'tiny.ace', line "), std::string::npos) << e;
+  EXPECT_NE(e.find("in block DNED: 'NaN' is not a finite number"), std::string::npos) << e;  // the last block
+  EXPECT_NE(e.find("'tiny.ace': nuclide Es250 (99250.00c), line "), std::string::npos) << e;
 }
 
 TEST(AceReader, RefusesANonMonotonicGrid) {

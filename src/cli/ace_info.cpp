@@ -76,7 +76,7 @@ void describe_ace_library(const std::string& xsdir_path, const std::vector<std::
     const std::string name = ace::name_of_za(e.za);
     if (!nuclides.empty() && std::find(nuclides.begin(), nuclides.end(), name) == nuclides.end()) continue;
     if (e.type != 1) throw DataError("'" + xsdir.path + "': " + e.zaid + " is a binary (type 2) table; keff reads type 1");
-    describe(ace::read_incident_neutron(ace::read_ace_table(e.file, e.address, e.zaid), name), reactions);
+    describe(ace::read_incident_neutron(ace::read_ace_table(e.file, e.address, e.zaid, name), name), reactions);
     ++read;
   }
   for (const std::string& wanted : nuclides) {

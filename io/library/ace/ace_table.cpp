@@ -37,6 +37,7 @@ class Lines {
   }
   std::int64_t number() const { return number_; }
   std::string_view rest() const { return position_ < text_.size() ? text_.substr(position_) : std::string_view{}; }
+  void rename(std::string where) { where_ = std::move(where); }
   [[noreturn]] void fail(const std::string& what) const {
     throw DataError(where_ + (number_ > 0 ? ", line " + std::to_string(number_) : std::string()) + ": " + what);
   }
@@ -81,6 +82,20 @@ bool parse_integer(std::string_view token, std::int64_t* value) {
   return ec == std::errc() && ptr == token.data() + token.size();
 }
 
+// The name of the block that XSS(index) lies in: the JXS entry with the largest pointer at or below it.
+std::string block_of(const AceTable& t, std::int64_t index) {
+  static const char* const names[32] = {"ESZ",  "NU",   "MTR",   "LQR",  "TYR",   "LSIG", "SIG",  "LAND",
+                                        "AND",  "LDLW", "DLW",   "GPD",  "MTRP",  "LSIGP", "SIGP", "LANDP",
+                                        "ANDP", "LDLWP", "DLWP", "YP",   "FIS",   "END",  "LUNR", "DNU",
+                                        "BDD",  "DNEDL", "DNED", "JXS(28)", "JXS(29)", "JXS(30)", "JXS(31)", "JXS(32)"};
+  int best = -1;
+  for (int j = 0; j < 32; ++j) {
+    if (j == 21 || t.jxs[static_cast<std::size_t>(j)] < 1 || t.jxs[static_cast<std::size_t>(j)] > index) continue;
+    if (best < 0 || t.jxs[static_cast<std::size_t>(j)] >= t.jxs[static_cast<std::size_t>(best)]) best = j;
+  }
+  return best < 0 ? std::string("before the first block") : std::string("block ") + names[best];
+}
+
 std::string quoted(std::string_view s) {
   std::string out(1, '\'');
   out.append(s.substr(0, 40));
@@ -104,11 +119,13 @@ void read_integers(Lines& lines, std::array<std::int64_t, N>& out, const char* n
 }  // namespace
 
 AceTable parse_ace_table(const std::string& text, const std::string& path, std::int64_t line,
-                         const std::string& expected_zaid) {
+                         const std::string& expected_zaid, const std::string& nuclide) {
   AceTable t;
   t.file = path;
-  std::string where = "'" + path + "'" + (expected_zaid.empty() ? "" : ": table " + expected_zaid);
-  Lines lines(text, line, where);
+  auto where = [&](const std::string& zaid) {
+    return "'" + path + "'" + (nuclide.empty() ? (zaid.empty() ? "" : ": table " + zaid) : ": nuclide " + nuclide + " (" + zaid + ")");
+  };
+  Lines lines(text, line, where(expected_zaid));
 
   // Header: legacy (ZAID AWR kT date / comment MAT) or 2.0 (version SZAID source / AWR kT date N / N lines).
   std::vector<std::string_view> first = fields(lines.require("the header"));
@@ -137,6 +154,7 @@ AceTable parse_ace_table(const std::string& text, const std::string& path, std::
   if (!parse_real(temperature_field, &t.temperature_mev) || t.temperature_mev < 0.0) {
     lines.fail("header: temperature " + quoted(temperature_field) + " is not a non-negative number (kT in MeV)");
   }
+  lines.rename(where(t.zaid));
   if (!expected_zaid.empty() && t.zaid != expected_zaid) {
     lines.fail("header: the table here is " + t.zaid + ", not " + expected_zaid + " (is the xsdir's address right?)");
   }
@@ -157,9 +175,15 @@ AceTable parse_ace_table(const std::string& text, const std::string& path, std::
   }
   t.xss.reserve(static_cast<std::size_t>(length));
   while (static_cast<std::int64_t>(t.xss.size()) < length) {
-    for (std::string_view f : fields(lines.require("XSS is complete (truncated table)"))) {
+    std::string_view next_line;
+    if (!lines.next(&next_line)) {
+      lines.fail("truncated: the file ends at XSS(" + std::to_string(t.xss.size()) + "), in " +
+                 block_of(t, static_cast<std::int64_t>(t.xss.size())) + ", of NXS(1) = " + std::to_string(length));
+    }
+    for (std::string_view f : fields(next_line)) {
       double v = 0.0;
-      if (!parse_real(f, &v)) lines.fail("XSS(" + std::to_string(t.xss.size() + 1) + ") " + quoted(f) + " is not a finite number");
+      const std::int64_t index = static_cast<std::int64_t>(t.xss.size()) + 1;
+      if (!parse_real(f, &v)) lines.fail("XSS(" + std::to_string(index) + ") in " + block_of(t, index) + ": " + quoted(f) + " is not a finite number");
       if (static_cast<std::int64_t>(t.xss.size()) == length) {
         lines.fail("XSS has more values on its last line than NXS(1) = " + std::to_string(length));
       }
@@ -169,14 +193,15 @@ AceTable parse_ace_table(const std::string& text, const std::string& path, std::
   return t;
 }
 
-AceTable read_ace_table(const std::string& path, std::int64_t line, const std::string& expected_zaid) {
+AceTable read_ace_table(const std::string& path, std::int64_t line, const std::string& expected_zaid,
+                        const std::string& nuclide) {
   std::string text;
   try {
     text = read_regular_file(path, limits::max_ace_file_bytes);
   } catch (const InputFileError& e) {
     throw DataError("cannot read ACE file: " + std::string(e.what()));
   }
-  return parse_ace_table(text, path, line, expected_zaid);
+  return parse_ace_table(text, path, line, expected_zaid, nuclide);
 }
 
 }  // namespace keff::ace

@@ -25,11 +25,14 @@ struct AceTable {
 };
 
 // Reads the table that begins at `line` (1-based; an xsdir's address for type-1 files) of `path`.
-// `expected_zaid`, when not empty, must be the table's. Throws DataError.
-AceTable read_ace_table(const std::string& path, std::int64_t line = 1, const std::string& expected_zaid = "");
+// `expected_zaid`, when not empty, must be the table's; `nuclide` names it in messages ("'u.ace': nuclide
+// U235 (92235.00c), line 12: ..."), and a value of XSS that is wrong is placed in its block. Throws
+// DataError.
+AceTable read_ace_table(const std::string& path, std::int64_t line = 1, const std::string& expected_zaid = "",
+                        const std::string& nuclide = "");
 
 // The same from text already in memory; `path` names it in messages.
 AceTable parse_ace_table(const std::string& text, const std::string& path, std::int64_t line = 1,
-                         const std::string& expected_zaid = "");
+                         const std::string& expected_zaid = "", const std::string& nuclide = "");
 
 }  // namespace keff::ace
