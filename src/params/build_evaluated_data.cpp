@@ -4,6 +4,7 @@
 #include "src/params/to_device.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace keff {

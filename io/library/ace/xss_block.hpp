@@ -7,6 +7,7 @@
 #include "io/library/data_error.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
