@@ -37,8 +37,15 @@ unavailable() {
 endf_dir=${KEFF_ENDF_DIR:-../shared/data/endf}
 compgen -G "$endf_dir/*.endf" >/dev/null || unavailable "no ENDF evaluations in $endf_dir (KEFF_ENDF_DIR)"
 
-# An NJOY that runs: given just `stop`, it exits 0.
-njoy_runs() { [ -x "$1" ] && (cd "${TMPDIR:-/tmp}" && echo stop | "$1" >/dev/null 2>&1); }
+# An NJOY that runs: given just `stop`, it exits 0 (in a folder of its own: it writes a file `output`).
+njoy_runs() {
+  local dir status=1
+  [ -x "$1" ] || return 1
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/keff-njoy-check.XXXXXX")
+  (cd "$dir" && echo stop | "$1" >/dev/null 2>&1) && status=0
+  rm -rf "$dir"
+  return $status
+}
 njoy=
 for candidate in "$(command -v njoy 2>/dev/null || true)" "$keff_njoy_prefix/bin/njoy"; do
   if [ -n "$candidate" ] && njoy_runs "$candidate"; then njoy=$candidate; break; fi
