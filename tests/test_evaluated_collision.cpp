@@ -6,6 +6,7 @@
 // spectrum's mean. The tiny table of tests/ace_builder.hpp, with its mass ratio changed where A = 2 shows
 // more; and the probability tables' bands. Means are held to 4.5 standard errors.
 #include "ace_builder.hpp"
+#include "sample_mean.hpp"
 #include "io/library/ace/ace_reader.hpp"
 #include "kernels/neutron/interactor/probability_tables.hpp"
 #include "kernels/neutron/interactor/scatter_evaluated.hpp"
@@ -64,28 +65,12 @@ std::vector<Outcome> run(const EvaluatedTables& tables, Case what, double energy
   return {h.data(), h.data() + samples};
 }
 
-struct Mean {
-  double value, error;
-};
-template <class F>
-Mean mean_of(const std::vector<Outcome>& v, F f) {
-  double s = 0, s2 = 0;
-  for (const Outcome& o : v) {
-    const double x = f(o);
-    s += x;
-    s2 += x * x;
-  }
-  const double n = static_cast<double>(v.size()), m = s / n;
-  return {m, std::sqrt(std::fmax(0.0, s2 / n - m * m) / n)};
-}
-#define EXPECT_MEAN(m, expected) EXPECT_NEAR((m).value, (expected), 4.5 * (m).error + 1e-12) << "sample error " << (m).error
-
 TEST(EvaluatedCollision, ElasticOffATargetAtRest) {
   EvaluatedTables t;
   t.add_nuclide(tiny(44, 2.0));  // the tiny table's elastic cosines are flat: isotropic
   const auto v = run(t, Case::elastic, 1.0e6);
-  EXPECT_MEAN(mean_of(v, [](const Outcome& o) { return o.energy / 1.0e6; }), 5.0 / 9);
-  EXPECT_MEAN(mean_of(v, [](const Outcome& o) { return o.mu; }), 1.0 / 3);
+  EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.energy / 1.0e6; }), 5.0 / 9);
+  EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.mu; }), 1.0 / 3);
 }
 
 TEST(EvaluatedCollision, ElasticWithATabulatedForwardCosine) {
@@ -98,7 +83,7 @@ TEST(EvaluatedCollision, ElasticWithATabulatedForwardCosine) {
   EvaluatedTables t;
   t.add_nuclide(n);
   const auto v = run(t, Case::elastic, 1.0e6);
-  EXPECT_MEAN(mean_of(v, [](const Outcome& o) { return o.energy / 1.0e6; }), (4.0 + 4.0 / 3 + 1) / 9);
+  EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.energy / 1.0e6; }), (4.0 + 4.0 / 3 + 1) / 9);
 }
 
 TEST(EvaluatedCollision, ElasticOffAMovingTarget) {
@@ -110,7 +95,7 @@ TEST(EvaluatedCollision, ElasticOffAMovingTarget) {
   const Vec3 v_n{0, 0, std::sqrt(e)};
   const Vec3 v_cm = (1.0 / 3.0) * (v_n + 2.0 * v_t);
   const Vec3 rel = v_n - v_cm;
-  EXPECT_MEAN(mean_of(v, [](const Outcome& o) { return o.energy; }), dot(v_cm, v_cm) + dot(rel, rel));
+  EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.energy; }), dot(v_cm, v_cm) + dot(rel, rel));
 }
 
 TEST(EvaluatedCollision, LevelScatteringInTheCentreOfMass) {
@@ -119,7 +104,7 @@ TEST(EvaluatedCollision, LevelScatteringInTheCentreOfMass) {
   const double a = 247.9, e = 3.0e6;
   const double e_cm = std::pow(a / (a + 1), 2) * (e - (a + 1) / a * 0.5e6);
   const auto v = run(t, Case::reaction, e);
-  EXPECT_MEAN(mean_of(v, [](const Outcome& o) { return o.energy; }), e_cm + e / ((a + 1) * (a + 1)));
+  EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.energy; }), e_cm + e / ((a + 1) * (a + 1)));
   for (const Outcome& o : v) ASSERT_EQ(o.extra, 2);  // (n,2n)
 }
 
@@ -128,12 +113,12 @@ TEST(EvaluatedCollision, FissionNeutronsPromptAndDelayed) {
   t.add_nuclide(tiny());
   const auto v = run(t, Case::fission, 1.0e-5);
   const double delayed = 0.0167 / 2.42;  // nu_d / nu at 1e-5 eV
-  EXPECT_MEAN(mean_of(v, [](const Outcome& o) { return o.extra >= 0 ? 1.0 : 0.0; }), delayed);
+  EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.extra >= 0 ? 1.0 : 0.0; }), delayed);
   std::vector<Outcome> prompt, late;
   for (const Outcome& o : v) (o.extra >= 0 ? late : prompt).push_back(o);
   const double wa = 0.988, wb = 2.249;  // the Watt spectrum at the grid's first energy
-  EXPECT_MEAN(mean_of(prompt, [](const Outcome& o) { return o.energy * 1e-6; }), 1.5 * wa + wa * wa * wb / 4);
-  EXPECT_MEAN(mean_of(late, [](const Outcome& o) { return o.energy * 1e-6; }), 1.0);  // flat on [0, 2] MeV
+  EXPECT_MEAN(test::sample_mean(prompt, [](const Outcome& o) { return o.energy * 1e-6; }), 1.5 * wa + wa * wa * wb / 4);
+  EXPECT_MEAN(test::sample_mean(late, [](const Outcome& o) { return o.energy * 1e-6; }), 1.0);  // flat on [0, 2] MeV
   for (const Outcome& o : late) ASSERT_EQ(o.extra, 0);  // the one group
 }
 

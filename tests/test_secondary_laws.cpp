@@ -11,6 +11,7 @@
 #include "kernels/neutron/interactor/sample_secondary.hpp"
 #include "src/params/flatten_secondaries.hpp"
 #include "src/params/to_device.hpp"
+#include "sample_mean.hpp"
 
 #include <gtest/gtest.h>
 
@@ -70,27 +71,13 @@ std::vector<neutron::SecondaryDraw> draw(const std::vector<ace::EnergyLaw>& laws
   return {host.data(), host.data() + samples};
 }
 
-struct Moments {
-  double mean = 0, error = 0;
-};
-template <class F>
-Moments moments(const std::vector<neutron::SecondaryDraw>& draws, F value) {
-  double s = 0, s2 = 0;
-  for (const auto& d : draws) {
-    const double v = value(d);
-    s += v;
-    s2 += v * v;
-  }
-  const double n = static_cast<double>(draws.size()), mean = s / n;
-  return {mean, std::sqrt((s2 / n - mean * mean) / n)};
-}
+using Moments = test::SampleMean;
 Moments energy_mev(const std::vector<neutron::SecondaryDraw>& draws) {
-  return moments(draws, [](const neutron::SecondaryDraw& d) { return d.energy * 1e-6; });
+  return test::sample_mean(draws, [](const neutron::SecondaryDraw& d) { return d.energy * 1e-6; });
 }
 Moments cosine(const std::vector<neutron::SecondaryDraw>& draws) {
-  return moments(draws, [](const neutron::SecondaryDraw& d) { return d.mu; });
+  return test::sample_mean(draws, [](const neutron::SecondaryDraw& d) { return d.mu; });
 }
-#define EXPECT_MEAN(m, expected) EXPECT_NEAR((m).mean, (expected), 4.5 * (m).error) << "sample error " << (m).error
 
 TEST(SecondaryLaws, MaxwellFissionSpectrum) {
   ace::EnergyLaw law = law_of(ace::EnergyLawKind::maxwell_fission);
@@ -163,7 +150,7 @@ TEST(SecondaryLaws, NBodyPhaseSpace) {
     law.bodies = bodies;
     law.total_mass_ratio = ap;
     const auto draws = draw({law}, e, awr, q);
-    EXPECT_MEAN(moments(draws, [&](const auto& d) { return d.energy * 1e-6 / e_max; }), means[bodies - 3]) << bodies;
+    EXPECT_MEAN(test::sample_mean(draws, [&](const auto& d) { return d.energy * 1e-6 / e_max; }), means[bodies - 3]) << bodies;
     EXPECT_MEAN(cosine(draws), 0.0);
   }
 }
@@ -182,7 +169,7 @@ ace::EnergyLaw tabular_law(ace::EnergyLawKind kind, double scale_second = 1.0) {
 TEST(SecondaryLaws, ContinuousTabularFollowsItsCdf) {
   const auto draws = draw({tabular_law(ace::EnergyLawKind::continuous_tabular)}, 1.0);
   EXPECT_MEAN(energy_mev(draws), 14.0 / 15);
-  EXPECT_MEAN(moments(draws, [](const auto& d) { return d.energy < 1e6 ? 1.0 : 0.0; }), 0.6);
+  EXPECT_MEAN(test::sample_mean(draws, [](const auto& d) { return d.energy < 1e6 ? 1.0 : 0.0; }), 0.6);
 }
 
 TEST(SecondaryLaws, UnitBaseInterpolationBetweenIncidentEnergies) {
@@ -199,7 +186,7 @@ TEST(SecondaryLaws, DiscreteLinesBeforeTheContinuum) {
   const ace::OutgoingTable t = outgoing({0.5, 1.0, 2.0}, {0.3, 0.7, 0.7}, {0.3, 0.3, 1.0}, 1);
   law.outgoing = {t, t};
   const auto draws = draw({law}, 2.0);
-  EXPECT_MEAN(moments(draws, [](const auto& d) { return d.energy == 0.5e6 ? 1.0 : 0.0; }), 0.3);
+  EXPECT_MEAN(test::sample_mean(draws, [](const auto& d) { return d.energy == 0.5e6 ? 1.0 : 0.0; }), 0.3);
   EXPECT_MEAN(energy_mev(draws), 0.3 * 0.5 + 0.7 * 1.5);
 }
 
@@ -232,7 +219,7 @@ TEST(SecondaryLaws, LawsChosenByTheirProbabilities) {
   maxwell.theta = constant(1.0);
   maxwell.probability = ace::Tab1{{}, {}, {1e-11, 20.0}, {0.75, 0.75}};
   const auto draws = draw({level, maxwell}, 4.0);
-  EXPECT_MEAN(moments(draws, [](const auto& d) { return d.energy == 2.0e6 ? 1.0 : 0.0; }), 0.25);
+  EXPECT_MEAN(test::sample_mean(draws, [](const auto& d) { return d.energy == 2.0e6 ? 1.0 : 0.0; }), 0.25);
 }
 
 // f(x) at each x (MeV) of a TAB1 flattened and evaluated on the device, in eV.
@@ -280,7 +267,7 @@ TEST(SecondaryLaws, EvaluatedTablesReproduceTheirCdf) {
     const auto draws = draw({law}, law.incident_energy[i]);
     for (std::size_t k = t.discrete_lines + 1; k + 1 < t.energy.size(); k += (t.energy.size() / 6) + 1) {
       const double edge = t.energy[k] * 1e6;
-      const Moments below = moments(draws, [&](const auto& d) { return d.energy < edge ? 1.0 : 0.0; });
+      const Moments below = test::sample_mean(draws, [&](const auto& d) { return d.energy < edge ? 1.0 : 0.0; });
       EXPECT_NEAR(below.mean, t.cdf[k], 4.5 * std::max(below.error, 1e-4))
           << "MT " << mt << " at E = " << law.incident_energy[i] << " MeV, E' = " << t.energy[k] << " MeV";
     }
