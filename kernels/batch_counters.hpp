@@ -22,6 +22,10 @@ struct BatchCounters {
   Fixed weight_started = 0;    // statistical weight, fixed point like the estimators
   Fixed weight_ended = 0;
   Fixed weight_leaked = 0;     // of the histories that leaked: the leakage fraction's numerator
+  // Secondary neutrons ((n,2n), ...: kernels/transport/secondary_stack.hpp) transported after the
+  // neutron that made them, in the same history; each ends as absorbed, leaked or lost as well.
+  std::int64_t secondaries = 0;
+  Fixed weight_secondary = 0;
 
   // One list of the counters, as f(&BatchCounters::counter): what += (the sums over threads and slots)
   // and the sum over ranks (src/driver/simulation.cpp) iterate, so a new counter is declared above and
@@ -33,6 +37,7 @@ struct BatchCounters {
     f(&BatchCounters::collisions), f(&BatchCounters::histories), f(&BatchCounters::absorbed);
     f(&BatchCounters::leaked), f(&BatchCounters::lost);
     f(&BatchCounters::weight_started), f(&BatchCounters::weight_ended), f(&BatchCounters::weight_leaked);
+    f(&BatchCounters::secondaries), f(&BatchCounters::weight_secondary);
   }
 
   // How many: the length of the message the sum over ranks sends.

@@ -28,12 +28,18 @@ struct Particle {
   int group = 0;       // multigroup
   Real weight = 1;
   Fate fate = Fate::alive;
+  // Evaluated data: the stream of the unresolved-range probability-table draws, one per nuclide, the same
+  // for every lookup until a collision changes the energy (kernels/neutron/xs/evaluated_lookup.hpp).
+  std::uint64_t urr_seed = 0;
   // [geometry]; geo.material moves with every group
   GeometryState geo;
   // [history]
   Lcg63 rng;
   std::int64_t index = 0;   // global index of the history in its batch
   int n_progeny = 0;        // fission sites banked so far
+  // The top of the history's stack of secondary neutrons ((n,2n), ...) waiting to be transported, an
+  // index into the batch's SecondaryStack (kernels/transport/secondary_stack.hpp); -1: none.
+  int secondary_top = -1;
   int n_events = 0;         // flights so far
   std::int64_t n_collisions = 0;
 

@@ -59,9 +59,7 @@ struct ContinuousEnergyPhysics {
                                                   Real k_prev) const {
     CollisionOutcome out;
     const int mat = p.geo.material;
-    const int first = materials.offsets(mat);
-    const int count = materials.offsets(mat + 1) - first;
-    const int n = materials.nuclide(first + sample_nuclide(cache, count, xs.total, p.rng.next()));
+    const int n = collision_nuclide(materials, mat, cache, xs.total, p.rng.next());
     const MicroXs micro = micro_xs(nuclides, materials, mat, n, p.energy, energy_search(nuclides, p.energy));
 
     // Fission neutrons, expected weight * nu sigma_f / sigma_t / k of the sampled nuclide: over the

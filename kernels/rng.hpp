@@ -13,8 +13,11 @@ namespace keff {
 
 // Independent uses of randomness get disjoint streams (geometry_check: the sample points of
 // kernels/geometry_check.hpp, drawn before any transport and never from the other streams;
-// source_pilot: the initial source's pilot sample, kernels/source_pilot.hpp).
-enum class RngStream : std::uint64_t { tracking = 0, source = 1, selection = 2, geometry_check = 3, source_pilot = 4 };
+// source_pilot: the initial source's pilot sample, kernels/source_pilot.hpp; urr: evaluated data's
+// probability-table draws, kernels/neutron/xs/evaluated_lookup.hpp).
+enum class RngStream : std::uint64_t {
+  tracking = 0, source = 1, selection = 2, geometry_check = 3, source_pilot = 4, urr = 5
+};
 
 struct Lcg63 {
   static constexpr std::uint64_t mult = 2806196910506780709ULL;

@@ -211,4 +211,12 @@ KOKKOS_INLINE_FUNCTION int sample_nuclide(const Cache& cache, int count, Real to
   return count - 1;
 }
 
+// The nuclide of `material` a collision is with, drawn with xi from the cache the particle's lookup filled.
+template <class Mem, class Cache>
+KOKKOS_INLINE_FUNCTION int collision_nuclide(const MaterialParams<Mem>& materials, int material, const Cache& cache,
+                                             Real total, Real xi) {
+  const int first = materials.offsets(material);
+  return materials.nuclide(first + sample_nuclide(cache, materials.offsets(material + 1) - first, total, xi));
+}
+
 }  // namespace keff

@@ -530,3 +530,67 @@ if(KEFF_ACE_LIBRARY)
   set_tests_properties(data_cli_ace_library PROPERTIES LABELS "cli;data" TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "U235 +92235.00c +293.6 K +76514 energies.*verified 7 tables")
 endif()
+
+# Transport on evaluated data. The tiny nuclide's sphere (secondary neutrons of (n,2n) included) gives the
+# same bits at 1, 2 and 4 ranks, in both transport modes, and at 1 and 2 threads in each.
+set(_es250 ${CMAKE_CURRENT_SOURCE_DIR}/inputs/ace/es250_sphere.toml)
+add_test(NAME determinism_evaluated
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" "-DARGS=run;${_es250}"
+                 "-DVARIANTS=1:--mode,history;2:--mode,event;4:--mode,history;1:--mode,event;2:--mode,history"
+                 -DOUT=${_out}/determinism_evaluated -P ${_cmake_dir}/compare_variants.cmake)
+set_tests_properties(determinism_evaluated PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600
+                     ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_WAIT_POLICY=passive")
+foreach(_mode history event)
+  add_test(NAME determinism_threads_evaluated_${_mode}
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=run;${_es250};--mode;${_mode}" -DTHREADS_A=1 -DTHREADS_B=2
+                   -DOUT=${_out}/det_threads_evaluated_${_mode} -P ${_cmake_dir}/compare_runs.cmake)
+  set_tests_properties(determinism_threads_evaluated_${_mode} PROPERTIES LABELS "cli;determinism" TIMEOUT 600)
+endforeach()
+# A material's nuclides resolve through the xsdir at its temperature, or the run is refused naming the
+# material and what the library holds.
+file(READ ${_es250} _es250_text)
+set(_es250_xsdir "xsdir = \"${CMAKE_CURRENT_SOURCE_DIR}/inputs/ace/xsdir\"")
+string(REPLACE "xsdir = \"xsdir\"" "${_es250_xsdir}" _es250_text "${_es250_text}")
+# The sphere's input with `from` replaced by `to`, refused with `regex`.
+function(keff_evaluated_refused name from to regex)
+  string(REPLACE "${from}" "${to}" _text "${_es250_text}")
+  file(WRITE ${_out}/${name}.toml "${_text}")
+  keff_expect_failure(${name} "${name}.toml:[0-9]+: ${regex}" 2 run ${_out}/${name}.toml)
+endfunction()
+keff_evaluated_refused(evaluated_temperature_beyond_tolerance "Es250 = 0.05 }" "Es250 = 0.05 }\ntemperature = 600.0"
+                       "material 'es': nuclide 'Es250': .*no table of Es250 within 10 K of 600.0 K \\(the library holds 99250.00c at 293.6 K\\)")
+keff_evaluated_refused(evaluated_nuclide_not_in_library "Es250 = 0.05" "U235 = 0.05"
+                       "material 'es': nuclide 'U235': .*xsdir")
+keff_evaluated_refused(evaluated_not_a_nuclide_name "Es250 = 0.05" "Uranium = 0.05"
+                       "material 'es': nuclide 'Uranium': not a nuclide name \\(allowed: an element symbol and a mass number")
+keff_evaluated_refused(evaluated_no_xsdir "${_es250_xsdir}" "ace = true"
+                       "nuclear_data.ace: evaluated data, but no xsdir: the input names none and KEFF_ACE_LIBRARY is not set")
+set_tests_properties(evaluated_no_xsdir PROPERTIES ENVIRONMENT_MODIFICATION "KEFF_ACE_LIBRARY=unset:")
+
+# The NJOY-made library against OpenMC 0.16 on the same ACE files (perf/RESULTS.md, "Evaluated data
+# against OpenMC"): k and the leakage fraction of a short run of each example within 3 combined standard
+# deviations of OpenMC's four-seed means.
+if(KEFF_ACE_LIBRARY)
+  # <example>|<k>|<sigma>|<leakage>|<sigma>
+  set(_references "heu_metal_sphere|1.00364|0.00033|0.573248|0.000260"
+                  "pu241_metal_sphere|1.00012|0.00035|0.663909|0.000243"
+                  "uranyl_solution_sphere|1.26798|0.00098|0.275957|0.000248")
+  if(KEFF_HAVE_NCRYSTAL)
+    list(APPEND _references "uranyl_solution_sphere_ncrystal|1.28339|0.00051|0.267442|0.000237")
+  endif()
+  foreach(_case IN LISTS _references)
+    string(REPLACE "|" ";" _case "${_case}")
+    list(GET _case 0 _example)
+    list(GET _case 1 _k)
+    list(GET _case 2 _k_sigma)
+    list(GET _case 3 _leakage)
+    list(GET _case 4 _leakage_sigma)
+    add_test(NAME evaluated_openmc_${_example}
+             COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
+                     "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/evaluated/${_example}.toml;--particles;10000;--batches;60;--inactive;20"
+                     -DK_REF=${_k} -DK_SIGMA=${_k_sigma} -DLEAKAGE_REF=${_leakage} -DLEAKAGE_SIGMA=${_leakage_sigma}
+                     -DSIGMAS=3 -DOUT=${_out}/evaluated_openmc_${_example} -P ${_cmake_dir}/against_reference.cmake)
+    set_tests_properties(evaluated_openmc_${_example} PROPERTIES LABELS "cli;statistical" TIMEOUT 900
+                         ENVIRONMENT "KEFF_ACE_LIBRARY=${KEFF_ACE_LIBRARY}")
+  endforeach()
+endif()

@@ -8,7 +8,7 @@
 #include "ace_builder.hpp"
 #include "sample_mean.hpp"
 #include "io/library/ace/ace_reader.hpp"
-#include "kernels/neutron/interactor/probability_tables.hpp"
+#include "kernels/neutron/xs/probability_tables.hpp"
 #include "kernels/neutron/interactor/scatter_evaluated.hpp"
 #include "src/params/build_evaluated_data.hpp"
 #include "src/params/to_device.hpp"

@@ -36,6 +36,7 @@ Particle distinct_particle(int base, Fate fate) {
   p.group = next();
   p.weight = real();
   p.fate = fate;
+  p.urr_seed = (std::uint64_t(1) << 63) + static_cast<std::uint64_t>(next());
   p.geo.n_levels = max_geometry_levels;
   for (GeometryLevel& lv : p.geo.level) {
     lv.universe = next();
@@ -48,6 +49,7 @@ Particle distinct_particle(int base, Fate fate) {
   p.rng.state = (std::uint64_t(1) << 62) + static_cast<std::uint64_t>(next());  // all 64 bits matter
   p.index = (std::int64_t(1) << 40) + next();
   p.n_progeny = next();
+  p.secondary_top = next();
   p.n_events = next();
   p.n_collisions = (std::int64_t(1) << 41) + next();
   p.k_collision = real();
@@ -78,11 +80,13 @@ void expect_groups(const Particle& got, const Particle& want, unsigned groups, c
     EXPECT_EQ(got.group, want.group);
     EXPECT_EQ(got.weight, want.weight);
     EXPECT_EQ(got.fate, want.fate);
+    EXPECT_EQ(got.urr_seed, want.urr_seed);
   }
   if (groups & history) {
     EXPECT_EQ(got.rng.state, want.rng.state);
     EXPECT_EQ(got.index, want.index);
     EXPECT_EQ(got.n_progeny, want.n_progeny);
+    EXPECT_EQ(got.secondary_top, want.secondary_top);
     EXPECT_EQ(got.n_events, want.n_events);
     EXPECT_EQ(got.n_collisions, want.n_collisions);
     EXPECT_EQ(got.k_collision, want.k_collision);

@@ -204,7 +204,7 @@ std::optional<model::Domains> read_domains(const Section& root, const model::Pro
 void check_hash_grid_size(const Section& root, const model::Problem& p) {
   const auto& s = p.settings;
   if (s.mode != model::PhysicsMode::continuous_energy || s.energy_grid != EnergyGridKind::hash) return;
-  if (!p.nuclear_data.library.empty()) return;
+  if (!p.nuclear_data.library.empty() || p.nuclear_data.ace) return;
   const std::int64_t nuclides = p.nuclear_data.nuclides;
   if (limits::checked_product(limits::max_xs_table_entries, std::int64_t{s.hash_bins} + 1, nuclides)) return;
   const std::string what = "(hash_bins + 1) x nuclear_data.nuclides = (" + std::to_string(s.hash_bins) + " + 1) x " +

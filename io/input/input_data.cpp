@@ -6,12 +6,53 @@
 #include "io/thermal/ncrystal.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 namespace keff::detail {
 
 // ---------------------------------------------------------------------------------------------------
 // [nuclear_data] and [multigroup]
+
+namespace {
+
+// A path relative to the input file, so that an input and its data move together ("<default>" and
+// "<stdin>"-like sources have no directory).
+std::string relative_to_input(const Section& root, const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string& source = root.source().name;
+  if (p.is_relative() && !source.starts_with("<")) return (std::filesystem::path(source).parent_path() / p).lexically_normal().string();
+  return path;
+}
+
+// ace = true (or an xsdir given): evaluated data from an ACE library. Returns whether it is.
+bool read_ace_library(const Section& root, const Section& nd, model::NuclearDataSpec& out) {
+  out.ace = nd.boolean("ace").value_or(nd.has("xsdir"));
+  if (!out.ace) {
+    for (const char* key : {"xsdir", "temperature_tolerance"}) {
+      if (nd.has(key)) nd.fail(key, "only with evaluated data, but ace = false", "ace = true, xsdir, temperature_tolerance");
+    }
+    return false;
+  }
+  for (const char* key : {"library", "load", "readers", "nuclides", "gridpoints", "seed", "flat"}) {
+    if (nd.has(key)) nd.fail(key, "not with evaluated data (ace = true)", "ace, xsdir, temperature_tolerance");
+  }
+  if (const auto xsdir = nd.string("xsdir")) {
+    if (xsdir->empty()) nd.fail("xsdir", "empty path", "the path of an xsdir");
+    out.xsdir = relative_to_input(root, *xsdir);
+  } else if (const char* env = std::getenv("KEFF_ACE_LIBRARY"); env && *env) {
+    out.xsdir = env;
+  } else {
+    nd.fail("ace", "evaluated data, but no xsdir: the input names none and KEFF_ACE_LIBRARY is not set",
+            "xsdir = \"<path of an xsdir>\", or KEFF_ACE_LIBRARY=<path> in the environment (scripts/README.md)");
+  }
+  out.temperature_tolerance = nd.number("temperature_tolerance", out.temperature_tolerance,
+                                        [](double v) { return v >= 0 && v <= limits::max_temperature; },
+                                        "0 to " + format_number(limits::max_temperature) + " K");
+  return true;
+}
+
+}  // namespace
 
 model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode mode) {
   model::NuclearDataSpec out;
@@ -22,8 +63,10 @@ model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode
     root.fail("nuclear_data", "continuous-energy data in a multigroup problem",
               "[nuclear_data] only with settings.mode = \"continuous-energy\"; multigroup data goes in [multigroup] and the materials");
   }
-  nd->allow_only({"library", "load", "readers", "nuclides", "gridpoints", "seed", "flat"});
+  nd->allow_only({"ace", "xsdir", "temperature_tolerance", "library", "load", "readers", "nuclides", "gridpoints",
+                  "seed", "flat"});
   out.where = nd->loc();
+  if (read_ace_library(root, *nd, out)) return out;
   out.library = nd->string("library").value_or("");
   if (!out.library.empty()) {
     // Synthetic-data keys would be silently ignored next to a library: say so instead.
@@ -33,12 +76,7 @@ model::NuclearDataSpec read_nuclear_data(const Section& root, model::PhysicsMode
                  "library, load, readers; or no library and nuclides, gridpoints, seed, flat");
       }
     }
-    const std::filesystem::path path(out.library);
-    const std::string& source = root.source().name;
-    // Relative to the input file, so an input and its library move together; "<default>" has no directory.
-    if (path.is_relative() && !source.starts_with("<")) {
-      out.library = (std::filesystem::path(source).parent_path() / path).lexically_normal().string();
-    }
+    out.library = relative_to_input(root, out.library);
     out.load.strategy = nd->choice("load", LoadStrategy::root);
     if (nd->has("readers") && out.load.strategy != LoadStrategy::readers) {
       nd->fail("readers", "only with load = \"readers\"", "load = \"readers\" and readers = K");

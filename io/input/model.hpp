@@ -114,6 +114,12 @@ struct Material {
 // memory from (nuclides, gridpoints, seed, shape); otherwise `library` is the path of an HDF5 library
 // file or a text library directory (resolved against the input file's directory), read by `load`.
 struct NuclearDataSpec {
+  // Evaluated data from an ACE library (ace = true): its xsdir (the input's `xsdir`, else the
+  // environment's KEFF_ACE_LIBRARY), each material's nuclides taken at the table nearest the material's
+  // temperature within temperature_tolerance (K).
+  bool ace = false;
+  std::string xsdir;
+  double temperature_tolerance = 10.0;
   std::string library;
   LoadSpec load;
   int nuclides = 68;          // library size (Hoogenboom-Martin "small")
@@ -191,6 +197,7 @@ struct Settings {
   EnergyGridKind energy_grid;
   ThermalModel thermal;  // continuous energy: targets moving or at rest
   double temperature;    // K: every material's unless it gives its own
+  bool ptables;          // evaluated data: unresolved-range probability tables (OpenMC's ptables)
   // NCrystal materials: tabulated before transport (every backend), or NCrystal asked in transport (host only)
   bool thermal_tables;
   bool ncrystal_fresh_cache_per_call = false;  // benchmarks only (perf/): not an input key

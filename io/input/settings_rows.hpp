@@ -188,6 +188,9 @@ void for_each_setting(F&& f) {
   f(NumberRow<&Settings::temperature>{{"temperature", "K: every material's temperature unless it gives its own", "",
                                        Restart::match, Applies::continuous_energy},
                                       0, limits::max_temperature, 293.6, true});
+  f(BooleanRow<&Settings::ptables>{{"ptables", "evaluated data: cross sections in the unresolved resonance range "
+                                    "from the probability tables (ACE UNR block), or smooth", "", Restart::match,
+                                    Applies::continuous_energy}, true});
   f(BooleanRow<&Settings::thermal_tables>{{"thermal_tables", "NCrystal materials from tables built before transport "
                                            "(any backend), or NCrystal asked in transport (host backends)", "",
                                            Restart::match, Applies::continuous_energy}, true});

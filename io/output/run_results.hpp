@@ -179,6 +179,9 @@ struct TransportReport {
   std::string reorder;  // sorted: what moved (settings.event.reorder)
   std::int64_t slots = 0;
   std::int64_t rounds = 0, lookups = 0, flights = 0, crossings = 0, collisions = 0;
+  // Evaluated data: the most (n,xn) neutrons one batch made on a rank (the secondary stack's high-water
+  // mark) and the room for them (kernels/transport/secondary_stack.hpp); 0 and 0 otherwise.
+  std::int64_t secondaries_most = 0, secondary_capacity = 0;
 };
 
 template <class T, class F>
@@ -186,7 +189,8 @@ template <class T, class F>
 void for_each_field(T& t, F&& f) {
   f("mode", t.mode), f("sort", t.sort), f("sorter", t.sorter), f("reorder", t.reorder), f("slots", t.slots);
   f("rounds", t.rounds), f("lookups", t.lookups), f("flights", t.flights), f("crossings", t.crossings);
-  f("collisions", t.collisions);
+  f("collisions", t.collisions), f("secondaries_most", t.secondaries_most);
+  f("secondary_capacity", t.secondary_capacity);
 }
 
 // Domain decomposition: the mesh, and per rank (min / mean / max over ranks) what crossed domain

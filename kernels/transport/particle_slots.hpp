@@ -103,10 +103,11 @@ template <class Exec>
 struct StateFields {
   SlotField<Exec, Real> energy, weight;
   SlotField<Exec, int> group, fate;
+  SlotField<Exec, std::uint64_t> urr_seed;
 
   template <class F>
   void for_each_view(F&& f) {
-    f(energy, "energy"), f(weight, "weight"), f(group, "group"), f(fate, "fate");
+    f(energy, "energy"), f(weight, "weight"), f(group, "group"), f(fate, "fate"), f(urr_seed, "urr_seed");
   }
   template <class Direction, class P>
   KOKKOS_INLINE_FUNCTION void transfer(int s, P& p) const {
@@ -114,6 +115,7 @@ struct StateFields {
     Direction::copy(group(s), p.group);
     Direction::copy(weight(s), p.weight);
     Direction::copy(fate(s), p.fate);
+    Direction::copy(urr_seed(s), p.urr_seed);
   }
 };
 
@@ -122,20 +124,21 @@ template <class Exec>
 struct HistoryFields {
   SlotField<Exec, std::uint64_t> rng;
   SlotField<Exec, std::int64_t> index, n_collisions;
-  SlotField<Exec, int> n_progeny, n_events;
+  SlotField<Exec, int> n_progeny, n_events, secondary_top;
   SlotField<Exec, Real> k_collision, k_absorption, k_tracklength;
 
   template <class F>
   void for_each_view(F&& f) {
     f(rng, "rng"), f(index, "index"), f(n_collisions, "n_collisions"), f(n_progeny, "n_progeny");
-    f(n_events, "n_events"), f(k_collision, "k_collision"), f(k_absorption, "k_absorption");
-    f(k_tracklength, "k_tracklength");
+    f(n_events, "n_events"), f(secondary_top, "secondary_top"), f(k_collision, "k_collision");
+    f(k_absorption, "k_absorption"), f(k_tracklength, "k_tracklength");
   }
   template <class Direction, class P>
   KOKKOS_INLINE_FUNCTION void transfer(int s, P& p) const {
     Direction::copy(rng(s), p.rng.state);
     Direction::copy(index(s), p.index);
     Direction::copy(n_progeny(s), p.n_progeny);
+    Direction::copy(secondary_top(s), p.secondary_top);
     Direction::copy(n_events(s), p.n_events);
     Direction::copy(n_collisions(s), p.n_collisions);
     Direction::copy(k_collision(s), p.k_collision);
@@ -265,6 +268,15 @@ struct ParticleSlots {
     if (!p.alive()) {
       if constexpr ((Loaded & slot_fields::history) == 0) load_into<slot_fields::history>(s, p);
       ctx.finish(p, ended(s));
+      // The history's next secondary neutron takes the slot over (lost at birth: ended at once).
+      while (ctx.resume_secondary(p, ended(s))) {
+        if (p.alive()) {
+          store<slot_fields::all>(s, p);
+          event(s) = static_cast<int>(SlotEvent::lookup);
+          return;
+        }
+        ctx.finish(p, ended(s));
+      }
       event(s) = static_cast<int>(SlotEvent::empty);
       return;
     }

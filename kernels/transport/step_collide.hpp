@@ -7,12 +7,15 @@
 
 namespace keff {
 
-// The fission bank as the physics of one collision sees it: each site pushed is banked, and scored as
-// CMFD production of the colliding neutron's coarse cell and group (nothing when CMFD is inactive).
+// Where the neutrons a collision makes go, as the physics of one collision sees it: each fission site
+// pushed is banked, and scored as CMFD production of the colliding neutron's coarse cell and group
+// (nothing when CMFD is inactive); each extra neutron of an (n,xn) reaction waits on the history's
+// secondary stack.
 template <class Mem>
 struct CollisionBank {
   const FissionBank<Mem>& bank;
   const CmfdTally<Mem>& cmfd;
+  const SecondaryStack<Mem>& secondaries;
   CmfdCollision parent;
   Real k_prev;
 
@@ -20,6 +23,7 @@ struct CollisionBank {
     bank.push(s);
     cmfd.score_site(parent, s, k_prev);
   }
+  KOKKOS_INLINE_FUNCTION void push_secondary(Particle& p, Real energy, Vec3 u) const { secondaries.push(p, energy, u); }
 };
 
 // `cache`: the micro-XS cache the particle's last lookup filled (kernels/transport/step_lookup.hpp).
@@ -31,7 +35,7 @@ KOKKOS_INLINE_FUNCTION void collide(const TransportContext<Mem, Physics>& ctx, P
   ctx.tallies.score_collision(ctx.geometry, p, xs);
   const TallyCollision tallied{p.u, p.energy, p.group, p.weight, xs};
   const CmfdCollision before = ctx.cmfd.before_collision(p);
-  const CollisionBank<Mem> bank{ctx.bank, ctx.cmfd, before, ctx.control.k_prev};
+  const CollisionBank<Mem> bank{ctx.bank, ctx.cmfd, ctx.secondaries, before, ctx.control.k_prev};
   p.k_absorption += ctx.physics.collide(p, xs, cache, bank, ctx.control.k_prev).k_absorption;
   ctx.tallies.score_analog(ctx.geometry, tallied, p);
   ctx.cmfd.score_collision(before, p);

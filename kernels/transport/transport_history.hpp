@@ -1,6 +1,7 @@
 #pragma once
 // History-based transport: one thread follows one neutron from its source site until it is absorbed,
-// leaks or is lost, calling the step functions in turn: lookup -> advance -> cross | collide. Estimators
+// leaks or is lost, calling the step functions in turn: lookup -> advance -> cross | collide; then the
+// secondary neutrons its collisions made, one after the other (kernels/transport/secondary_stack.hpp). Estimators
 // accumulate in the particle and reach the batch total through a fixed-point parallel reduction
 // (order-independent), so the result equals event-based transport's bit for bit.
 #include "kernels/transport/step_advance.hpp"
@@ -30,15 +31,17 @@ struct HistoryTransport {
     const auto cache = Kokkos::subview(ws.micro_xs, token.value(), Kokkos::ALL);
     Particle p = start_history(ctx, source(i), ctx.control.coords.local.first + i);
     count_start(p, sums);
-    while (p.alive()) {
-      lookup_xs(ctx, p, cache);
-      switch (advance(ctx, p)) {
-        case FlightEnd::boundary: cross_surface(ctx, p); break;
-        case FlightEnd::collision: collide(ctx, p, cache); break;
-        case FlightEnd::lost: break;
+    do {
+      while (p.alive()) {
+        lookup_xs(ctx, p, cache);
+        switch (advance(ctx, p)) {
+          case FlightEnd::boundary: cross_surface(ctx, p); break;
+          case FlightEnd::collision: collide(ctx, p, cache); break;
+          case FlightEnd::lost: break;
+        }
       }
-    }
-    ctx.finish(p, sums);
+      ctx.finish(p, sums);
+    } while (ctx.resume_secondary(p, sums));
   }
 
   KOKKOS_INLINE_FUNCTION void init(BatchCounters& v) const { v = BatchCounters{}; }

@@ -1,9 +1,9 @@
 #pragma once
 // The mutable State that transport writes, in one place with one owner (src/driver/transporter): the
 // fission bank, the batch's tally sums, CMFD scores and populations' k sums, the lost record, the
-// history mode's per-thread scratch and the event mode's slots (two sets when a sort moves particles)
-// and queues. allocate_transport_state() makes all of it once per run; only the bank grows, between
-// batches, when a batch overflows it. Kernels get Views of it, never allocate. The source a batch
+// history mode's per-thread scratch, the event mode's slots (two sets when a sort moves particles) and
+// queues, and the secondary neutrons of (n,xn) reactions. allocate_transport_state() makes all of it once
+// per run; only the bank and the secondaries grow, between batches, when a batch overflows them. Kernels get Views of it, never allocate. The source a batch
 // transports and the ordered bank belong to the source cycle (src/driver/source_cycle.hpp).
 #include "kernels/cmfd_tally.hpp"
 #include "kernels/fission_bank.hpp"
@@ -12,6 +12,7 @@
 #include "kernels/scatter_sums.hpp"
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/particle_slots.hpp"
+#include "kernels/transport/secondary_stack.hpp"
 #include "kernels/vocabulary/populations.hpp"
 #include "kernels/vocabulary/site.hpp"
 #include "kernels/workspace.hpp"
@@ -27,6 +28,7 @@ namespace keff {
 // What the State is sized by.
 struct TransportStateSizes {
   std::int64_t bank_capacity = 0;  // fission sites before the bank overflows
+  std::int64_t secondary_capacity = 0;  // secondary neutrons a batch holds (0: physics without (n,xn))
   std::int64_t tally_values = 0;   // of every tally together (kernels/tally/tally_params.hpp)
   CmfdMesh cmfd_mesh;              // CMFD's coarse mesh and groups (0 groups: no CMFD scores)
   int cmfd_groups = 0;
@@ -54,14 +56,17 @@ struct TransportState {
   ParticleSlots<Exec> slots;              // event-based: particles in flight (empty Views otherwise)
   ParticleSlots<Exec> spare_slots;        // particles reordered by a sort: the slots it moves them into
   EventQueues<Exec> queues;
+  SecondaryStack<Mem> secondaries;        // (n,xn) neutrons waiting in their histories
 
   std::int64_t bank_capacity() const { return static_cast<std::int64_t>(bank.sites.extent(0)); }
+  std::int64_t secondary_capacity() const { return static_cast<std::int64_t>(secondaries.records.extent(0)); }
 
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     const std::size_t copies = 1 + static_cast<std::size_t>(sum_copies);
     return b(bank.sites) + b(tally_sums) + (population_sums.span() + cmfd.scores.size()) * copies * sizeof(Fixed) + workspace.bytes() +
-           slots.bytes() + spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes();
+           slots.bytes() + spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes() +
+           b(secondaries.records);
   }
 };
 
@@ -79,7 +84,8 @@ double transport_state_bytes(const Exec& exec, const TransportStateSizes& n, dou
   const double sort_offsets =
       (event_sort_keys(n.event_slots, n.event_order, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
   return static_cast<double>(n.bank_capacity) * sizeof(Site) + tally + scratch + sort_offsets +
-         static_cast<double>(n.event_slots) * bytes_per_slot;
+         static_cast<double>(n.event_slots) * bytes_per_slot +
+         static_cast<double>(n.secondary_capacity) * sizeof(SecondaryRecord);
 }
 
 // Bytes one event slot takes: its particle and micro-XS row and its queue entry; sorted, also a
@@ -126,7 +132,18 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
       Workspace<Exec>(exec, n.event_slots > 0 ? 1 : n.max_nuclides),
       slots,
       spare ? allocate_particle_slots(exec, n.event_slots, n.max_nuclides, slots.ended) : ParticleSlots<Exec>{},
-      allocate_event_queues(exec, n.event_slots, n.event_order, n.n_materials, n.n_groups)};
+      allocate_event_queues(exec, n.event_slots, n.event_order, n.n_materials, n.n_groups),
+      SecondaryStack<Mem>{state_view<Kokkos::View<SecondaryRecord*, Mem>>(exec, "secondaries", n.secondary_capacity),
+                          Kokkos::View<std::int64_t, Mem>(
+                              Kokkos::view_alloc(exec, std::string("keff::state::secondary_count")))}};
+}
+
+// Replaces the secondary neutrons' records with room for `capacity` (between batches only).
+template <class Exec>
+void grow_secondaries(const Exec& exec, TransportState<Exec>& state, std::int64_t capacity) {
+  using Records = Kokkos::View<SecondaryRecord*, typename Exec::memory_space>;
+  state.secondaries.records = Records();
+  state.secondaries.records = detail::state_view<Records>(exec, "secondaries", capacity);
 }
 
 // Replaces the bank with room for `capacity` sites (between batches only).

@@ -71,6 +71,7 @@ void check_outputs(const RunOptions& o, const model::Problem& p) {
   if (!p.nuclear_data.library.empty()) {
     for (auto& f : library_input_files(p.nuclear_data.library)) inputs.push_back(std::move(f));
   }
+  if (p.nuclear_data.ace) inputs.push_back({p.nuclear_data.xsdir, "the xsdir"});
   const std::string statepoint_what = o.gave("statepoint") ? "--statepoint" : "settings.statepoint";
   std::vector<OutputFile> outputs;
   if (o.json) outputs.push_back({*o.json, "--json"});

@@ -93,8 +93,11 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << "  physics         "
      << (s.mode == model::PhysicsMode::multigroup
              ? "multigroup, " + std::to_string(p.groups) + " groups"
-             : "continuous energy, " + std::to_string(run.nuclides) + " nuclides x " + std::to_string(run.gridpoints) +
-                   " points; " + thermal_text(p))
+             : !run.evaluated_library.empty()
+                 ? "continuous energy, evaluated data; " + thermal_text(p) + "\n  library         " +
+                       printable(run.evaluated_library)
+                 : "continuous energy, " + std::to_string(run.nuclides) + " nuclides x " + std::to_string(run.gridpoints) +
+                       " points; " + thermal_text(p))
      << "\n"
      << thermal_tables_text(p, run)
      << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "

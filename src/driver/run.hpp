@@ -33,6 +33,9 @@ struct RunSetup {
   std::string execution_space;     // Kokkos' name of the device execution space
   int concurrency = 1;             // its threads (CPU) or resident threads (GPU)
   int nuclides = 0, gridpoints = 0;
+  // Evaluated data: "'<xsdir>': U235 (92235.00c, 293.6 K), ...; probability tables on, 31.2 MB"; empty
+  // on synthetic or library data.
+  std::string evaluated_library;
   int thermal_tables = 0;              // NCrystal materials, tabulated before transport
   double thermal_table_bytes = 0;      // their tables on the device
   double thermal_table_seconds = 0;    // and the host time they took

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ostream>
 
@@ -28,6 +29,12 @@ constexpr double chunk_seconds = 1.0;
 
 std::int64_t first_bank_capacity(double factor, std::int64_t histories) {
   return static_cast<std::int64_t>(std::ceil(factor * static_cast<double>(histories))) + 64;
+}
+
+// Evaluated data's (n,xn) neutrons per batch before the first overflow: a fast metal system makes about
+// one per 100 source neutrons; a batch that makes more grows the records and runs again.
+std::int64_t first_secondary_capacity(const ProblemParams& params, std::int64_t histories) {
+  return params.evaluated_data ? histories / 16 + 1024 : 0;
 }
 
 // Event-based transport: asked for, or implied by domain decomposition.
@@ -51,6 +58,7 @@ TransportStateSizes state_sizes(const model::Settings& s, const ProblemParams& p
                                 std::int64_t event_slots) {
   TransportStateSizes n;
   n.bank_capacity = first_bank_capacity(s.bank_capacity_factor, histories);
+  n.secondary_capacity = first_secondary_capacity(params, histories);
   n.tally_values = params.tallies.n_values;
   n.cmfd_mesh = params.cmfd_mesh;
   n.cmfd_groups = params.cmfd_n_groups;
@@ -99,6 +107,7 @@ Transporter::Transporter(const DeviceExec& exec, const model::Problem& problem, 
                             plan.bytes_per_slot, params, comm, problem.settings.allow_oversubscribed_memory)),
       watch_(exec, state_.lost),
       bank_count_host_("keff::host::bank_count"),
+      secondary_count_host_("keff::host::secondary_count"),
       population_sums_host_("keff::host::population_sums", problem.settings.populations),
       populations_{problem.settings.populations, split.total()} {}
 
@@ -108,7 +117,8 @@ BatchCounters Transporter::transport_with(const Physics& physics, const BatchCon
   const TransportContext<DeviceMem, Physics> ctx{params_.geometry, physics, state_.bank,
                                                  {params_.tallies, state_.tally_sums},
                                                  cmfd, state_.lost, control,
-                                                 {state_.population_adds, populations_}};
+                                                 {state_.population_adds, populations_},
+                                                 state_.secondaries};
   SourceFeed& feed = *source.feed;
   feed.reset(source.count);
   if (plan_.event_slots > 0) {
@@ -149,6 +159,7 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
   for (;;) {
     watch_.start(batch, lost_allowed);
     Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
+    Kokkos::deep_copy(exec_, state_.secondaries.count, std::int64_t(0));
     Kokkos::deep_copy(exec_, state_.lost.listed, 0);
     Kokkos::deep_copy(exec_, state_.tally_sums, Fixed(0));
     if (cmfd.active) reset_cmfd_tally(exec_, cmfd);
@@ -159,23 +170,52 @@ TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSourc
     exec_.fence();
     out.exchange_wait += source.feed->wait_seconds();
     out.banked = read_bank_count();
+    const std::int64_t secondaries = read_secondary_count();
     // Decided on the maxima over ranks, so every rank reruns or none does, and abandons or none does.
-    std::int64_t agreed[] = {out.banked - state_.bank_capacity(), watch_.stopped() ? 1 : 0};
-    comm_.max(agreed, 2);
+    std::int64_t agreed[] = {out.banked - state_.bank_capacity(), watch_.stopped() ? 1 : 0,
+                             secondaries - state_.secondary_capacity()};
+    comm_.max(agreed, 3);
     if (agreed[1] > 0) {
       out.abandoned = true;
       out.lost = watch_.lost_since_start();
       return out;
     }
-    const std::int64_t worst = agreed[0];
-    if (worst <= 0) return out;
-    ++out.reruns;
-    if (log_) {
-      *log_ << "  " << model::generation_name(problem_.settings, batch) << ": fission bank overflow (" << out.banked << " sites, capacity "
-            << state_.bank_capacity() << " on rank 0); rerunning the batch with a larger bank\n";
+    const std::int64_t worst = agreed[0], worst_secondaries = agreed[2];
+    if (worst <= 0 && worst_secondaries <= 0) {
+      secondary_high_water_ = std::max(secondary_high_water_, secondaries);
+      return out;
     }
-    grow_bank(std::max(out.banked, state_.bank_capacity() + worst));
+    ++out.reruns;
+    const std::string at = "  " + model::generation_name(problem_.settings, batch);
+    if (worst > 0) {
+      if (log_) {
+        *log_ << at << ": fission bank overflow (" << out.banked << " sites, capacity " << state_.bank_capacity()
+              << " on rank 0); rerunning the batch with a larger bank\n";
+      }
+      grow_bank(std::max(out.banked, state_.bank_capacity() + worst));
+    }
+    if (worst_secondaries > 0) {
+      if (log_) {
+        *log_ << at << ": secondary neutrons overflow (" << secondaries << ", capacity " << state_.secondary_capacity()
+              << " on rank 0); rerunning the batch with room for more\n";
+      }
+      grow_secondaries(std::max(secondaries, state_.secondary_capacity() + worst_secondaries));
+    }
   }
+}
+
+void Transporter::grow_secondaries(std::int64_t needed) {
+  const std::int64_t capacity = grown_capacity(needed);
+  const double more = static_cast<double>(capacity - state_.secondary_capacity()) * sizeof(SecondaryRecord);
+  check_memory(comm_, "the secondary neutrons' growth", {{"secondary neutrons", more}},
+               static_cast<double>(device_memory_available(exec_)), problem_.settings.allow_oversubscribed_memory);
+  keff::grow_secondaries(exec_, state_, capacity);
+}
+
+std::int64_t Transporter::read_secondary_count() const {
+  Kokkos::deep_copy(exec_, secondary_count_host_, state_.secondaries.count);
+  exec_.fence();
+  return secondary_count_host_();
 }
 
 // The bank and, in the source cycle, its ordered copy grow together; the memory for both is checked
@@ -204,14 +244,16 @@ std::int64_t Transporter::read_bank_count() const {
 
 void Transporter::check_conservation(int batch, const BatchCounters& global) const {
   const std::string at = model::generation_name(problem_.settings, batch) + ": ";
-  if (global.histories != global.absorbed + global.leaked + global.lost) {
-    throw RunError(at + std::to_string(global.histories) + " histories started but " + std::to_string(global.absorbed) +
-                   " absorbed + " + std::to_string(global.leaked) + " leaked + " + std::to_string(global.lost) +
+  if (global.histories + global.secondaries != global.absorbed + global.leaked + global.lost) {
+    throw RunError(at + std::to_string(global.histories) + " histories and " + std::to_string(global.secondaries) +
+                   " secondaries started but " + std::to_string(global.absorbed) + " absorbed + " +
+                   std::to_string(global.leaked) + " leaked + " + std::to_string(global.lost) +
                    " lost ended (particles were not conserved)");
   }
-  if (global.weight_started != global.weight_ended) {
+  if (global.weight_started + global.weight_secondary != global.weight_ended) {
     throw RunError(at + "histories started with weight " +
-                   std::to_string(from_fixed<estimator_fraction_bits>(global.weight_started)) + " but ended with " +
+                   std::to_string(from_fixed<estimator_fraction_bits>(global.weight_started)) + " and secondaries with " +
+                   std::to_string(from_fixed<estimator_fraction_bits>(global.weight_secondary)) + " but ended with " +
                    std::to_string(from_fixed<estimator_fraction_bits>(global.weight_ended)) +
                    " (weight was not conserved)");
   }
@@ -249,6 +291,10 @@ std::string Transporter::lost_report(int batch, std::int64_t lost_total) const {
 TransportReport Transporter::report() const {
   TransportReport r;
   r.mode = name_of(plan_.event_slots > 0 ? TransportMode::event : TransportMode::history);
+  std::int64_t most[] = {secondary_high_water_, state_.secondary_capacity()};
+  comm_.max(most, 2);
+  r.secondaries_most = most[0];
+  r.secondary_capacity = most[1];
   if (plan_.event_slots == 0) return r;
   const auto& e = event_stats_;
   std::int64_t v[] = {plan_.event_slots, e.rounds, e.lookups, e.flights, e.crossings, e.collisions};
@@ -257,7 +303,8 @@ TransportReport Transporter::report() const {
   const bool sorted = q.order.sorted();
   const std::string sorter = sorted ? std::string(name_of(q.order.sorter)) : "";
   const std::string reorder = sorted ? std::string(name_of(q.order.reorder)) : "";
-  return {r.mode, std::string(name_of(q.order.sort)), sorter, reorder, v[0], v[1], v[2], v[3], v[4], v[5]};
+  return {r.mode, std::string(name_of(q.order.sort)), sorter, reorder, v[0], v[1], v[2], v[3], v[4], v[5],
+          r.secondaries_most, r.secondary_capacity};
 }
 
 RunSetup Transporter::setup() const {
@@ -266,6 +313,18 @@ RunSetup Transporter::setup() const {
   r.concurrency = exec_.concurrency();
   r.nuclides = params_.n_nuclides;
   r.gridpoints = params_.gridpoints;
+  if (params_.evaluated_data) {
+    std::string tables;
+    char text[160];
+    for (const EvaluatedTableUsed& u : params_.evaluated_tables) {
+      std::snprintf(text, sizeof text, "%s%s (%s, %.1f K)", tables.empty() ? "" : ", ", u.name.c_str(), u.zaid.c_str(),
+                    u.temperature_k);
+      tables += text;
+    }
+    std::snprintf(text, sizeof text, "; probability tables %s, %.1f MB", params_.ptables ? "on" : "off (ptables = false)",
+                  static_cast<double>(params_.evaluated_bytes) / 1e6);
+    r.evaluated_library = "'" + params_.xsdir + "': " + tables + text;
+  }
   r.thermal_tables = params_.thermal_tables;
   r.thermal_table_bytes = params_.thermal_table_bytes;
   r.thermal_table_seconds = params_.thermal_table_seconds;

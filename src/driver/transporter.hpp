@@ -30,7 +30,7 @@ namespace keff {
 struct TransportedBatch {
   BatchCounters sums;         // counters of the histories that ended here
   std::int64_t banked = 0;    // fission sites in the bank
-  int reruns = 0;             // the batch was rerun this often with a larger bank
+  int reruns = 0;             // the batch was rerun this often with a larger bank or secondary records
   double exchange_wait = 0;   // seconds spent inside transport waiting for the previous bank exchange
   bool abandoned = false;     // some rank stopped it part-way (src/driver/batch_watch.hpp); the rest is meaningless
   std::int64_t lost = 0;      // abandoned: particles this rank lost in it
@@ -98,7 +98,9 @@ class Transporter {
   BatchCounters transport_with(const Physics& physics, const BatchControl& control, const CmfdTally<DeviceMem>& cmfd,
                                const BatchSource& source);
   std::int64_t read_bank_count() const;
+  std::int64_t read_secondary_count() const;
   void grow_bank(std::int64_t needed);
+  void grow_secondaries(std::int64_t needed);
 
   DeviceExec exec_;
   const model::Problem& problem_;
@@ -111,6 +113,8 @@ class Transporter {
   TransportState<DeviceExec> state_;
   BatchWatch watch_;
   Kokkos::View<std::int64_t, Kokkos::HostSpace> bank_count_host_;
+  Kokkos::View<std::int64_t, Kokkos::HostSpace> secondary_count_host_;
+  std::int64_t secondary_high_water_ = 0;  // the most secondary neutrons a batch made on this rank
   Kokkos::View<Fixed* [population_sum_count], Kokkos::LayoutRight, Kokkos::HostSpace> population_sums_host_;
   PopulationSplit populations_;  // settings.populations over the batch's histories
   EventStatistics event_stats_;     // summed over the batches run

@@ -244,9 +244,23 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
 
 MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
                                                 const NuclideLibrary& library) {
+  const int n_lib = static_cast<int>(library.nuclides.size());
+  return build_material_params(exec, problem, [&](const model::Material& mat, const model::NuclideAmount& a) {
+    const int idx = library.find(a.name);
+    if (idx < 0) {
+      throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
+                       "' is not in the nuclear data library" +
+                       (library.path.empty() ? std::string() : " '" + library.path + "'") + " (the library has " +
+                       std::to_string(n_lib) + " nuclides)");
+    }
+    return ResolvedNuclide{idx, library.nuclides[static_cast<std::size_t>(idx)].fissile};
+  });
+}
+
+MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
+                                                const NuclideResolver& resolve) {
   const auto& materials = problem.materials;
   const std::size_t n_mat = materials.size();
-  const int n_lib = static_cast<int>(library.nuclides.size());
 
   std::vector<int> offsets{0}, nuclide, fissionable;
   std::vector<Real> density;
@@ -256,15 +270,9 @@ MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const mo
     const std::size_t begin = nuclide.size();
     int fiss = 0;
     for (const model::NuclideAmount& a : mat.nuclides) {
-      const int idx = library.find(a.name);
-      if (idx < 0) {
-        throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
-                         "' is not in the nuclear data library" +
-                         (library.path.empty() ? std::string() : " '" + library.path + "'") + " (the library has " +
-                         std::to_string(n_lib) + " nuclides)");
-      }
+      const ResolvedNuclide found = resolve(mat, a);
       for (std::size_t k = begin; k < nuclide.size(); ++k) {
-        if (nuclide[k] == idx) {
+        if (nuclide[k] == found.index) {
           throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
                            "' is listed more than once");
         }
@@ -273,9 +281,9 @@ MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const mo
         throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
                          "' has density " + std::to_string(a.density) + " (must be a finite number >= 0)");
       }
-      nuclide.push_back(idx);
+      nuclide.push_back(found.index);
       density.push_back(a.density);
-      if (library.nuclides[static_cast<std::size_t>(idx)].fissile && a.density > 0.0) fiss = 1;
+      if (found.fissile && a.density > 0.0) fiss = 1;
     }
     offsets.push_back(static_cast<int>(nuclide.size()));
     fissionable.push_back(fiss);

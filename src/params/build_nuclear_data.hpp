@@ -6,6 +6,8 @@
 #include "kernels/device.hpp"
 #include "kernels/xs_data.hpp"
 
+#include <functional>
+
 namespace keff {
 
 // The hash grid's table, (hash_bins + 1) x the library's nuclides entries, against
@@ -22,6 +24,18 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
 // InputError naming the material, the nuclide and where the material was defined.
 MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
                                                 const NuclideLibrary& library);
+
+// A material's nuclide as the nuclear data holds it: its index there and whether it fissions.
+struct ResolvedNuclide {
+  int index = -1;
+  bool fissile = false;
+};
+// Finds a material's nuclide in the data, or throws InputError naming the material and the nuclide.
+using NuclideResolver = std::function<ResolvedNuclide(const model::Material&, const model::NuclideAmount&)>;
+// The materials as lists of (nuclide, density) through `resolve`, with their kT and fissionable flags.
+// A nuclide listed twice or a density that is not a finite number >= 0 throws InputError.
+MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
+                                                const NuclideResolver& resolve);
 
 // Multigroup: materials' fissionable flags and the macroscopic tables.
 MaterialParams<DeviceMem> build_multigroup_material_params(const DeviceExec& exec, const model::Problem& problem);

@@ -71,6 +71,58 @@ void build_cmfd(const DeviceExec& exec, const model::Cmfd& cmfd, ProblemParams& 
   if (!cmfd.collapse.empty()) p.cmfd_groups.group_map = to_device(exec, "keff::cmfd::group_map", cmfd.collapse);
 }
 
+// NCrystal materials' tables (or NCrystal asked directly), once their memory is known to be there.
+void build_thermal(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
+                   const NuclideLibrary& library, ProblemParams& p) {
+  const bool allow = problem.settings.allow_oversubscribed_memory;
+  // The tables are built on the host and copied: on a host backend they are one copy, on a device one
+  // there and one on the host.
+  if (const ThermalTablesMemory m = thermal_tables_memory(problem, exec.concurrency()); m.tables > 0) {
+    const char* remedy = "fewer settings.thermal_table_energies or thermal_table_samples";
+    check_memory(comm, "the NCrystal tables",
+                 {{"tables of the distinct NCrystal materials", m.tables},
+                  {"NCrystal's draws being sorted", m.building}},
+                 static_cast<double>(host_memory_available()), allow, remedy);
+    if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) {
+      check_memory(comm, "the NCrystal tables on the device", {{"tables of the distinct NCrystal materials", m.tables}},
+                   static_cast<double>(device_memory_available(exec)), allow, remedy);
+    }
+  }
+  ThermalTablesBuilt thermal = build_thermal_tables(exec, problem, library);
+  // A signalled rank stopped its tables: every rank stops here, where all of them agree (every rank has
+  // the same NCrystal materials).
+  if (thermal.count > 0) {
+    stop_if_interrupted(comm, thermal.stopped.empty() ? "while the NCrystal tables were built" : thermal.stopped);
+  }
+  p.materials.thermal = thermal.tables;
+  p.thermal_tables = thermal.count;
+  p.thermal_direct = thermal.direct;
+  p.thermal_table_bytes = thermal.bytes;
+  p.thermal_table_seconds = thermal.seconds;
+}
+
+// Evaluated data from the input's ACE library ([nuclear_data] ace = true).
+void build_evaluated(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm, ProblemParams& p) {
+  Kokkos::Profiling::ScopedRegion region("keff::io::load_ace");
+  if (problem.domains) {
+    throw InputError(problem.nuclear_data.where.str() +
+                     ": [nuclear_data] ace = true with [domains]: evaluated data runs without domain decomposition "
+                     "(a secondary neutron's history would span ranks)");
+  }
+  EvaluatedProblemData evaluated = build_evaluated_problem(exec, problem);
+  p.evaluated_data = true;
+  p.evaluated = evaluated.data;
+  p.evaluated_tables = std::move(evaluated.tables);
+  p.evaluated_bytes = evaluated.bytes;
+  p.xsdir = problem.nuclear_data.xsdir;
+  p.ptables = problem.settings.ptables;
+  p.materials = evaluated.materials;
+  p.n_nuclides = static_cast<int>(p.evaluated_tables.size());
+  check_memory(comm, "the evaluated nuclear data", {{"device copy", static_cast<double>(p.evaluated_bytes)}},
+               static_cast<double>(device_memory_available(exec)), problem.settings.allow_oversubscribed_memory);
+  build_thermal(exec, problem, comm, evaluated.names, p);
+}
+
 }  // namespace
 
 NuclideLibrary load_nuclear_data(const model::Problem& problem, const Communicator& comm) {
@@ -105,6 +157,12 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     const auto& nd = problem.nuclear_data;
     const auto& settings = problem.settings;
     const bool allow = settings.allow_oversubscribed_memory;
+    if (nd.ace) {
+      build_evaluated(exec, problem, comm, p);
+      if (problem.cmfd_on()) build_cmfd(exec, *problem.cmfd, p);
+      exec.fence();
+      return p;
+    }
     if (nd.library.empty()) {  // generated here: checked before generating
       const double points = static_cast<double>(nd.nuclides) * nd.gridpoints;
       check_memory(comm, "the nuclear data",
@@ -129,30 +187,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
     p.materials = build_material_params(exec, problem, library);
-    // The tables are built on the host and copied: on a host backend they are one copy, on a device one
-    // there and one on the host.
-    if (const ThermalTablesMemory m = thermal_tables_memory(problem, exec.concurrency()); m.tables > 0) {
-      const char* remedy = "fewer settings.thermal_table_energies or thermal_table_samples";
-      check_memory(comm, "the NCrystal tables",
-                   {{"tables of the distinct NCrystal materials", m.tables},
-                    {"NCrystal's draws being sorted", m.building}},
-                   static_cast<double>(host_memory_available()), allow, remedy);
-      if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceMem>::accessible) {
-        check_memory(comm, "the NCrystal tables on the device", {{"tables of the distinct NCrystal materials", m.tables}},
-                     static_cast<double>(device_memory_available(exec)), allow, remedy);
-      }
-    }
-    ThermalTablesBuilt thermal = build_thermal_tables(exec, problem, library);
-    // A signalled rank stopped its tables: every rank stops here, where all of them agree (every rank has
-    // the same NCrystal materials).
-    if (thermal.count > 0) {
-      stop_if_interrupted(comm, thermal.stopped.empty() ? "while the NCrystal tables were built" : thermal.stopped);
-    }
-    p.materials.thermal = thermal.tables;
-    p.thermal_tables = thermal.count;
-    p.thermal_direct = thermal.direct;
-    p.thermal_table_bytes = thermal.bytes;
-    p.thermal_table_seconds = thermal.seconds;
+    build_thermal(exec, problem, comm, library, p);
   }
   if (problem.cmfd_on()) build_cmfd(exec, *problem.cmfd, p);
   exec.fence();

@@ -6,11 +6,13 @@
 #include "kernels/cmfd_data.hpp"
 #include "kernels/device.hpp"
 #include "kernels/geometry_data.hpp"
+#include "kernels/neutron/evaluated_physics.hpp"
 #include "kernels/physics_ce.hpp"
 #include "kernels/physics_mg.hpp"
 #include "kernels/tally/tally_params.hpp"
 #include "kernels/xs_data.hpp"
 #include "mpi/communicator.hpp"
+#include "src/params/build_evaluated_problem.hpp"
 
 #include <memory>
 
@@ -20,7 +22,14 @@ struct ProblemParams {
   model::PhysicsMode mode = model::PhysicsMode::continuous_energy;
   GeometryParams<DeviceMem> geometry;
   MaterialParams<DeviceMem> materials;
-  NuclideParams<DeviceMem> nuclides;        // continuous energy
+  NuclideParams<DeviceMem> nuclides;        // continuous energy, synthetic or library data
+  // Continuous energy on evaluated data ([nuclear_data] ace = true): the tables, and which they are
+  bool evaluated_data = false;
+  neutron::EvaluatedParams<DeviceMem> evaluated;
+  std::vector<EvaluatedTableUsed> evaluated_tables;
+  std::string xsdir;
+  bool ptables = true;
+  std::size_t evaluated_bytes = 0;
   MultigroupParams<DeviceMem> multigroup;   // multigroup
   RegularMesh entropy_mesh;
   TallyParams<DeviceMem> tallies;
@@ -37,11 +46,13 @@ struct ProblemParams {
   double thermal_table_seconds = 0;  // and host time to build them
 };
 
-// Calls f with the problem's physics, continuous-energy or multigroup (a template parameter of every
-// kernel that collides or samples a birth): the one place the two modes branch on the host.
+// Calls f with the problem's physics: multigroup, or continuous-energy on synthetic (or library) data or
+// on evaluated data (a template parameter of every kernel that collides or samples a birth): the one
+// place the physics branch on the host.
 template <class F>
 decltype(auto) with_physics(const ProblemParams& p, F&& f) {
   if (p.mode == model::PhysicsMode::multigroup) return f(MultigroupPhysics<DeviceMem>{p.multigroup});
+  if (p.evaluated_data) return f(neutron::EvaluatedPhysics<DeviceMem>{p.evaluated, p.materials, p.ptables});
   return f(ContinuousEnergyPhysics<DeviceMem>{p.nuclides, p.materials});
 }
 

@@ -3,7 +3,8 @@
 # checked; an upward one fails with the file, the line's include and the two folders.
 #   cmake -DROOT=<source dir> -P include_layers.cmake
 set(layers  # lowest first
-  kernels/vocabulary kernels/neutron/data kernels kernels/neutron/interactor kernels/tally kernels/transport
+  kernels/vocabulary kernels/neutron/data kernels kernels/neutron/xs kernels/neutron/interactor kernels/neutron
+  kernels/tally kernels/transport
   mpi
   io io/library io/library/ace io/thermal io/input io/output
   src/host src/params src/tally src/cmfd src/driver src/cli)

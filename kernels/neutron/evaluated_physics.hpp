@@ -1,0 +1,108 @@
+#pragma once
+// Continuous-energy physics on evaluated data (ACE tables through kernels/neutron/data): the Physics of
+// both transport modes when the input reads an ACE library ([nuclear_data] ace = true), beside
+// kernels/physics_ce.hpp's synthetic data.
+//
+// A collision samples its nuclide from the lookup's cache, banks that nuclide's fission neutrons
+// (prompt and delayed, kernels/neutron/interactor/scatter_evaluated.hpp), then absorbs (analog) or
+// scatters: elastically, with the tabulated centre-of-mass cosine, off a target at rest or, below
+// 400 kT (and always for H1), moving with the material's temperature; below an NCrystal material's
+// cutoff as its bound atoms do; or by one of the nuclide's non-elastic reactions in proportion to its
+// cross section, whose law gives the outgoing energy and cosine in the frame TYR says. A reaction with
+// more than one neutron out ((n,2n), (n,3n), ...) pushes the others onto the history's secondary stack
+// (kernels/transport/secondary_stack.hpp), each with its own draw of the law.
+#include "kernels/fission_bank.hpp"
+#include "kernels/free_gas.hpp"
+#include "kernels/neutron/interactor/scatter_evaluated.hpp"
+#include "kernels/neutron/xs/evaluated_lookup.hpp"
+#include "kernels/physics_ce.hpp"
+
+namespace keff::neutron {
+
+template <class Mem>
+struct EvaluatedPhysics {
+  EvaluatedParams<Mem> data;
+  MaterialParams<Mem> materials;  // nuclide indices into data.nuclides
+  bool ptables = true;            // settings.ptables
+
+  // The initial source's spectrum: Watt's with U235's thermal-fission parameters, as OpenMC's default.
+  static constexpr Real initial_watt_a = 0.988;  // MeV
+  static constexpr Real initial_watt_b = 2.249;  // 1/MeV
+
+  template <class Cache>
+  KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const Particle& p, const Cache& cache) const {
+    return evaluated_macro_xs(data, materials, ptables, p, cache);
+  }
+
+  KOKKOS_INLINE_FUNCTION int cache_entries(int material) const {
+    return material < 0 ? 0 : materials.offsets(material + 1) - materials.offsets(material);
+  }
+
+  KOKKOS_INLINE_FUNCTION void initial_source(Site& s, int, Lcg63& rng) const {
+    s.energy = sample_watt_ev(initial_watt_a, initial_watt_b, rng);
+  }
+
+  template <class Cache, class Bank>
+  KOKKOS_INLINE_FUNCTION CollisionOutcome collide(Particle& p, const MacroXs& macro, const Cache& cache, const Bank& bank,
+                                                  Real k_prev) const {
+    CollisionOutcome out;
+    const int mat = p.geo.material;
+    const int n = collision_nuclide(materials, mat, cache, macro.total, p.rng.next());
+    const Real energy = p.energy;
+    const Real bound = bound_scattering(materials, mat, energy);
+    const EvaluatedXs xs = nuclide_xs(data, n, energy, p.urr_seed, ptables, bound);
+    const EvaluatedNuclideRecord& nuclide = data.nuclides(n);
+
+    const Real nu = xs.fission > 0 ? data.nu(nuclide.nu_total, energy) : Real(0);
+    if (xs.fission > 0) {
+      const Real expected = p.weight * nu * xs.fission / (xs.total * k_prev);
+      bank_fission_sites(p, expected, bank, [&](Site& s, Lcg63& rng) {
+        int group = -1;
+        s.energy = fission_neutron_energy(data, n, xs, energy, rng, &group);
+      });
+    }
+
+    const Real absorption = xs.absorption + xs.fission;
+    if (p.rng.next() * xs.total < absorption) {
+      out.k_absorption = p.weight * nu * xs.fission / absorption;
+      p.fate = Fate::absorbed;
+      return out;
+    }
+    // The probability-table draws move on with the energy (OpenMC advances its URR stream likewise).
+    p.urr_seed = Lcg63::skip(p.urr_seed, static_cast<std::uint64_t>(data.n_nuclides()));
+    const int reaction = p.rng.next() * (xs.total - absorption) < xs.elastic
+                             ? -1
+                             : sample_scattering_reaction(data, n, xs, p.rng.next());
+    if (reaction < 0) {
+      scatter_elastically(p, n, mat);
+      return out;
+    }
+    const int neutrons = reaction_neutrons(data, reaction, energy, p.rng);
+    if (neutrons == 0) {  // a yield below one that rounded down: no neutron leaves
+      p.fate = Fate::absorbed;
+      return out;
+    }
+    const Vec3 u = p.u;
+    for (int i = 1; i < neutrons; ++i) {
+      Real e_out = energy;
+      Vec3 u_out = u;
+      emit_from_reaction(data, reaction, nuclide.awr, e_out, u_out, p.rng);
+      bank.push_secondary(p, e_out, u_out);
+    }
+    emit_from_reaction(data, reaction, nuclide.awr, p.energy, p.u, p.rng);
+    return out;
+  }
+
+  // Elastic scattering of nuclide n in material `mat`: bound (NCrystal), off a moving target, or at rest.
+  KOKKOS_INLINE_FUNCTION void scatter_elastically(Particle& p, int n, int mat) const {
+    if (const int t = materials.thermal.table_of(mat, p.energy); t >= 0) {
+      scatter_thermal(p, materials.thermal, t);
+      return;
+    }
+    const Real awr = data.nuclides(n).awr, kt = materials.kt(mat);
+    const Vec3 v_t = target_moves(p.energy, awr, kt) ? sample_target_velocity(p.energy, p.u, awr, kt, p.rng) : Vec3{};
+    scatter_elastic_evaluated(data, n, v_t, p.energy, p.u, p.rng);
+  }
+};
+
+}  // namespace keff::neutron

@@ -1,0 +1,72 @@
+#pragma once
+// Evaluated cross sections where a neutron is: a nuclide's at its energy, with its unresolved-range
+// probability-table band (settings.ptables) and, below an NCrystal material's cutoff, the material's
+// bound-atom scattering in place of its free-atom elastic; a material's macroscopic ones, which fill
+// the micro-XS cache the collision samples its nuclide from.
+//
+// The band's uniform number for nuclide n is the n-th number of the particle's urr stream
+// (Particle::urr_seed). The stream moves on only at collisions (kernels/neutron/evaluated_physics.hpp),
+// so the lookup before a flight and the collision after it see the same resonances, as in OpenMC.
+#include "kernels/neutron/xs/probability_tables.hpp"
+#include "kernels/particle.hpp"
+#include "kernels/rng.hpp"
+#include "kernels/thermal_table.hpp"
+
+namespace keff::neutron {
+
+KOKKOS_INLINE_FUNCTION Real urr_draw(std::uint64_t urr_seed, int nuclide) {
+  Lcg63 r;
+  r.state = Lcg63::skip(urr_seed, static_cast<std::uint64_t>(nuclide));
+  return r.next();
+}
+
+// `bound`: the material's bound-atom scattering cross section per atom at E, or < 0 (none).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION EvaluatedXs nuclide_xs(const EvaluatedParams<Mem>& d, int nuclide, Real energy,
+                                              std::uint64_t urr_seed, bool ptables, Real bound) {
+  EvaluatedXs xs = d.lookup(nuclide, energy);
+  if (ptables && d.nuclides(nuclide).urr.energies > 1) {
+    apply_probability_tables(d, nuclide, energy, urr_draw(urr_seed, nuclide), xs);
+  }
+  if (bound >= 0) {
+    xs.total += bound - xs.elastic;
+    xs.elastic = bound;
+  }
+  return xs;
+}
+
+// The material's bound-atom scattering per atom at E, or -1 outside its NCrystal table (or without one).
+template <class Mem>
+KOKKOS_INLINE_FUNCTION Real bound_scattering(const MaterialParams<Mem>& materials, int material, Real energy) {
+  const int t = materials.thermal.table_of(material, energy);
+  return t < 0 ? Real(-1) : thermal_xs(materials.thermal, t, energy);
+}
+
+// Macroscopic cross sections (cm^-1) of `material` at the particle's energy; material < 0 (void) gives
+// zeros. cache(k) = density_k * sigma_t_k of the material's k-th nuclide (for sample_nuclide).
+template <class Mem, class Cache>
+KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d, const MaterialParams<Mem>& materials,
+                                                  bool ptables, const Particle& p, const Cache& cache) {
+  MacroXs macro;
+  const int material = p.geo.material;
+  if (material < 0) return macro;
+  const Real energy = p.energy;
+  const Real bound = bound_scattering(materials, material, energy);
+  const int begin = materials.offsets(material);
+  for (int k = begin; k < materials.offsets(material + 1); ++k) {
+    const int n = materials.nuclide(k);
+    const Real density = materials.density(k);
+    const EvaluatedXs xs = nuclide_xs(d, n, energy, p.urr_seed, ptables, bound);
+    const Real total = density * xs.total;
+    macro.total += total;
+    macro.absorption += density * (xs.absorption + xs.fission);
+    if (xs.fission > 0) {
+      macro.fission += density * xs.fission;
+      macro.nu_fission += density * d.nu(d.nuclides(n).nu_total, energy) * xs.fission;
+    }
+    cache(k - begin) = total;
+  }
+  return macro;
+}
+
+}  // namespace keff::neutron
