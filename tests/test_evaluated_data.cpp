@@ -161,6 +161,41 @@ TEST(EvaluatedData, TheNjoyLibraryAddsUpAndIsLookedUpExactly) {
   }
 }
 
+// The hash grid's search (EvaluatedParams::grid_hash) finds the interval the whole grid's bisection
+// finds, at every grid point of the seven nuclides (their repeated energies at discontinuities included),
+// one ulp either side of each and halfway to the next.
+TEST(EvaluatedData, HashedSearchFindsTheBisectionsInterval) {
+  const std::vector<ace::IncidentNeutron> nuclides = library();
+  EvaluatedTables t;
+  for (const auto& n : nuclides) t.add_nuclide(n);
+  DeviceExec exec;
+  const auto hashed = t.to_device(exec);
+  auto whole = hashed;
+  whole.hash_bins = 0;
+  for (std::size_t k = 0; k < nuclides.size(); ++k) {
+    SCOPED_TRACE(nuclides[k].name);
+    const auto& rec = t.nuclides[k];
+    std::vector<Real> e;
+    for (int i = 0; i < rec.points; ++i) {
+      const Real p = t.points[static_cast<std::size_t>(rec.first_point + i)].energy;
+      e.push_back(p);
+      e.push_back(std::nextafter(p, 0.0));
+      e.push_back(std::nextafter(p, 1e300));
+      if (i + 1 < rec.points) e.push_back(0.5 * (p + t.points[static_cast<std::size_t>(rec.first_point + i + 1)].energy));
+    }
+    const auto energy = to_device(exec, "keff::test::energies", e);
+    Kokkos::View<int*, DeviceMem> mismatches("keff::test::mismatches", 1);
+    const int nuclide = static_cast<int>(k);
+    Kokkos::parallel_for(
+        "keff::test::hashed_search", Kokkos::RangePolicy<DeviceExec>(exec, 0, e.size()), KOKKOS_LAMBDA(int i) {
+          const neutron::EvaluatedXs a = hashed.lookup(nuclide, energy(i)), b = whole.lookup(nuclide, energy(i));
+          if (a.index != b.index || a.fraction != b.fraction || a.total != b.total) Kokkos::atomic_add(&mismatches(0), 1);
+        });
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, mismatches);
+    EXPECT_EQ(h(0), 0) << "of " << e.size() << " energies";
+  }
+}
+
 TEST(EvaluatedData, ReactionsChosenByTheirCrossSections) {
   // U-235 at 14 MeV: (n,2n), (n,3n), levels and the continuum, each chosen with its share of the
   // scattering reactions' sum, within 4.5 standard errors of the binomial count.

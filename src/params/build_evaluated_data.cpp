@@ -3,6 +3,7 @@
 #include "io/library/data_error.hpp"
 #include "src/params/to_device.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -93,6 +94,8 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
     points.push_back({static_cast<Real>(n.energy[k] * ev_per_mev), static_cast<Real>(n.total[k]),
                       static_cast<Real>(n.elastic[k]), static_cast<Real>(n.absorption[k]), static_cast<Real>(fission_xs)});
   }
+  rec.first_hash = static_cast<int>(grid_hash.size());
+  add_hash(rec);
   rec.elastic_angle = secondaries.add_angle_distribution(n.elastic_angle);
   rec.first_reaction = static_cast<int>(reactions.size());
   for (const ace::Reaction* r : scattering) reactions.push_back(add_reaction(*r));
@@ -130,10 +133,21 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
   return static_cast<int>(nuclides.size()) - 1;
 }
 
+void EvaluatedTables::add_hash(const neutron::EvaluatedNuclideRecord& rec) {
+  const auto first = points.begin() + rec.first_point, last = first + rec.points;
+  const double log_min = std::log(constants::energy_min_ev), log_max = std::log(constants::energy_max_ev);
+  for (int b = 0; b <= hash_bins; ++b) {
+    const double edge = std::exp(log_min + (log_max - log_min) * b / hash_bins);
+    // the last point at or below the edge, kept where the lookup can interpolate from it
+    const auto above = std::upper_bound(first, last, edge, [](double e, const neutron::EvaluatedPoint& p) { return e < p.energy; });
+    grid_hash.push_back(std::clamp(static_cast<int>(above - first) - 1, 0, rec.points - 2));
+  }
+}
+
 std::size_t EvaluatedTables::bytes() const {
   return secondaries.bytes() + nuclides.size() * sizeof(neutron::EvaluatedNuclideRecord) +
          points.size() * sizeof(neutron::EvaluatedPoint) + reactions.size() * sizeof(neutron::ReactionRecord) +
-         groups.size() * sizeof(neutron::DelayedGroupRecord);
+         groups.size() * sizeof(neutron::DelayedGroupRecord) + grid_hash.size() * sizeof(int);
 }
 
 neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec) const {
@@ -143,6 +157,10 @@ neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec&
   d.reactions = keff::to_device(exec, "keff::evaluated::reactions", reactions);
   d.groups = keff::to_device(exec, "keff::evaluated::groups", groups);
   d.secondaries = secondaries.to_device(exec);
+  d.grid_hash = keff::to_device(exec, "keff::evaluated::grid_hash", grid_hash);
+  d.hash_bins = hash_bins;
+  d.hash_log_emin = std::log(constants::energy_min_ev);
+  d.hash_inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - std::log(constants::energy_min_ev));
   return d;
 }
 

@@ -27,10 +27,15 @@ class EvaluatedTables {
   std::vector<neutron::EvaluatedPoint> points;
   std::vector<neutron::ReactionRecord> reactions;
   std::vector<neutron::DelayedGroupRecord> groups;
+  std::vector<int> grid_hash;  // EvaluatedParams::grid_hash
+
+  // The hash grid's bins over [energy_min_ev, energy_max_ev] (EvaluatedParams::grid_hash).
+  static constexpr int hash_bins = 8000;
 
  private:
   neutron::NuRecord add_nu(const ace::Multiplicity& nu);
   neutron::ReactionRecord add_reaction(const ace::Reaction& r);
+  void add_hash(const neutron::EvaluatedNuclideRecord& rec);
 };
 
 }  // namespace keff

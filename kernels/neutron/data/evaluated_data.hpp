@@ -24,6 +24,14 @@ struct EvaluatedParams {
   Kokkos::View<const ReactionRecord*, Mem> reactions;
   Kokkos::View<const DelayedGroupRecord*, Mem> groups;
   SecondaryParams<Mem> secondaries;
+  // The search's shortcut, as OpenMC's and the synthetic data's hash grid: the energy range cut into
+  // hash_bins bins equal in lethargy; for each nuclide, grid_hash(first_hash + b) is the grid point at or
+  // below bin b's lower edge, so that a lookup bisects only the points of E's bin (a few, where the full
+  // grid of U235 takes 17 steps).
+  Kokkos::View<const int*, Mem> grid_hash;
+  int hash_bins = 0;  // 0: bisect the whole grid
+  Real hash_log_emin = 0;
+  Real hash_inv_dlog = 0;  // bins per unit of ln E
 
   KOKKOS_INLINE_FUNCTION int n_nuclides() const { return static_cast<int>(nuclides.extent(0)); }
 
@@ -39,6 +47,17 @@ struct EvaluatedParams {
       lo = hi - 1;
       xs.fraction = 1;
     } else {
+      if (hash_bins > 0) {
+        const Real x = (Kokkos::log(energy) - hash_log_emin) * hash_inv_dlog;
+        const int b = x <= 0 ? 0 : (x >= hash_bins ? hash_bins - 1 : static_cast<int>(x));
+        const int* h = &grid_hash(n.first_hash);
+        lo = h[b];
+        hi = h[b + 1] + 1 < hi ? h[b + 1] + 1 : hi;
+        // Rounding in the bin's edges may leave E a point outside [lo, hi): widened, p[lo] <= E < p[hi]
+        // holds, and the bisection finds the one interval the whole grid's would.
+        while (lo > 0 && p[lo].energy > energy) --lo;
+        while (p[hi].energy <= energy) ++hi;
+      }
       while (hi - lo > 1) {
         const int mid = (lo + hi) / 2;
         if (p[mid].energy <= energy) lo = mid; else hi = mid;

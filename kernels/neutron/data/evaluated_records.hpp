@@ -61,6 +61,7 @@ struct UrrRecord {
 
 struct EvaluatedNuclideRecord {
   int first_point = 0, points = 0;         // EvaluatedParams::points
+  int first_hash = 0;                      // EvaluatedParams::grid_hash: hash_bins + 1 entries
   int first_reaction = 0, reactions = 0;   // scattering reactions, in the table's order
   int first_fission = 0, fissions = 0;     // fission reactions (MT 18, or the chances 19, 20, 21, 38)
   int first_group = 0, groups = 0;         // delayed groups
