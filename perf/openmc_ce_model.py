@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """A continuous-energy keff input run as the same OpenMC model, with keff's own nuclear data
-(perf/openmc_library.py wrote it in OpenMC's format): the peer side of perf/thermal_openmc.sh.
+(perf/openmc_library.py wrote it in OpenMC's format): the peer side of perf/thermal_openmc.sh. Or, for an
+input with evaluated data (`[nuclear_data] ace = true`: examples/evaluated/), with the same ACE tables
+(perf/openmc_ace_library.py converted its xsdir, the input's `xsdir` or else $KEFF_ACE_LIBRARY, and every
+nuclide of the materials must be one of its neutron tables).
 
 Read from the keff input (examples/INPUT.md): surfaces (every type keff has, with their boundaries), cells
 (intersections of half-spaces, in universes), rectangular lattices (2-D and 3-D, with `outer`), materials
@@ -13,18 +16,30 @@ does). Anything else in the input (tallies, CMFD, domains) plays no part in k an
 
     perf/openmc_ce_model.py --input examples/graphite_heu.toml --cross-sections DIR/cross_sections.xml
                             --dir WORK --json OUT.json [--particles N] [--batches B] [--inactive I]
-                            [--threads T] [--seed S]
+                            [--threads T] [--seed S] [--reaction-tallies]
 
-OUT.json: {"k": combined k, "k_std": its standard deviation, "particles_per_second": active batches'}.
+OUT.json: {"k": combined k, "k_std": its standard deviation, "particles_per_second": active batches'}; with
+`ace = true` also "xsdir". --reaction-tallies adds, per source neutron over the active batches (track-length
+estimates over the whole problem, each {"mean", "std"}): "reactions" (fission, absorption, (n,gamma), (n,2n),
+and inelastic scattering as OpenMC's `(n,level)` score: MT 4, the sum of MT 51-91, which
+perf/openmc_ace_library.py adds where a table lacks it), "leakage" (OpenMC's global leakage tally) and "flux"
+in 20 groups equal in lethargy from 1e-5 eV to 20 MeV ("group_bounds_ev").
 """
 import argparse
 import json
 import os
 import tomllib
 
+import numpy as np
 import openmc
+import openmc.data
+
+from openmc_ace_library import xsdir_neutron_tables
 
 DEFAULT_TEMPERATURE = 293.6  # examples/INPUT.md: settings.temperature
+REACTION_SCORES = {"fission": "fission", "absorption": "absorption", "(n,gamma)": "(n,gamma)",
+                   "(n,2n)": "(n,2n)", "inelastic": "(n,level)"}  # name in the JSON: OpenMC's score
+GROUP_BOUNDS = np.logspace(np.log10(1.0e-5), np.log10(2.0e7), 21)  # eV, equal in lethargy
 
 
 def surfaces(problem):
@@ -127,6 +142,49 @@ def geometry(problem, surfs, mats):
     return openmc.Geometry(universe("root"))
 
 
+def ace_library(problem, input_path):
+    """The xsdir of an input with evaluated data (as keff finds it), None for one without; every material
+    nuclide checked against its neutron tables."""
+    data = problem.get("nuclear_data", {})
+    if not data.get("ace", "xsdir" in data):
+        return None
+    if "xsdir" in data:
+        xsdir = os.path.join(os.path.dirname(os.path.abspath(input_path)), data["xsdir"])
+    elif os.environ.get("KEFF_ACE_LIBRARY"):
+        xsdir = os.environ["KEFF_ACE_LIBRARY"]
+    else:
+        raise SystemExit(f"{input_path}: ace = true, but the input names no xsdir and KEFF_ACE_LIBRARY is not set")
+    tables = {openmc.data.ace.get_metadata(int(zaid.split(".")[0]))[0] for zaid, _ in xsdir_neutron_tables(xsdir)}
+    for m in problem["material"]:
+        if missing := set(m["nuclides"]) - tables:
+            raise SystemExit(f"{input_path}: material '{m['name']}': {', '.join(sorted(missing))} not in {xsdir}")
+    return os.path.abspath(xsdir)
+
+
+def reaction_tallies():
+    rates = openmc.Tally(name="reactions")
+    rates.scores = list(REACTION_SCORES.values())
+    rates.estimator = "tracklength"
+    flux = openmc.Tally(name="flux")
+    flux.filters = [openmc.EnergyFilter(GROUP_BOUNDS)]
+    flux.scores = ["flux"]
+    flux.estimator = "tracklength"
+    return openmc.Tallies([rates, flux])
+
+
+def reaction_results(sp):
+    rates = sp.get_tally(name="reactions")
+    flux = sp.get_tally(name="flux")
+    leakage = sp.global_tallies[sp.global_tallies["name"].astype(str) == "leakage"][0]
+    return {"reactions": {name: {"mean": float(rates.get_values(scores=[score])[0, 0, 0]),
+                                 "std": float(rates.get_values(scores=[score], value="std_dev")[0, 0, 0])}
+                          for name, score in REACTION_SCORES.items()},
+            "reaction_scores": REACTION_SCORES,
+            "leakage": {"mean": float(leakage["mean"]), "std": float(leakage["std_dev"])},
+            "flux": {"group_bounds_ev": GROUP_BOUNDS.tolist(), "mean": flux.mean.ravel().tolist(),
+                     "std": flux.std_dev.ravel().tolist()}}
+
+
 def settings(problem, args):
     s = problem["settings"]
     out = openmc.Settings()
@@ -155,6 +213,7 @@ def main():
     parser.add_argument("--inactive", type=int)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int)
+    parser.add_argument("--reaction-tallies", action="store_true")
     args = parser.parse_args()
 
     with open(args.input, "rb") as f:
@@ -164,10 +223,13 @@ def main():
     if problem["settings"].get("thermal", "free_gas") != "free_gas":
         raise SystemExit(f"{args.input}: settings.thermal must be free_gas (OpenMC's targets always move)")
     default_temperature = problem["settings"].get("temperature", DEFAULT_TEMPERATURE)
+    xsdir = ace_library(problem, args.input)
     surfs = surfaces(problem)
     mats = materials(problem, default_temperature)
     model = openmc.Model(geometry=geometry(problem, surfs, mats), materials=openmc.Materials(mats.values()),
                          settings=settings(problem, args))
+    if args.reaction_tallies:
+        model.tallies = reaction_tallies()
     model.materials.cross_sections = os.path.abspath(args.cross_sections)
     os.makedirs(args.dir, exist_ok=True)
     statepoint = model.run(cwd=args.dir, threads=args.threads, output=False)
@@ -177,6 +239,10 @@ def main():
         active = sp.n_batches - sp.n_inactive
         result = {"k": k.nominal_value, "k_std": k.std_dev,
                   "particles_per_second": sp.n_particles * active / rate if rate > 0 else None}
+        if xsdir:
+            result["xsdir"] = xsdir
+        if args.reaction_tallies:
+            result.update(reaction_results(sp))
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)
     print(json.dumps(result))

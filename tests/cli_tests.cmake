@@ -574,9 +574,11 @@ if(KEFF_ACE_LIBRARY)
   # <example>|<k>|<sigma>|<leakage>|<sigma>
   set(_references "heu_metal_sphere|1.00364|0.00033|0.573248|0.000260"
                   "pu241_metal_sphere|1.00012|0.00035|0.663909|0.000243"
-                  "uranyl_solution_sphere|1.26798|0.00098|0.275957|0.000248")
+                  "uranyl_solution_sphere|1.26798|0.00098|0.275957|0.000248"
+                  "zr_clad_heu_lattice|1.87305|0.00053|0|0")
   if(KEFF_HAVE_NCRYSTAL)
-    list(APPEND _references "uranyl_solution_sphere_ncrystal|1.28339|0.00051|0.267442|0.000237")
+    list(APPEND _references "uranyl_solution_sphere_ncrystal|1.28339|0.00051|0.267442|0.000237"
+                            "graphite_heu_rods|0.90057|0.00097|0.459356|0.000469")
   endif()
   foreach(_case IN LISTS _references)
     string(REPLACE "|" ";" _case "${_case}")
@@ -587,7 +589,7 @@ if(KEFF_ACE_LIBRARY)
     list(GET _case 4 _leakage_sigma)
     add_test(NAME evaluated_openmc_${_example}
              COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
-                     "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/evaluated/${_example}.toml;--particles;10000;--batches;60;--inactive;20"
+                     "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/evaluated/${_example}.toml;--particles;5000;--batches;50;--inactive;20"
                      -DK_REF=${_k} -DK_SIGMA=${_k_sigma} -DLEAKAGE_REF=${_leakage} -DLEAKAGE_SIGMA=${_leakage_sigma}
                      -DSIGMAS=3 -DOUT=${_out}/evaluated_openmc_${_example} -P ${_cmake_dir}/against_reference.cmake)
     set_tests_properties(evaluated_openmc_${_example} PROPERTIES LABELS "cli;statistical" TIMEOUT 900

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""keff against OpenMC on the same ACE files: a Markdown table per problem from each code's runs.
+
+    perf/evaluated_compare.py --keff DIR --openmc DIR PROBLEM [PROBLEM ...]
+
+DIR/PROBLEM.seedN.json are the runs: keff's --json summaries (examples/evaluated/PROBLEM.toml, whose
+"spectrum" tally holds the flux, fission and absorption in 20 groups equal in lethargy) and
+perf/openmc_ce_model.py's --reaction-tallies JSON. Per problem: k pooled over the seeds (inverse-variance
+weights) for each code and their difference in combined sigmas; the leakage fraction, fission and
+absorption per source neutron as seed means; the 20-group flux as chi^2 over the groups where either code
+scored; each code's particles/s and the figure of merit of k, 1 / (sigma_k^2 T) with T the active
+batches' transport time (from the particles/s), as keff's over OpenMC's. Standard library only.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+
+
+def runs(directory, problem):
+    paths = sorted(glob.glob(os.path.join(directory, problem + ".seed*.json")))
+    if not paths:
+        raise SystemExit(f"no runs {problem}.seed*.json in {directory}")
+    return [json.load(open(p)) for p in paths]
+
+
+def pooled(values):
+    """Inverse-variance mean of (value, sigma) pairs and its sigma."""
+    w = [1 / s**2 for _, s in values]
+    return sum(v * wi for (v, _), wi in zip(values, w)) / sum(w), 1 / math.sqrt(sum(w))
+
+
+def seed_mean(values):
+    """Plain mean of (value, sigma) pairs, sigma of the mean."""
+    n = len(values)
+    return sum(v for v, _ in values) / n, math.sqrt(sum(s * s for _, s in values)) / n
+
+
+def keff_figures(run):
+    k = run["k"]
+    k_sigma = max(k["std"], k["correlation"]["std_corrected"])
+    tally = next(t for t in run["tallies"] if t["name"] == "spectrum")
+    scores = tally["scores"]
+    groups = tally["shape"][0]
+
+    def column(score):
+        j = scores.index(score)
+        return ([tally["mean"][g * len(scores) + j] for g in range(groups)],
+                [tally["std_dev"][g * len(scores) + j] for g in range(groups)])
+
+    def total(score):
+        mean, std = column(score)
+        return sum(mean), math.sqrt(sum(s * s for s in std))
+
+    return {"k": (k["mean"], k_sigma), "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
+            "fission": total("fission"), "absorption": total("absorption"), "flux": column("flux"),
+            "rate": run["particles_per_second"], "active": active_histories(run)}
+
+
+def active_histories(run):
+    settings = run["run"]
+    return settings["particles"] * (settings["batches"] - settings["inactive"]) * settings["generations_per_batch"]
+
+
+def openmc_figures(run):
+    r = run["reactions"]
+    return {"k": (run["k"], run["k_std"]), "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
+            "fission": (r["fission"]["mean"], r["fission"]["std"]),
+            "absorption": (r["absorption"]["mean"], r["absorption"]["std"]),
+            "flux": (run["flux"]["mean"], run["flux"]["std"]), "rate": run["particles_per_second"]}
+
+
+def figure_of_merit(f, histories):
+    """1 / (sigma_k^2 T): T the transport time of `histories` active histories at the run's rate."""
+    return f["rate"] / (f["k"][1] ** 2 * histories)
+
+
+def flux_mean(figures):
+    n = len(figures)
+    groups = len(figures[0]["flux"][0])
+    mean = [sum(f["flux"][0][g] for f in figures) / n for g in range(groups)]
+    std = [math.sqrt(sum(f["flux"][1][g] ** 2 for f in figures)) / n for g in range(groups)]
+    return mean, std
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--keff", required=True)
+    ap.add_argument("--openmc", required=True)
+    ap.add_argument("problems", nargs="+")
+    a = ap.parse_args()
+    print("| problem | seeds | k keff | k OpenMC | diff (σ) | leakage keff / OpenMC (σ) | fission keff / OpenMC (σ) "
+          "| absorption keff / OpenMC (σ) | flux χ² / groups | particles/s keff / OpenMC | FOM keff / OpenMC |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for problem in a.problems:
+        ours = [keff_figures(r) for r in runs(a.keff, problem)]
+        theirs = [openmc_figures(r) for r in runs(a.openmc, problem)]
+        k_ours, k_theirs = pooled([f["k"] for f in ours]), pooled([f["k"] for f in theirs])
+
+        def sigmas(x, y):  # 0 where both are exact and equal (a reflected problem's leakage)
+            s = math.hypot(x[1], y[1])
+            return (x[0] - y[0]) / s if s > 0 else (0.0 if x[0] == y[0] else math.inf)
+
+        def pair(name):
+            x, y = seed_mean([f[name] for f in ours]), seed_mean([f[name] for f in theirs])
+            return f"{x[0]:.5f} / {y[0]:.5f} ({sigmas(x, y):+.1f})"
+
+        (fm, fs), (gm, gs) = flux_mean(ours), flux_mean(theirs)
+        terms = [((fm[g] - gm[g]) ** 2 / (fs[g] ** 2 + gs[g] ** 2)) for g in range(len(fm)) if fs[g] > 0 or gs[g] > 0]
+        rate_ours = sum(f["rate"] for f in ours) / len(ours)
+        rate_theirs = sum(f["rate"] for f in theirs) / len(theirs)
+        # Both codes run the input's sizes, so keff's active histories count for OpenMC's runs too.
+        histories = ours[0]["active"]
+        fom_ours = sum(figure_of_merit(f, histories) for f in ours) / len(ours)
+        fom_theirs = sum(figure_of_merit(f, histories) for f in theirs) / len(theirs)
+        print(f"| {problem} | {len(ours)} / {len(theirs)} | {k_ours[0]:.5f} ± {k_ours[1]:.5f} | "
+              f"{k_theirs[0]:.5f} ± {k_theirs[1]:.5f} | {sigmas(k_ours, k_theirs):+.1f} | {pair('leakage')} | "
+              f"{pair('fission')} | {pair('absorption')} | {sum(terms):.1f} / {len(terms)} | "
+              f"{rate_ours:,.0f} / {rate_theirs:,.0f} | {fom_ours / fom_theirs:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
