@@ -6,8 +6,9 @@
 // gain energy as well as lose it, and settle into the Maxwellian E exp(-E/kT) instead of piling up at
 // the bottom of the grid. Above free_gas_cutoff_kt x kT the target stays at rest (its motion changes
 // nothing there), except for nuclides lighter than a neutron (H1), whose motion always matters. The
-// lookup multiplies the elastic cross section there by free_gas_factor (kernels/free_gas_rate.hpp), the
-// rate this weighting implies, so that neutrons meet targets as often as the kernel assumes.
+// elastic cross section the lookup reads is broadened there by free_gas_factor (kernels/free_gas_rate.hpp,
+// once when Params are built: src/params/broaden_free_gas.cpp), the rate this weighting implies, so that
+// neutrons meet targets as often as the kernel assumes.
 //
 // Velocities are in sqrt(eV): a neutron of energy E moves at sqrt(E), a target of mass ratio A at v
 // carries A v^2. Then the target's Maxwellian is v^2 exp(-A v^2 / kT), and with y = v sqrt(A / kT) the

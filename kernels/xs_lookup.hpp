@@ -10,7 +10,6 @@
 //   const MacroXs macro = macro_xs(nuclides, materials, m, E, cache);
 //   const int k = sample_nuclide(cache, materials.offsets(m + 1) - materials.offsets(m), macro.total, xi);
 //   const int n = materials.nuclide(materials.offsets(m) + k);
-#include "kernels/free_gas_rate.hpp"
 #include "kernels/thermal_table.hpp"
 #include "kernels/xs_data.hpp"
 
@@ -133,25 +132,14 @@ KOKKOS_FORCEINLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n,
   return xs;
 }
 
-// micro_xs in a material at kt (eV): where a free-gas target moves (kernels/free_gas_rate.hpp), the 0 K
-// elastic cross section times free_gas_factor, the collision rate the free-gas scatter assumes; with it
-// the thermal flux is the Maxwellian (detailed balance), without it the Maxwellian times that factor.
-// Absorption stays as tabulated: a 1/v cross section keeps its rate under the target's motion.
-template <class Mem>
-KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search, Real kt) {
-  MicroXs xs = micro_xs(p, n, E, search);
-  const Real awr = p.awr(n);
-  if (target_moves(E, awr, kt)) {
-    xs.elastic *= free_gas_factor(Kokkos::sqrt(awr * E / kt));
-    xs.total = xs.elastic + xs.capture + xs.fission;
-  }
-  return xs;
-}
-
 // micro_xs of nuclide n in `material` at E: below the NCrystal cutoff of an NCrystal material, the
 // elastic scattering of each of its nuclides is the material's bound-atom scattering per atom
-// (kernels/thermal_table.hpp), so that the material scatters N sigma_NCrystal(E); elsewhere the free-gas
-// lookup at the material's kT.
+// (kernels/thermal_table.hpp), so that the material scatters N sigma_NCrystal(E); elsewhere the
+// nuclide's own, which is broadened for the material's free-gas targets: where a target moves, the grid
+// holds the 0 K elastic cross section times free_gas_factor (kernels/free_gas_rate.hpp), the collision
+// rate the free-gas scatter assumes, so that the thermal flux is the Maxwellian (detailed balance).
+// src/params/broaden_free_gas.cpp broadens it once, per material temperature; absorption stays as
+// tabulated (a 1/v cross section keeps its rate under the target's motion).
 template <class Mem>
 KOKKOS_INLINE_FUNCTION MicroXs bound_micro_xs(const NuclideParams<Mem>& p, int n, Real E, int search, Real bound) {
   MicroXs xs = micro_xs(p, n, E, search);
@@ -164,7 +152,7 @@ template <class Mem>
 KOKKOS_INLINE_FUNCTION MicroXs micro_xs(const NuclideParams<Mem>& p, const MaterialParams<Mem>& materials,
                                         int material, int n, Real E, int search) {
   const int t = materials.thermal.table_of(material, E);
-  if (t < 0) return micro_xs(p, n, E, search, materials.kt(material));
+  if (t < 0) return micro_xs(p, n, E, search);
   return bound_micro_xs(p, n, E, search, thermal_xs(materials.thermal, t, E));
 }
 
@@ -179,14 +167,13 @@ KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const NuclideParams<Mem>& p, const Mater
   const int begin = materials.offsets(material);
   const int end = materials.offsets(material + 1);
   const int search = energy_search(p, E);
-  const Real kt = materials.kt(material);
   // The material's bound-atom scattering, asked once for all its nuclides.
   const int t = materials.thermal.table_of(material, E);
   const Real bound = t < 0 ? Real(0) : thermal_xs(materials.thermal, t, E);
   for (int k = begin; k < end; ++k) {
     const Real density = materials.density(k);
     const int n = materials.nuclide(k);
-    const MicroXs micro = t < 0 ? micro_xs(p, n, E, search, kt) : bound_micro_xs(p, n, E, search, bound);
+    const MicroXs micro = t < 0 ? micro_xs(p, n, E, search) : bound_micro_xs(p, n, E, search, bound);
     const Real total = density * micro.total;
     macro.total += total;
     macro.absorption += density * (micro.capture + micro.fission);

@@ -4,9 +4,10 @@ as an OpenMC continuous-energy library: one OpenMC HDF5 file per nuclide and a c
 OpenMC transports with exactly keff's cross sections. Used by perf/thermal_openmc.sh.
 
 What keff's data means, in OpenMC's terms (the same physics, reaction by reaction):
-  elastic (MT 2)  keff's `elastic` column at temperature T as keff's lookup gives it (kernels/xs_lookup.hpp):
-                  the 0 K column times the free-gas factor F(sqrt(A E / kT)) where the target moves (below
-                  400 kT; every energy for A < 1), i.e. a constant cross section Doppler-broadened to T,
+  elastic (MT 2)  keff's `elastic` column at temperature T as keff's lookup reads it (broadened at each grid
+                  point when Params are built, src/params/broaden_free_gas.cpp): the 0 K column times the
+                  free-gas factor F(sqrt(A E / kT)) where the target moves (below 400 kT; every energy for
+                  A < 1), the same points, so both codes interpolate one table; a constant cross section Doppler-broadened to T,
                   which is what OpenMC expects its tables at T to hold; isotropic in the centre-of-mass
                   frame (no angular data, which OpenMC reads as isotropic)
   capture (MT 102) keff's `capture` column
@@ -34,7 +35,7 @@ FREE_GAS_CUTOFF_KT = 400  # kernels/free_gas_rate.hpp
 
 
 def free_gas_elastic(energy, elastic, awr, kt):
-    """keff's elastic cross section in a material at kt (eV): kernels/free_gas_rate.hpp's factor."""
+    """keff's elastic cross section in a material at kt (eV): kernels/free_gas_rate.hpp's factor at each point."""
     moves = (awr < 1) | (energy < FREE_GAS_CUTOFF_KT * kt)
     y = np.sqrt(awr * energy / kt)
     factor = (1 + 1 / (2 * y * y)) * erf(y) + np.exp(-y * y) / (np.sqrt(np.pi) * y)

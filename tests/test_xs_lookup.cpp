@@ -1,6 +1,7 @@
 // Continuous-energy lookup: the three energy-grid searches (identical indices and bit-identical cross
 // sections), the macroscopic sum, nuclide sampling, and the material / multigroup builders. The
 // synthetic data they run on: test_synthetic_data.cpp.
+#include "src/params/broaden_free_gas.hpp"
 #include "xs_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -79,7 +80,11 @@ TEST(XsLookup, GridKindsAgreeWithBisection) {
 TEST(XsLookup, MacroMatchesHostSum) {
   const NuclideLibrary lib = small_library(7);
   const model::Problem problem = three_material_problem();
-  const MaterialParams<DeviceMem> mats = build_material_params(DeviceExec{}, problem, lib);
+  // The materials are at 293.6 K with free-gas targets: lookups read the elastic cross sections
+  // broadened for them (src/params/broaden_free_gas.hpp), one copy of each nuclide at that temperature.
+  const BroadenedNuclides broadened = broaden_free_gas(lib, problem);
+  ASSERT_EQ(broadened.library.nuclides.size(), lib.nuclides.size());
+  const MaterialParams<DeviceMem> mats = build_material_params(DeviceExec{}, problem, lib, &broadened);
   EXPECT_EQ(mats.max_nuclides, 12);
   const auto fissionable = Kokkos::create_mirror_view_and_copy(HostMem{}, mats.fissionable);
   EXPECT_EQ(fissionable(0), 1);
@@ -91,7 +96,7 @@ TEST(XsLookup, MacroMatchesHostSum) {
   const int n_mat = static_cast<int>(problem.materials.size()) + 1;  // row 0 is void
   for (EnergyGridKind kind : {EnergyGridKind::nuclide, EnergyGridKind::hash, EnergyGridKind::unionized}) {
     SCOPED_TRACE("grid kind " + std::to_string(static_cast<int>(kind)));
-    const NuclideParams<DeviceMem> p = build_nuclide_params(DeviceExec{}, lib, kind, 8000);
+    const NuclideParams<DeviceMem> p = build_nuclide_params(DeviceExec{}, broadened.library, kind, 8000);
     const MacroResults r = run_macro(p, mats, n_mat, to_device_view(energies));
     for (std::size_t i = 0; i < energies.size(); ++i) {
       const double e = energies[i];
@@ -101,17 +106,10 @@ TEST(XsLookup, MacroMatchesHostSum) {
         const std::size_t row = void_row + static_cast<std::size_t>(m) + 1;
         double expect[4] = {0, 0, 0, 0};
         std::vector<double> partial;
-        // The materials are at 293.6 K with free-gas targets: below 400 kT, and for H1 at every energy,
-        // the elastic cross section is sigma_0 times (1 + 1 / 2y^2) erf(y) + exp(-y^2) / (sqrt(pi) y).
-        const double kt = constants::boltzmann_ev_per_k * problem.materials[m].temperature;
+        const double kt = material_kt(problem, problem.materials[m]);
         for (const auto& a : problem.materials[m].nuclides) {
-          const NuclideData& data = lib.nuclides[lib.find(a.name)];
-          MicroXs x = reference_micro(data, e);
-          if (e > 0 && (data.awr < 1 || e < 400 * kt)) {
-            const double y = std::sqrt(data.awr * e / kt);
-            x.elastic *= (1 + 1 / (2 * y * y)) * std::erf(y) + std::exp(-y * y) / (std::sqrt(constants::pi) * y);
-            x.total = x.elastic + x.capture + x.fission;
-          }
+          const NuclideData& data = broadened.library.nuclides[broadened.find(a.name, kt)];
+          const MicroXs x = reference_micro(data, e);
           expect[0] += a.density * x.total;
           expect[1] += a.density * (x.capture + x.fission);
           expect[2] += a.density * x.fission;
@@ -134,6 +132,44 @@ TEST(XsLookup, MacroMatchesHostSum) {
       }
     }
   }
+}
+
+// Broadening for free-gas targets: at each grid point where the target moves (below 400 kT, and at every
+// energy for a nuclide lighter than a neutron) the elastic cross section times (1 + 1 / 2y^2) erf(y) +
+// exp(-y^2) / (sqrt(pi) y), y = sqrt(A E / kT); elsewhere, and for the other channels, as tabulated. A
+// nuclide at two temperatures becomes two; at rest (thermal = "none") nothing changes.
+TEST(XsLookup, FreeGasBroadeningAtGridPoints) {
+  const NuclideLibrary lib = small_library(7);
+  model::Problem problem = three_material_problem();
+  problem.materials[1].temperature = 600.0;  // a second temperature for the nuclides it shares
+  const BroadenedNuclides broadened = broaden_free_gas(lib, problem);
+  EXPECT_GT(broadened.library.nuclides.size(), lib.nuclides.size());
+  int checked = 0;
+  for (const model::Material& mat : problem.materials) {
+    const double kt = material_kt(problem, mat);
+    for (const auto& a : mat.nuclides) {
+      const NuclideData& before = lib.nuclides[lib.find(a.name)];
+      const NuclideData& after = broadened.library.nuclides[broadened.find(a.name, kt)];
+      ASSERT_EQ(after.energy, before.energy);
+      EXPECT_EQ(after.capture, before.capture);
+      EXPECT_EQ(after.fission, before.fission);
+      for (std::size_t i = 0; i < before.energy.size(); ++i) {
+        const double e = before.energy[i];
+        double factor = 1;
+        if (before.awr < 1 || e < 400 * kt) {
+          const double y = std::sqrt(before.awr * e / kt);
+          factor = (1 + 1 / (2 * y * y)) * std::erf(y) + std::exp(-y * y) / (std::sqrt(constants::pi) * y);
+        }
+        ASSERT_NEAR(after.elastic[i], before.elastic[i] * factor, 1e-13 * before.elastic[i] * factor) << a.name << " E=" << e;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
+  problem.settings.thermal = model::ThermalModel::none;
+  const BroadenedNuclides at_rest = broaden_free_gas(lib, problem);
+  ASSERT_EQ(at_rest.library.nuclides.size(), lib.nuclides.size());
+  for (std::size_t n = 0; n < lib.nuclides.size(); ++n) EXPECT_EQ(at_rest.library.nuclides[n].elastic, lib.nuclides[n].elastic);
 }
 
 TEST(XsLookup, FlatLibraryInfiniteMediumK) {

@@ -243,17 +243,17 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
 }
 
 MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
-                                                const NuclideLibrary& library) {
+                                                const NuclideLibrary& library, const BroadenedNuclides* broadened) {
   const int n_lib = static_cast<int>(library.nuclides.size());
   return build_material_params(exec, problem, [&](const model::Material& mat, const model::NuclideAmount& a) {
-    const int idx = library.find(a.name);
+    const int idx = broadened ? broadened->find(a.name, material_kt(problem, mat)) : library.find(a.name);
     if (idx < 0) {
       throw InputError(mat.where.str() + ": material '" + mat.name + "': nuclide '" + a.name +
                        "' is not in the nuclear data library" +
                        (library.path.empty() ? std::string() : " '" + library.path + "'") + " (the library has " +
                        std::to_string(n_lib) + " nuclides)");
     }
-    return ResolvedNuclide{idx, library.nuclides[static_cast<std::size_t>(idx)].fissile};
+    return ResolvedNuclide{idx, library.nuclides[static_cast<std::size_t>(library.find(a.name))].fissile};
   });
 }
 
@@ -295,9 +295,7 @@ MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const mo
   p.density = to_device(exec, "keff::xs::material_density", density);
   p.fissionable = to_device(exec, "keff::xs::material_fissionable", fissionable);
   std::vector<Real> kt;
-  for (const model::Material& mat : materials) {
-    kt.push_back(problem.settings.thermal == model::ThermalModel::none ? 0 : constants::boltzmann_ev_per_k * mat.temperature);
-  }
+  for (const model::Material& mat : materials) kt.push_back(material_kt(problem, mat));
   p.kt = to_device(exec, "keff::xs::material_kt", kt);
   p.max_nuclides = max_nuclides;
   return p;

@@ -5,6 +5,7 @@
 #include "io/library/nuclear_data.hpp"
 #include "kernels/device.hpp"
 #include "kernels/xs_data.hpp"
+#include "src/params/broaden_free_gas.hpp"
 
 #include <functional>
 
@@ -20,10 +21,12 @@ void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, in
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
                                               EnergyGridKind grid, int hash_bins);
 
-// Resolves each material's nuclide names against `library`. A name the library lacks throws
+// Resolves each material's nuclide names against `library`, or, given `broadened`, against its copies
+// at each material's temperature (src/params/broaden_free_gas.hpp). A name the library lacks throws
 // InputError naming the material, the nuclide and where the material was defined.
 MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,
-                                                const NuclideLibrary& library);
+                                                const NuclideLibrary& library,
+                                                const BroadenedNuclides* broadened = nullptr);
 
 // A material's nuclide as the nuclear data holds it: its index there and whether it fissions.
 struct ResolvedNuclide {

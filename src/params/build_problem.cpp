@@ -172,21 +172,23 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
                    static_cast<double>(device_memory_available(exec)), allow);
     }
     const NuclideLibrary library = load_nuclear_data(problem, comm);
+    // What lookups read: the elastic cross sections broadened for the materials' free-gas targets.
+    const BroadenedNuclides broadened = broaden_free_gas(library, problem);
     // A hard limit, before the memory estimate.
-    check_hash_grid_size(library, settings.energy_grid, settings.hash_bins, problem.source_name);
+    check_hash_grid_size(broadened.library, settings.energy_grid, settings.hash_bins, problem.source_name);
     if (!nd.library.empty()) {
       double points = 0;
-      for (const auto& n : library.nuclides) points += static_cast<double>(n.energy.size());
+      for (const auto& n : broadened.library.nuclides) points += static_cast<double>(n.energy.size());
       check_memory(comm, "the nuclear data",
                    {{"device copy and energy-grid index",
-                     nuclide_params_bytes(static_cast<double>(library.nuclides.size()), points, settings.energy_grid,
-                                          settings.hash_bins)}},
+                     nuclide_params_bytes(static_cast<double>(broadened.library.nuclides.size()), points,
+                                          settings.energy_grid, settings.hash_bins)}},
                    static_cast<double>(device_memory_available(exec)), allow);
     }
     p.n_nuclides = static_cast<int>(library.nuclides.size());
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
-    p.nuclides = build_nuclide_params(exec, library, problem.settings.energy_grid, problem.settings.hash_bins);
-    p.materials = build_material_params(exec, problem, library);
+    p.nuclides = build_nuclide_params(exec, broadened.library, settings.energy_grid, settings.hash_bins);
+    p.materials = build_material_params(exec, problem, library, &broadened);
     build_thermal(exec, problem, comm, library, p);
   }
   if (problem.cmfd_on()) build_cmfd(exec, *problem.cmfd, p);
