@@ -9,7 +9,11 @@ file(MAKE_DIRECTORY "${OUT}")
 file(READ "${INPUT}" text)
 foreach(case met unmet)
   if(case STREQUAL "met")
-    set(rel_err 0.004)    # the whole problem's flux: under 0.45% after 2 active batches of 1500 histories, 0.4% after 3
+    # The whole problem's flux after 2, 3, 4 ... active batches of 1500 histories (seed 5, below): 0.42 %,
+    # 0.39 %, 0.29 % ... With one inactive batch the source has not settled and the error of this small
+    # lattice's flux wanders from seed to seed (0.2 % to 2 % at batch 3 over seeds 1 to 8): the seed is
+    # one whose error first falls under the threshold after batch 3, so the run must go on to meet it.
+    set(rel_err 0.004)
   else()
     set(rel_err 0.00001)  # beyond 12 batches of 1500
   endif()
@@ -18,7 +22,7 @@ foreach(case met unmet)
   file(WRITE "${OUT}/${case}.toml" "${t}")
   foreach(np 1 2)
     execute_process(COMMAND ${MPIEXEC} -n ${np} ${MPIFLAGS} ${KEFF} run ${OUT}/${case}.toml --particles 1500
-                            --inactive 1 --statepoint "" --json ${OUT}/${case}_${np}.json
+                            --inactive 1 --seed 5 --statepoint "" --json ${OUT}/${case}_${np}.json
                     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 600)
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "${case} at ${np} ranks failed (${rc}):\n${err}")
