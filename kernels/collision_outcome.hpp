@@ -7,6 +7,7 @@ namespace keff {
 
 struct CollisionOutcome {
   Real k_absorption = 0;  // this collision's absorption-estimator score
+  int mt = 0;             // the ENDF reaction (MT) that happened, where the data name it (evaluated); else 0
 };
 
 }  // namespace keff

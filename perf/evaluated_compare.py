@@ -4,12 +4,15 @@
     perf/evaluated_compare.py --keff DIR --openmc DIR PROBLEM [PROBLEM ...]
 
 DIR/PROBLEM.seedN.json are the runs: keff's --json summaries (examples/evaluated/PROBLEM.toml, whose
-"spectrum" tally holds the flux, fission and absorption in 20 groups equal in lethargy) and
-perf/openmc_ce_model.py's --reaction-tallies JSON. Per problem: k pooled over the seeds (inverse-variance
-weights) for each code and their difference in combined sigmas; the leakage fraction, fission and
-absorption per source neutron as seed means; the 20-group flux as chi^2 over the groups where either code
-scored; each code's particles/s and the figure of merit of k, 1 / (sigma_k^2 T) with T the active
-batches' transport time (from the particles/s), as keff's over OpenMC's. Standard library only.
+"spectrum" tally holds the flux, fission and absorption in 20 groups equal in lethargy, and whose
+"reactions" tally counts inelastic scattering and (n,2n)) and perf/openmc_ce_model.py's
+--reaction-tallies JSON. Per problem: k pooled over the seeds (inverse-variance weights) for each code
+and their difference in combined sigmas; the leakage fraction, fission and absorption per source neutron
+as seed means; the 20-group flux as chi^2 over the groups where either code scored; each code's
+particles/s and the figure of merit of k, 1 / (sigma_k^2 T) with T the active batches' transport time
+(from the particles/s), as keff's over OpenMC's. A second table gives the reaction rates per source
+neutron: fission, capture (absorption - fission: every disappearance reaction, in both codes), inelastic
+scattering (MT 51-91; OpenMC's "(n,level)") and (n,2n). Standard library only.
 """
 import argparse
 import glob
@@ -53,9 +56,22 @@ def keff_figures(run):
         mean, std = column(score)
         return sum(mean), math.sqrt(sum(s * s for s in std))
 
+    reactions = next(t for t in run["tallies"] if t["name"] == "reactions")
+
+    def reaction(score):
+        j = reactions["scores"].index(score)
+        return reactions["mean"][j], reactions["std_dev"][j]
+
     return {"k": (k["mean"], k_sigma), "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
             "fission": total("fission"), "absorption": total("absorption"), "flux": column("flux"),
-            "rate": run["particles_per_second"], "active": active_histories(run)}
+            "capture": difference(total("absorption"), total("fission")), "inelastic": reaction("inelastic"),
+            "n2n": reaction("(n,2n)"), "rate": run["particles_per_second"], "active": active_histories(run)}
+
+
+def difference(a, b):
+    """a - b with the sigma they would have uncorrelated (absorption and fission of the same histories are
+    positively correlated, so this sigma is an upper bound)."""
+    return a[0] - b[0], math.hypot(a[1], b[1])
 
 
 def active_histories(run):
@@ -64,10 +80,10 @@ def active_histories(run):
 
 
 def openmc_figures(run):
-    r = run["reactions"]
+    r = {name: (v["mean"], v["std"]) for name, v in run["reactions"].items()}
     return {"k": (run["k"], run["k_std"]), "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
-            "fission": (r["fission"]["mean"], r["fission"]["std"]),
-            "absorption": (r["absorption"]["mean"], r["absorption"]["std"]),
+            "fission": r["fission"], "absorption": r["absorption"], "capture": difference(r["absorption"], r["fission"]),
+            "inelastic": r["inelastic"], "n2n": r["(n,2n)"],
             "flux": (run["flux"]["mean"], run["flux"]["std"]), "rate": run["particles_per_second"]}
 
 
@@ -93,6 +109,7 @@ def main():
     print("| problem | seeds | k keff | k OpenMC | diff (σ) | leakage keff / OpenMC (σ) | fission keff / OpenMC (σ) "
           "| absorption keff / OpenMC (σ) | flux χ² / groups | particles/s keff / OpenMC | FOM keff / OpenMC |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
+    rates = []
     for problem in a.problems:
         ours = [keff_figures(r) for r in runs(a.keff, problem)]
         theirs = [openmc_figures(r) for r in runs(a.openmc, problem)]
@@ -102,9 +119,12 @@ def main():
             s = math.hypot(x[1], y[1])
             return (x[0] - y[0]) / s if s > 0 else (0.0 if x[0] == y[0] else math.inf)
 
-        def pair(name):
+        def pair(name, form=".5f"):
             x, y = seed_mean([f[name] for f in ours]), seed_mean([f[name] for f in theirs])
-            return f"{x[0]:.5f} / {y[0]:.5f} ({sigmas(x, y):+.1f})"
+            return f"{x[0]:{form}} / {y[0]:{form}} ({sigmas(x, y):+.1f})"
+
+        rates.append(f"| {problem} | {pair('fission')} | {pair('capture')} | {pair('inelastic', '.4e')} | "
+                     f"{pair('n2n', '.4e')} |")
 
         (fm, fs), (gm, gs) = flux_mean(ours), flux_mean(theirs)
         terms = [((fm[g] - gm[g]) ** 2 / (fs[g] ** 2 + gs[g] ** 2)) for g in range(len(fm)) if fs[g] > 0 or gs[g] > 0]
@@ -118,6 +138,12 @@ def main():
               f"{k_theirs[0]:.5f} ± {k_theirs[1]:.5f} | {sigmas(k_ours, k_theirs):+.1f} | {pair('leakage')} | "
               f"{pair('fission')} | {pair('absorption')} | {sum(terms):.1f} / {len(terms)} | "
               f"{rate_ours:,.0f} / {rate_theirs:,.0f} | {fom_ours / fom_theirs:.2f} |")
+    print()
+    print("Reaction rates per source neutron, keff / OpenMC (difference in combined σ):")
+    print()
+    print("| problem | fission | capture | inelastic | (n,2n) |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rates))
 
 
 if __name__ == "__main__":

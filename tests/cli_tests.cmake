@@ -568,17 +568,18 @@ keff_evaluated_refused(evaluated_no_xsdir "${_es250_xsdir}" "ace = true"
 set_tests_properties(evaluated_no_xsdir PROPERTIES ENVIRONMENT_MODIFICATION "KEFF_ACE_LIBRARY=unset:")
 
 # The NJOY-made library against OpenMC 0.16 on the same ACE files (perf/RESULTS.md, "Evaluated data
-# against OpenMC"): k and the leakage fraction of a short run of each example within 3 combined standard
-# deviations of OpenMC's four-seed means.
+# against OpenMC"): k, the leakage fraction and the inelastic and (n,2n) rates of a short run of each
+# example within 3 combined standard deviations of OpenMC's four-seed means.
 if(KEFF_ACE_LIBRARY)
-  # <example>|<k>|<sigma>|<leakage>|<sigma>
-  set(_references "heu_metal_sphere|1.00364|0.00033|0.573248|0.000260"
-                  "pu241_metal_sphere|1.00012|0.00035|0.663909|0.000243"
-                  "uranyl_solution_sphere|1.26798|0.00098|0.275957|0.000248"
-                  "zr_clad_heu_lattice|1.87305|0.00053|0|0")
+  # <example>|<k>|<sigma>|<leakage>|<sigma>|<score>:<value>:<sigma> ... (the "reactions" tally's scores;
+  # (n,2n) only where a short run counts hundreds of them)
+  set(_references "heu_metal_sphere|1.00364|0.00033|0.573248|0.000260|inelastic:0.537146:0.000232 (n,2n):0.00245291:0.00000989"
+                  "pu241_metal_sphere|1.00012|0.00035|0.663909|0.000243|inelastic:0.340796:0.000144 (n,2n):0.00376847:0.0000109"
+                  "uranyl_solution_sphere|1.26798|0.00098|0.275957|0.000248|inelastic:0.00470285:0.00000696"
+                  "zr_clad_heu_lattice|1.87305|0.00053|0|0|inelastic:0.120929:0.000226")
   if(KEFF_HAVE_NCRYSTAL)
-    list(APPEND _references "uranyl_solution_sphere_ncrystal|1.28339|0.00051|0.267442|0.000237"
-                            "graphite_heu_rods|0.90057|0.00097|0.459356|0.000469")
+    list(APPEND _references "uranyl_solution_sphere_ncrystal|1.28339|0.00051|0.267442|0.000237|inelastic:0.00471313:0.00000674"
+                            "graphite_heu_rods|0.90057|0.00097|0.459356|0.000469|inelastic:0.0429865:0.000106")
   endif()
   foreach(_case IN LISTS _references)
     string(REPLACE "|" ";" _case "${_case}")
@@ -587,11 +588,13 @@ if(KEFF_ACE_LIBRARY)
     list(GET _case 2 _k_sigma)
     list(GET _case 3 _leakage)
     list(GET _case 4 _leakage_sigma)
+    list(GET _case 5 _scores)
+    string(REPLACE " " ";" _scores "${_scores}")
     add_test(NAME evaluated_openmc_${_example}
              COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
                      "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/evaluated/${_example}.toml;--particles;5000;--batches;50;--inactive;20"
                      -DK_REF=${_k} -DK_SIGMA=${_k_sigma} -DLEAKAGE_REF=${_leakage} -DLEAKAGE_SIGMA=${_leakage_sigma}
-                     -DSIGMAS=3 -DOUT=${_out}/evaluated_openmc_${_example} -P ${_cmake_dir}/against_reference.cmake)
+                     "-DSCORE_REFS=${_scores}" -DSIGMAS=3 -DOUT=${_out}/evaluated_openmc_${_example} -P ${_cmake_dir}/against_reference.cmake)
     set_tests_properties(evaluated_openmc_${_example} PROPERTIES LABELS "cli;statistical" TIMEOUT 900
                          ENVIRONMENT "KEFF_ACE_LIBRARY=${KEFF_ACE_LIBRARY}")
   endforeach()

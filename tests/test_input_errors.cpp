@@ -101,7 +101,8 @@ TEST(Input, TallyMistakes) {
   };
   const std::string ce = minimal + std::string("\n[[mesh]]\nname = \"m1\"\nlower_left = [-1]\nupper_right = [1]\nshape = [4]\n");
   const auto tally = [&](const std::string& body) { return ce + "\n[[tally]]\nname = \"t\"\n" + body + "\n"; };
-  fails(tally("scores = [\"flux\", \"heating\"]"), "tally[t].scores: unknown score 'heating' (allowed: flux, total, absorption, scatter, fission, nu-fission, events)");
+  fails(tally("scores = [\"flux\", \"heating\"]"), "tally[t].scores: unknown score 'heating' (allowed: flux, total, absorption, scatter, fission, nu-fission, events, inelastic, (n,2n))");
+  fails(tally("scores = [\"(n,2n)\"]"), "tally[t].scores: score '(n,2n)' is a reaction only evaluated data tell apart (allowed: [nuclear_data] ace = true, or another score)");
   fails(tally("filters = [\"zone\"]\nscores = [\"flux\"]"),
         "tally[t].filters: unknown filter 'zone' (allowed: " + allowed_names<TallyFilterKind>() + ")");
   fails(tally("scores = [\"flux\"]\nestimator = \"analog\""), "tally[t].estimator: the analog estimator cannot make score 'flux' (allowed: for flux: tracklength, collision)");

@@ -223,12 +223,16 @@ std::vector<model::TallyFilter> read_filters(const Section& s, const model::Prob
 
 // Scores, and the estimator that makes them: by default as OpenMC's, track length where every score
 // allows it, else analog.
-void read_scores(const Section& s, model::Tally& t) {
+void read_scores(const Section& s, const model::Problem& p, model::Tally& t) {
   const std::string score_names = allowed_names<TallyScore>();
   if (!s.has("scores")) s.fail("scores", "missing required key", score_names);
   for (const auto& name : names_of(s, "scores", score_names)) {
     const auto score = enum_from_name<TallyScore>(name);
     if (!score) s.fail("scores", "unknown score " + in_quotes(name), score_names);
+    if (info_of(*score).evaluated_only && !p.nuclear_data.ace) {
+      s.fail("scores", "score " + in_quotes(name) + " is a reaction only evaluated data tell apart",
+             "[nuclear_data] ace = true, or another score");
+    }
     if (std::find(t.scores.begin(), t.scores.end(), *score) != t.scores.end()) {
       s.fail("scores", "score " + in_quotes(name) + " is listed twice", "each score once");
     }
@@ -296,7 +300,7 @@ model::Tally read_tally(Section s, const model::Problem& p, const Names& n, cons
   if (!valid_tally_name(t.name)) s.fail("name", "the name " + in_quotes(t.name) + " is reserved", tally_name_rule);
   s.set_path("tally[" + t.name + "]");
   t.filters = read_filters(s, p, n, placements);
-  read_scores(s, t);
+  read_scores(s, p, t);
   t.trigger = read_trigger(s, t);
   check_tally_size(s, p, t, placements);
   return t;

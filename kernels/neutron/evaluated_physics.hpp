@@ -74,9 +74,11 @@ struct EvaluatedPhysics {
                              ? -1
                              : sample_scattering_reaction(data, n, xs, p.rng.next());
     if (reaction < 0) {
+      out.mt = 2;
       scatter_elastically(p, n, mat);
       return out;
     }
+    out.mt = data.reactions(reaction).mt;
     const int neutrons = reaction_neutrons(data, reaction, energy, p.rng);
     if (neutrons == 0) {  // a yield below one that rounded down: no neutron leaves
       p.fate = Fate::absorbed;

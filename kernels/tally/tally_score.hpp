@@ -3,6 +3,7 @@
 // happen (collision estimator) and what a collision did (analog estimator). Each contribution is rounded
 // to fixed point (tally_fraction_bits) and added with an integer atomic, so a batch's sums are the same
 // bits for any thread count, rank count, transport mode or domain decomposition (kernels/fixed_point.hpp).
+#include "kernels/collision_outcome.hpp"
 #include "kernels/fixed_point.hpp"
 #include "kernels/tally/mesh_track.hpp"
 #include "kernels/tally/tally_filters.hpp"
@@ -33,14 +34,17 @@ KOKKOS_INLINE_FUNCTION Real rate_of(TallyScore s, const MacroXs& xs) {
     case TallyScore::scatter: return xs.total - xs.absorption;
     case TallyScore::fission: return xs.fission;
     case TallyScore::nu_fission: return xs.nu_fission;
-    case TallyScore::events: break;
+    case TallyScore::events:
+    case TallyScore::inelastic:
+    case TallyScore::n2n: break;
   }
   return 0;
 }
 
 // What one collision scores analog: every collision its weight (total) and a count (events), an
-// absorption its weight and its expected fission and neutron production, a scattering its weight.
-KOKKOS_INLINE_FUNCTION Real analog_value(TallyScore s, const TallyCollision& c, bool absorbed) {
+// absorption its weight and its expected fission and neutron production, a scattering its weight, and
+// an inelastic or (n,2n) reaction (MT 51-91, 16) its weight.
+KOKKOS_INLINE_FUNCTION Real analog_value(TallyScore s, const TallyCollision& c, bool absorbed, int mt) {
   const Real per_absorption = c.xs.absorption > 0 ? c.weight / c.xs.absorption : 0;
   switch (s) {
     case TallyScore::total: return c.weight;
@@ -49,6 +53,8 @@ KOKKOS_INLINE_FUNCTION Real analog_value(TallyScore s, const TallyCollision& c, 
     case TallyScore::scatter: return absorbed ? 0 : c.weight;
     case TallyScore::fission: return absorbed ? per_absorption * c.xs.fission : 0;
     case TallyScore::nu_fission: return absorbed ? per_absorption * c.xs.nu_fission : 0;
+    case TallyScore::inelastic: return mt >= 51 && mt <= 91 ? c.weight : 0;
+    case TallyScore::n2n: return mt == 16 ? c.weight : 0;
     case TallyScore::flux: break;
   }
   return 0;
@@ -95,10 +101,10 @@ struct Tallies {
     }
   }
 
-  // The analog estimator once the collision `c` has happened; `after` is the particle afterwards (alive
-  // when it scattered), in the place and cells of the collision.
+  // The analog estimator once the collision `c` has happened, with `outcome`; `after` is the particle
+  // afterwards (alive when it scattered), in the place and cells of the collision.
   KOKKOS_INLINE_FUNCTION void score_analog(const GeometryParams<Mem>& g, const TallyCollision& c,
-                                           const Particle& after) const {
+                                           const CollisionOutcome& outcome, const Particle& after) const {
     if (!params.analog) return;
     const bool absorbed = !after.alive();
     for (int i = 0; i < params.n_tallies(); ++i) {
@@ -106,7 +112,7 @@ struct Tallies {
       if (t.estimator != TallyEstimator::analog) continue;
       FilterMatches m[max_tally_filters];
       if (!match_filters(g, t, {after.r, c.u, c.energy, c.group}, after.geo, false, m)) continue;
-      add(t, m, -1, 1, [&](TallyScore s) { return detail::analog_value(s, c, absorbed); });
+      add(t, m, -1, 1, [&](TallyScore s) { return detail::analog_value(s, c, absorbed, outcome.mt); });
     }
   }
 

@@ -23,16 +23,19 @@ inline constexpr EnumName<TallyEstimator> tally_estimator_names[] = {{TallyEstim
                                                                      {TallyEstimator::analog, "analog"}};
 constexpr std::span<const EnumName<TallyEstimator>> enum_names(TallyEstimator) { return tally_estimator_names; }
 
-enum class TallyScore : int { flux = 0, total, absorption, scatter, fission, nu_fission, events };
+enum class TallyScore : int { flux = 0, total, absorption, scatter, fission, nu_fission, events, inelastic, n2n };
 
 // A score: its name in the input and outputs, its units (per source particle, like k, so per unit of
 // source weight) and the estimators that can make it. Flux has no analog estimate (a collision is not
-// a path length); events (collisions) are counted only as they happen.
+// a path length); events (collisions) are counted only as they happen. Inelastic scattering (ENDF's
+// MT 51-91, the levels and the continuum: OpenMC's "(n,level)") and (n,2n) (MT 16) are reactions only
+// evaluated data tell apart, counted as they happen.
 struct TallyScoreInfo {
   TallyScore score;
   std::string_view name;
   std::string_view units;
   bool tracklength, collision, analog;
+  bool evaluated_only = false;  // a reaction of evaluated data ([nuclear_data] ace = true)
 
   constexpr bool estimated_by(TallyEstimator e) const {
     return e == TallyEstimator::tracklength ? tracklength : (e == TallyEstimator::collision ? collision : analog);
@@ -46,6 +49,8 @@ inline constexpr TallyScoreInfo tally_scores[] = {
     {TallyScore::fission, "fission", "reactions per source particle", true, true, true},
     {TallyScore::nu_fission, "nu-fission", "neutrons per source particle", true, true, true},
     {TallyScore::events, "events", "collisions per source particle", false, false, true},
+    {TallyScore::inelastic, "inelastic", "reactions per source particle", false, false, true, true},
+    {TallyScore::n2n, "(n,2n)", "reactions per source particle", false, false, true, true},
 };
 inline constexpr std::size_t tally_score_count = std::size(tally_scores);
 

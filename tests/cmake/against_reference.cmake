@@ -1,10 +1,13 @@
 # Runs keff once and compares its k and leakage fraction with a reference code's (OpenMC on the same
 # nuclear data, perf/RESULTS.md): each must lie within SIGMAS combined standard deviations,
 # sqrt(sigma_keff^2 + sigma_reference^2), keff's sigma of k being the larger of its batch estimate and its
-# autocorrelation-corrected one. The run's seed is fixed, so the verdict is the same on every machine of
-# one backend.
+# autocorrelation-corrected one. SCORE_REFS (optional) adds scores of the run's one-bin tally "reactions",
+# each SCORE:VALUE:SIGMA. The run's seed is fixed, so the verdict is the same on every machine of one
+# backend.
 #   cmake -DKEFF=... "-DARGS=run;input.toml;..." -DK_REF=1.00364 -DK_SIGMA=0.00033
-#         -DLEAKAGE_REF=0.57325 -DLEAKAGE_SIGMA=0.00026 -DSIGMAS=3 -DOUT=dir -P against_reference.cmake
+#         -DLEAKAGE_REF=0.57325 -DLEAKAGE_SIGMA=0.00026 "-DSCORE_REFS=inelastic:0.537146:0.000232"
+#         -DSIGMAS=3 -DOUT=dir -P against_reference.cmake
+cmake_policy(SET CMP0054 NEW)  # quoted strings in if() are strings
 file(MAKE_DIRECTORY "${OUT}")
 execute_process(COMMAND ${KEFF} ${ARGS} --quiet --statepoint "" --json "${OUT}/run.json"
                 RESULT_VARIABLE rc ERROR_VARIABLE err TIMEOUT 900)
@@ -65,3 +68,40 @@ function(check what value std ref ref_std)
 endfunction()
 check("k" ${k} ${k_std} ${K_REF} ${K_SIGMA})
 check("leakage fraction" ${leakage} ${leakage_std} ${LEAKAGE_REF} ${LEAKAGE_SIGMA})
+
+if(DEFINED SCORE_REFS)
+  string(JSON tallies LENGTH "${json}" tallies)
+  set(tally "")
+  math(EXPR last "${tallies} - 1")
+  foreach(t RANGE ${last})
+    string(JSON name GET "${json}" tallies ${t} name)
+    if(name STREQUAL "reactions")
+      set(tally ${t})
+    endif()
+  endforeach()
+  if(tally STREQUAL "")
+    message(FATAL_ERROR "the run has no tally named 'reactions'")
+  endif()
+  string(JSON scores GET "${json}" tallies ${tally} scores)
+  string(JSON n_scores LENGTH "${scores}")
+  math(EXPR last "${n_scores} - 1")
+  foreach(ref IN LISTS SCORE_REFS)
+    string(REPLACE ":" ";" ref "${ref}")
+    list(GET ref 0 score)
+    list(GET ref 1 value)
+    list(GET ref 2 sigma)
+    set(found "")
+    foreach(j RANGE ${last})
+      string(JSON name GET "${scores}" ${j})
+      if(name STREQUAL score)
+        set(found ${j})
+      endif()
+    endforeach()
+    if(found STREQUAL "")
+      message(FATAL_ERROR "tally 'reactions' has no score '${score}'")
+    endif()
+    string(JSON mean GET "${json}" tallies ${tally} mean ${found})
+    string(JSON std GET "${json}" tallies ${tally} std_dev ${found})
+    check("${score} per source neutron" ${mean} ${std} ${value} ${sigma})
+  endforeach()
+endif()
