@@ -50,21 +50,21 @@ struct EvaluatedPhysics {
     const int n = collision_nuclide(materials, mat, cache, macro.total, p.rng.next());
     const Real energy = p.energy;
     const Real bound = bound_scattering(materials, mat, energy);
-    const EvaluatedXs xs = nuclide_xs(data, n, energy, p.urr_seed, ptables, bound);
+    const EvaluatedXs xs = nuclide_xs(data, n, energy, data.hash_bin(energy), p.urr_seed, ptables, bound);
     const EvaluatedNuclideRecord& nuclide = data.nuclides(n);
 
-    const Real nu = xs.fission > 0 ? data.nu(nuclide.nu_total, energy) : Real(0);
+    const NuSplit nu = xs.fission > 0 ? nu_split(data, n, energy) : NuSplit{};
     if (xs.fission > 0) {
-      const Real expected = p.weight * nu * xs.fission / (xs.total * k_prev);
+      const Real expected = p.weight * nu.total * xs.fission / (xs.total * k_prev);
       bank_fission_sites(p, expected, bank, [&](Site& s, Lcg63& rng) {
         int group = -1;
-        s.energy = fission_neutron_energy(data, n, xs, energy, rng, &group);
+        s.energy = fission_neutron_energy(data, n, xs, energy, nu, rng, &group);
       });
     }
 
     const Real absorption = xs.absorption + xs.fission;
     if (p.rng.next() * xs.total < absorption) {
-      out.k_absorption = p.weight * nu * xs.fission / absorption;
+      out.k_absorption = p.weight * nu.total * xs.fission / absorption;
       p.fate = Fate::absorbed;
       return out;
     }

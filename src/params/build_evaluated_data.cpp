@@ -92,7 +92,8 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
                       number(parts) + " b (elastic, absorption, fission and the reactions with neutrons out)");
     }
     points.push_back({static_cast<Real>(n.energy[k] * ev_per_mev), static_cast<Real>(n.total[k]),
-                      static_cast<Real>(n.elastic[k]), static_cast<Real>(n.absorption[k]), static_cast<Real>(fission_xs)});
+                      static_cast<Real>(n.elastic[k]), static_cast<Real>(n.absorption[k]), static_cast<Real>(fission_xs),
+                      0});
   }
   rec.first_hash = static_cast<int>(grid_hash.size());
   add_hash(rec);
@@ -107,6 +108,7 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
   rec.nu_total = add_nu(n.nu_total);
   rec.nu_prompt = add_nu(n.nu_prompt);
   rec.nu_delayed = add_nu(n.nu_delayed);
+  add_nu_fission(rec);
   rec.first_group = static_cast<int>(groups.size());
   for (const ace::DelayedGroup& g : n.delayed_groups) {
     neutron::DelayedGroupRecord d;
@@ -131,6 +133,17 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
   }
   nuclides.push_back(rec);
   return static_cast<int>(nuclides.size()) - 1;
+}
+
+void EvaluatedTables::add_nu_fission(const neutron::EvaluatedNuclideRecord& rec) {
+  // The device's own nu(E), run here over the tables built so far.
+  neutron::EvaluatedParams<Kokkos::HostSpace> tables;
+  tables.secondaries.reals = Kokkos::View<const Real*, Kokkos::HostSpace>(secondaries.reals.data(), secondaries.reals.size());
+  tables.secondaries.ints = Kokkos::View<const int*, Kokkos::HostSpace>(secondaries.ints.data(), secondaries.ints.size());
+  for (int k = rec.first_point; k < rec.first_point + rec.points; ++k) {
+    neutron::EvaluatedPoint& p = points[static_cast<std::size_t>(k)];
+    p.nu_fission = p.fission > 0 ? tables.nu(rec.nu_total, p.energy) * p.fission : Real(0);
+  }
 }
 
 void EvaluatedTables::add_hash(const neutron::EvaluatedNuclideRecord& rec) {

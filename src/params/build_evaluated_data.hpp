@@ -36,6 +36,8 @@ class EvaluatedTables {
   neutron::NuRecord add_nu(const ace::Multiplicity& nu);
   neutron::ReactionRecord add_reaction(const ace::Reaction& r);
   void add_hash(const neutron::EvaluatedNuclideRecord& rec);
+  // Each grid point's nu * fission (EvaluatedPoint::nu_fission), from the nuclide's total nu.
+  void add_nu_fission(const neutron::EvaluatedNuclideRecord& rec);
 };
 
 }  // namespace keff

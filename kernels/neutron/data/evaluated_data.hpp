@@ -9,7 +9,7 @@ namespace keff::neutron {
 
 // A nuclide's cross sections at E, and where E sits on its grid (for the reactions' own lookups).
 struct EvaluatedXs {
-  Real total = 0, elastic = 0, absorption = 0, fission = 0;
+  Real total = 0, elastic = 0, absorption = 0, fission = 0, nu_fission = 0;
   int index = 0;      // grid point at or below E (local to the nuclide)
   Real fraction = 0;  // E's place between point index and index + 1
   KOKKOS_INLINE_FUNCTION Real nonelastic_scattering() const {
@@ -35,8 +35,19 @@ struct EvaluatedParams {
 
   KOKKOS_INLINE_FUNCTION int n_nuclides() const { return static_cast<int>(nuclides.extent(0)); }
 
+  // E's bin of the hash grid (-1 without one): the same for every nuclide, so a material's lookup takes
+  // the logarithm once.
+  KOKKOS_INLINE_FUNCTION int hash_bin(Real energy) const {
+    if (hash_bins == 0) return -1;
+    const Real x = (Kokkos::log(energy) - hash_log_emin) * hash_inv_dlog;
+    return x <= 0 ? 0 : (x >= hash_bins ? hash_bins - 1 : static_cast<int>(x));
+  }
+
   // Linear-linear between the grid points around E (ACE's rule), held at the grid's ends.
-  KOKKOS_INLINE_FUNCTION EvaluatedXs lookup(int nuclide, Real energy) const {
+  KOKKOS_INLINE_FUNCTION EvaluatedXs lookup(int nuclide, Real energy) const { return lookup(nuclide, energy, hash_bin(energy)); }
+
+  // The same, with E's hash bin `bin` (hash_bin(energy)).
+  KOKKOS_INLINE_FUNCTION EvaluatedXs lookup(int nuclide, Real energy, int bin) const {
     const EvaluatedNuclideRecord& n = nuclides(nuclide);
     const EvaluatedPoint* p = &points(n.first_point);
     EvaluatedXs xs;
@@ -47,12 +58,10 @@ struct EvaluatedParams {
       lo = hi - 1;
       xs.fraction = 1;
     } else {
-      if (hash_bins > 0) {
-        const Real x = (Kokkos::log(energy) - hash_log_emin) * hash_inv_dlog;
-        const int b = x <= 0 ? 0 : (x >= hash_bins ? hash_bins - 1 : static_cast<int>(x));
+      if (bin >= 0) {
         const int* h = &grid_hash(n.first_hash);
-        lo = h[b];
-        hi = h[b + 1] + 1 < hi ? h[b + 1] + 1 : hi;
+        lo = h[bin];
+        hi = h[bin + 1] + 1 < hi ? h[bin + 1] + 1 : hi;
         // Rounding in the bin's edges may leave E a point outside [lo, hi): widened, p[lo] <= E < p[hi]
         // holds, and the bisection finds the one interval the whole grid's would.
         while (lo > 0 && p[lo].energy > energy) --lo;
@@ -70,6 +79,7 @@ struct EvaluatedParams {
     xs.elastic = g * p[lo].elastic + f * p[hi].elastic;
     xs.absorption = g * p[lo].absorption + f * p[hi].absorption;
     xs.fission = g * p[lo].fission + f * p[hi].fission;
+    xs.nu_fission = g * p[lo].nu_fission + f * p[hi].nu_fission;
     return xs;
   }
 

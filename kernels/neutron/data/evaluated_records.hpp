@@ -15,6 +15,7 @@ struct EvaluatedPoint {
   Real elastic;
   Real absorption;  // disappearance: (n,gamma), (n,p), (n,alpha), ... without fission
   Real fission;
+  Real nu_fission;  // nu(E) * fission at this point, as OpenMC's grid holds it: no nu(E) per lookup
 };
 
 // nu(E): none, a polynomial in E [MeV] (coefficients at reals[offset], `count` of them) or a table.

@@ -73,17 +73,26 @@ KOKKOS_INLINE_FUNCTION int reaction_neutrons(const EvaluatedParams<Mem>& d, int 
   return whole + (rng.next() < y - whole ? 1 : 0);
 }
 
-// A fission neutron of `nuclide` hit at `energy`: delayed with probability nu_d / nu, its energy then from
-// a delayed group's spectrum (its group in *group), else prompt from the fission reaction's spectrum
-// (*group = -1). Isotropic in the laboratory frame, as the caller draws it.
+// Total and delayed nu of `nuclide` at `energy`: what each of a collision's fission neutrons is drawn
+// with, evaluated once per collision.
+struct NuSplit {
+  Real total = 0, delayed = 0;
+};
+template <class Mem>
+KOKKOS_INLINE_FUNCTION NuSplit nu_split(const EvaluatedParams<Mem>& d, int nuclide, Real energy) {
+  const EvaluatedNuclideRecord& n = d.nuclides(nuclide);
+  return {d.nu(n.nu_total, energy), n.groups > 0 ? d.nu(n.nu_delayed, energy) : Real(0)};
+}
+
+// A fission neutron of `nuclide` hit at `energy`: delayed with probability nu.delayed / nu.total, its
+// energy then from a delayed group's spectrum (its group in *group), else prompt from the fission
+// reaction's spectrum (*group = -1). Isotropic in the laboratory frame, as the caller draws it.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real fission_neutron_energy(const EvaluatedParams<Mem>& d, int nuclide, const EvaluatedXs& xs,
-                                                   Real energy, Lcg63& rng, int* group) {
+                                                   Real energy, const NuSplit& nu, Lcg63& rng, int* group) {
   const EvaluatedNuclideRecord& n = d.nuclides(nuclide);
-  const Real nu_total = d.nu(n.nu_total, energy);
-  const Real nu_delayed = n.groups > 0 ? d.nu(n.nu_delayed, energy) : Real(0);
   Real e_out;
-  if (nu_total > 0 && rng.next() * nu_total < nu_delayed) {
+  if (nu.total > 0 && rng.next() * nu.total < nu.delayed) {
     const int g = sample_delayed_group(d, nuclide, energy, rng.next());
     *group = g - n.first_group;
     const DelayedGroupRecord& dg = d.groups(g);

@@ -20,11 +20,12 @@ KOKKOS_INLINE_FUNCTION Real urr_draw(std::uint64_t urr_seed, int nuclide) {
   return r.next();
 }
 
-// `bound`: the material's bound-atom scattering cross section per atom at E, or < 0 (none).
+// `bin`: E's hash bin (EvaluatedParams::hash_bin); `bound`: the material's bound-atom scattering cross
+// section per atom at E, or < 0 (none).
 template <class Mem>
-KOKKOS_INLINE_FUNCTION EvaluatedXs nuclide_xs(const EvaluatedParams<Mem>& d, int nuclide, Real energy,
+KOKKOS_INLINE_FUNCTION EvaluatedXs nuclide_xs(const EvaluatedParams<Mem>& d, int nuclide, Real energy, int bin,
                                               std::uint64_t urr_seed, bool ptables, Real bound) {
-  EvaluatedXs xs = d.lookup(nuclide, energy);
+  EvaluatedXs xs = d.lookup(nuclide, energy, bin);
   if (ptables && d.nuclides(nuclide).urr.energies > 1) {
     apply_probability_tables(d, nuclide, energy, urr_draw(urr_seed, nuclide), xs);
   }
@@ -52,18 +53,17 @@ KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d,
   if (material < 0) return macro;
   const Real energy = p.energy;
   const Real bound = bound_scattering(materials, material, energy);
+  const int bin = d.hash_bin(energy);
   const int begin = materials.offsets(material);
   for (int k = begin; k < materials.offsets(material + 1); ++k) {
     const int n = materials.nuclide(k);
     const Real density = materials.density(k);
-    const EvaluatedXs xs = nuclide_xs(d, n, energy, p.urr_seed, ptables, bound);
+    const EvaluatedXs xs = nuclide_xs(d, n, energy, bin, p.urr_seed, ptables, bound);
     const Real total = density * xs.total;
     macro.total += total;
     macro.absorption += density * (xs.absorption + xs.fission);
-    if (xs.fission > 0) {
-      macro.fission += density * xs.fission;
-      macro.nu_fission += density * d.nu(d.nuclides(n).nu_total, energy) * xs.fission;
-    }
+    macro.fission += density * xs.fission;
+    macro.nu_fission += density * xs.nu_fission;
     cache(k - begin) = total;
   }
   return macro;

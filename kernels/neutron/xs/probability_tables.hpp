@@ -51,6 +51,7 @@ KOKKOS_INLINE_FUNCTION void apply_probability_tables(const EvaluatedParams<Mem>&
   xs.fission = Kokkos::fmax(Real(0), fission);
   xs.absorption = Kokkos::fmax(Real(0), capture);
   xs.total = xs.elastic + xs.fission + xs.absorption + nonelastic;
+  xs.nu_fission = xs.fission > 0 ? d.nu(d.nuclides(nuclide).nu_total, energy) * xs.fission : Real(0);
 }
 
 }  // namespace keff::neutron
