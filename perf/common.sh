@@ -29,7 +29,7 @@ scratch_dir() {
   trap 'rm -rf "$tmp"' EXIT
 }
 
-machine() { echo "$(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores)"; }
+machine() { echo "$(lscpu | sed -n 's/^Model name: *//p') ($(getconf _NPROCESSORS_ONLN) cores)"; }
 
 c5g7_3d_cmfd_input() {
   cat examples/c5g7/3d_unrodded.toml
