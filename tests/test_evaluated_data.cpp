@@ -113,6 +113,35 @@ TEST(EvaluatedData, LooksUpWhatTheHostInterpolates) {
   EXPECT_NEAR(got[4 * 6 + 4], 0.5 * 2 / 19, 1e-12);  // (n,2n) at 3 MeV: 0 at 1 MeV to 0.5 at 20
 }
 
+// nu * fission is a column of the grid (as OpenMC's): nu(E) times fission at each point, interpolated
+// linearly between points, as the track-length estimator of k reads it.
+TEST(EvaluatedData, NuFissionIsAColumnOfTheGrid) {
+  EvaluatedTables t;
+  t.add_nuclide(tiny());
+  const auto& points = t.points;
+  const std::size_t n = points.size();
+  DeviceExec exec;
+  const auto d = t.to_device(exec);
+  Kokkos::View<Real* [3], DeviceMem> out("keff::test::nu_fission", 2 * n - 1);
+  Kokkos::parallel_for(
+      "keff::test::nu_fission", Kokkos::RangePolicy<DeviceExec>(exec, 0, 2 * n - 1), KOKKOS_LAMBDA(int i) {
+        const int k = i / 2;  // odd i: halfway between points k and k + 1
+        const Real e = i % 2 == 0 ? d.points(k).energy : Real(0.5) * (d.points(k).energy + d.points(k + 1).energy);
+        const neutron::EvaluatedXs xs = d.lookup(0, e);
+        out(i, 0) = xs.nu_fission;
+        out(i, 1) = d.nu(d.nuclides(0).nu_total, e) * xs.fission;
+        out(i, 2) = i % 2 == 0 ? out(i, 1) : Real(0.5) * (d.points(k).nu_fission + d.points(k + 1).nu_fission);
+      });
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
+  bool some_fission = false;
+  for (std::size_t i = 0; i < 2 * n - 1; ++i) {
+    some_fission = some_fission || h(i, 1) > 0;
+    if (i % 2 == 0) EXPECT_NEAR(h(i, 0), h(i, 1), 1e-12 * h(i, 1)) << "at point " << i / 2;
+    EXPECT_NEAR(h(i, 0), h(i, 2), 1e-12 * h(i, 2)) << "lookup " << i;
+  }
+  EXPECT_TRUE(some_fission);
+}
+
 TEST(EvaluatedData, RefusesATotalThatIsNotTheSumOfItsParts) {
   test::AceBuild a = test::build_ace();
   a.xss[static_cast<std::size_t>(a.positions["ESZ"] + 4 + 1 - 1)] = 9.0;  // total at the second point
