@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -113,15 +114,12 @@ TEST(EvaluatedData, LooksUpWhatTheHostInterpolates) {
   EXPECT_NEAR(got[4 * 6 + 4], 0.5 * 2 / 19, 1e-12);  // (n,2n) at 3 MeV: 0 at 1 MeV to 0.5 at 20
 }
 
-// nu * fission is a column of the grid (as OpenMC's): nu(E) times fission at each point, interpolated
-// linearly between points, as the track-length estimator of k reads it.
-TEST(EvaluatedData, NuFissionIsAColumnOfTheGrid) {
-  EvaluatedTables t;
-  t.add_nuclide(tiny());
-  const auto& points = t.points;
-  const std::size_t n = points.size();
+// At each grid point and halfway to the next (2 n - 1 lookups): the lookup's nu * fission, nu(E) times
+// the lookup's fission, and the mean of the two points' nu * fission (at a point: nu(E) times fission).
+std::vector<std::array<double, 3>> nu_fission_lookups(const EvaluatedTables& tables) {
   DeviceExec exec;
-  const auto d = t.to_device(exec);
+  const auto d = tables.to_device(exec);
+  const int n = static_cast<int>(tables.points.size());
   Kokkos::View<Real* [3], DeviceMem> out("keff::test::nu_fission", 2 * n - 1);
   Kokkos::parallel_for(
       "keff::test::nu_fission", Kokkos::RangePolicy<DeviceExec>(exec, 0, 2 * n - 1), KOKKOS_LAMBDA(int i) {
@@ -133,11 +131,22 @@ TEST(EvaluatedData, NuFissionIsAColumnOfTheGrid) {
         out(i, 2) = i % 2 == 0 ? out(i, 1) : Real(0.5) * (d.points(k).nu_fission + d.points(k + 1).nu_fission);
       });
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace{}, out);
+  std::vector<std::array<double, 3>> v(h.extent(0));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = {h(i, 0), h(i, 1), h(i, 2)};
+  return v;
+}
+
+// nu * fission is a column of the grid (as OpenMC's): nu(E) times fission at each point, interpolated
+// linearly between points, as the track-length estimator of k reads it.
+TEST(EvaluatedData, NuFissionIsAColumnOfTheGrid) {
+  EvaluatedTables t;
+  t.add_nuclide(tiny());
+  const auto v = nu_fission_lookups(t);
   bool some_fission = false;
-  for (std::size_t i = 0; i < 2 * n - 1; ++i) {
-    some_fission = some_fission || h(i, 1) > 0;
-    if (i % 2 == 0) EXPECT_NEAR(h(i, 0), h(i, 1), 1e-12 * h(i, 1)) << "at point " << i / 2;
-    EXPECT_NEAR(h(i, 0), h(i, 2), 1e-12 * h(i, 2)) << "lookup " << i;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    some_fission = some_fission || v[i][1] > 0;
+    if (i % 2 == 0) EXPECT_NEAR(v[i][0], v[i][1], 1e-12 * v[i][1]) << "at point " << i / 2;
+    EXPECT_NEAR(v[i][0], v[i][2], 1e-12 * v[i][2]) << "lookup " << i;
   }
   EXPECT_TRUE(some_fission);
 }
