@@ -9,7 +9,8 @@
 # Otherwise the pinned commit (scripts/kokkos-kernels-pin.sh) is built against the Kokkos keff uses
 # ($Kokkos_ROOT or the system's) and installed outside the repository, in $KEFF_KOKKOS_KERNELS_PREFIX
 # (default /opt/keff/kokkos-kernels-2fc2af19; sudo when not writable), from
-#   - $KEFF_KOKKOS_KERNELS_ARCHIVE: a source archive of that commit, checked against its sha256 (a
+#   - $KEFF_KOKKOS_KERNELS_ARCHIVE, or ../shared/deps/kokkos-kernels-<commit>.tar.gz beside the checkout
+#     (as setup-njoy.sh finds NJOY's): a source archive of that commit, checked against its sha256 (a
 #     relative path is taken from the repository root), or else
 #   - github, fetching exactly that commit with git (git checks the commit id).
 # Sparse and BLAS components only, no explicit instantiation (templates are instantiated where keff uses
@@ -54,8 +55,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/keff-kokkos-kernels.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 src=$work/src
 mkdir -p "$src"
-if [ -n "${KEFF_KOKKOS_KERNELS_ARCHIVE:-}" ]; then
-  archive=$KEFF_KOKKOS_KERNELS_ARCHIVE
+archive=${KEFF_KOKKOS_KERNELS_ARCHIVE:-}
+beside=../shared/deps/kokkos-kernels-${keff_kk_commit:0:8}.tar.gz
+if [ -z "$archive" ] && [ -f "$beside" ]; then archive=$beside; fi
+if [ -n "$archive" ]; then
   [ -f "$archive" ] || { log "error: KEFF_KOKKOS_KERNELS_ARCHIVE=$archive: no such file"; exit 1; }
   sum=$(sha256sum "$archive" | cut -d' ' -f1)
   if [ "$sum" != "$keff_kk_archive_sha256" ]; then
