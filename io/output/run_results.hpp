@@ -296,6 +296,19 @@ struct LostHistory {
   std::string what;  // why, in words naming the model's cells and surfaces (src/host/geometry_report.hpp)
 };
 
+// Whether the fission source was stationary when the active batches began (src/host/stationarity.hpp):
+// the drift test of the source entropy's and k's batch series from the first active batch, and the first
+// batch from which both series are stationary.
+struct Stationarity {
+  bool tested = false;          // the run has the batches the test needs from its first active batch
+  bool stationary = true;       // the series from the first active batch passed (true when not tested)
+  int first_active = 1;         // the batch the test starts from
+  int stationary_from = 0;      // the first batch whose tail passes; 0 when none does (or not tested)
+  double entropy_drift = std::numeric_limits<double>::quiet_NaN();  // the test's z from first_active
+  double k_drift = std::numeric_limits<double>::quiet_NaN();
+  std::string message;          // the summary's line: the verdict, and what to set when it fails
+};
+
 struct RunResults {
   std::string input;        // input file, or "<default>"
   std::string mode;         // "continuous-energy" | "multigroup"
@@ -318,6 +331,7 @@ struct RunResults {
   KEstimate k_combined;  // the run's k: the combination of the three, or the fallback it names
   PopulationResults populations;
   MeanStd leakage;       // the leakage fraction over active batches
+  Stationarity stationarity;
   double particles_per_second = 0;        // active batches' transport alone
   double batch_particles_per_second = 0;  // active batches whole: transport, bank phases and reductions
   std::vector<PhaseTiming> timing;  // in report order

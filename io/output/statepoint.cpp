@@ -184,6 +184,18 @@ void write_estimators(const H5Group& g, const RunResults& r) {
   }
 }
 
+// The verdict on the source (src/host/stationarity.hpp), for readers of the file: a restart rebuilds
+// it from /batches, like the estimators.
+void write_stationarity(const H5Group& g, const Stationarity& s) {
+  g.set_attribute("tested", s.tested ? 1 : 0);
+  g.set_attribute("stationary", s.stationary ? 1 : 0);
+  g.set_attribute("first_active", s.first_active);
+  g.set_attribute("stationary_from", s.stationary_from);
+  g.set_attribute("entropy_drift", s.entropy_drift);
+  g.set_attribute("k_drift", s.k_drift);
+  g.set_attribute("message", s.message);
+}
+
 void write_timing(const H5Group& g, const RunResults& r) {
   g.set_attribute("synchronized", r.synchronized_timers ? 1 : 0);
   for (const auto& t : r.timing) g.write(t.phase, std::vector<double>{t.min, t.mean, t.max});
@@ -206,6 +218,7 @@ void write_statepoint(const std::string& path, const RunResults& results) {
   write_table(file.create_group("batches"), results.batch);
   write_estimators(file.create_group("estimators"), results);
   file.write("leakage", std::vector<double>{results.leakage.mean, results.leakage.std});
+  write_stationarity(file.create_group("stationarity"), results.stationarity);
   write_timing(file.create_group("timing"), results);
   detail::write_tallies(file.create_group("tallies"), results.tallies);
   write_bank(file.create_group("source_bank"), results.source_bank);

@@ -59,6 +59,17 @@ json mean_std(const MeanStd& m, const BatchCorrelation& c) {
 }
 
 // The run's k: mean, std, how it was formed and, when it is not the combination, why; its batch correlation.
+// The source's stationarity (src/host/stationarity.hpp); stationary_from null when no tail passed.
+json stationarity_json(const Stationarity& s) {
+  return {{"tested", s.tested},
+          {"stationary", s.stationary},
+          {"first_active", s.first_active},
+          {"stationary_from", s.stationary_from > 0 ? json(s.stationary_from) : json(nullptr)},
+          {"entropy_drift", defined(s.entropy_drift)},
+          {"k_drift", defined(s.k_drift)},
+          {"message", s.message}};
+}
+
 json k_estimate(const KEstimate& k) {
   return {{"mean", defined(k.mean)},
           {"std", defined(k.std)},
@@ -176,6 +187,7 @@ json summary(const RunResults& r) {
           {"populations", populations},
           {"estimators", estimators},
           {"leakage", mean_std(r.leakage)},
+          {"stationarity", stationarity_json(r.stationarity)},
           {"batches", batches_json(r.batch)},
           {"particles_per_second", r.particles_per_second},
           {"batch_particles_per_second", r.batch_particles_per_second},

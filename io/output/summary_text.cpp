@@ -190,6 +190,7 @@ void write_summary_text(std::ostream& os, const RunResults& r) {
     if (const std::string n = correlation_note(k); !n.empty()) os << "   note: " << n << "\n";
   }
   row("leakage fraction", r.leakage);
+  os << "   " << (r.stationarity.stationary ? "" : "warning: ") << r.stationarity.message << "\n";
   os << "   lost particles   " << r.lost_particles << "\n"
      << "   bank overflows   " << r.bank_overflows << "\n\n Time by phase (s, over " << r.ranks << " rank(s)"
      << (r.synchronized_timers ? ", synchronized" : "") << ")\n";

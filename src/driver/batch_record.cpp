@@ -2,6 +2,7 @@
 
 #include "src/host/batch_table.hpp"
 #include "src/host/geometry_report.hpp"
+#include "src/host/stationarity.hpp"
 #include "src/host/statistics.hpp"
 #include "kernels/vocabulary/populations.hpp"
 
@@ -160,6 +161,10 @@ void BatchRecord::restore(const RunResults& sp) {
   bank_overflows_ = sp.bank_overflows;
 }
 
+SourceSeries BatchRecord::source_series() const {
+  return keff::source_series(batches_, problem_.settings.generations_per_batch);
+}
+
 void BatchRecord::collect(RunResults& res) const {
   res.batch = batches_;
   res.k_collision = mean_std(k_active_[0]);
@@ -171,6 +176,7 @@ void BatchRecord::collect(RunResults& res) const {
   res.populations = population_results(problem_.settings, batches_, population_k_, res.k_combined.weights,
                                        active_batches());
   res.leakage = mean_std(leakage_active_);
+  res.stationarity = diagnose_stationarity(source_series(), problem_.settings.inactive);
   res.lost_particles = lost_total_;
   res.lost = lost_;
   res.bank_overflows = bank_overflows_;

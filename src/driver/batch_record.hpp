@@ -12,6 +12,7 @@
 #include "io/input/model.hpp"
 #include "io/output/run_results.hpp"
 #include "kernels/batch_counters.hpp"
+#include "src/host/stationarity.hpp"
 
 #include <array>
 #include <cstdint>
@@ -62,6 +63,8 @@ class BatchRecord {
   void restore(const RunResults& statepoint);
   // Estimators, leakage, batches and counts.
   void collect(RunResults& res) const;
+  // Each completed batch's source entropy and k, for the stationarity test (src/host/stationarity.hpp).
+  SourceSeries source_series() const;
 
  private:
   const model::Problem& problem_;

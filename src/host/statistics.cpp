@@ -279,40 +279,47 @@ KEstimate combine_estimators(const std::array<std::vector<double>, 3>& x) {
   return minimum_variance_combination(x, u);
 }
 
+AutocorrelationTime autocorrelation_time(std::span<const double> series) {
+  AutocorrelationTime r;
+  const std::size_t n = series.size();
+  if (n == 0) return r;
+  double mean = 0;
+  for (const double v : series) mean += v;
+  mean /= static_cast<double>(n);
+  std::vector<double> d(n);
+  for (std::size_t i = 0; i < n; ++i) d[i] = series[i] - mean;
+  double c0 = 0;
+  for (const double v : d) c0 += v * v;
+  if (!(c0 > 0)) {
+    r.closed = true;
+    return r;
+  }
+  // tau(M) = 1 + 2 sum_{t=1..M} rho(t), rho(t) = sum_i d_i d_{i+t} / sum_i d_i^2, until M >= c tau(M).
+  const int last = static_cast<int>(std::min<std::size_t>(n / 2, max_correlation_window));
+  for (int t = 1; t <= last; ++t) {
+    double c = 0;
+    for (std::size_t i = 0; i + static_cast<std::size_t>(t) < n; ++i) c += d[i] * d[i + static_cast<std::size_t>(t)];
+    r.tau += 2 * c / c0;
+    r.window = t;
+    if (t >= correlation_window_factor * r.tau) {
+      r.closed = true;
+      break;
+    }
+  }
+  return r;
+}
+
 BatchCorrelation batch_correlation(const std::vector<double>& series) {
   BatchCorrelation r;
   const std::size_t n = series.size();
   if (n < static_cast<std::size_t>(min_batches_for_correlation)) return r;
   const MeanStd naive = mean_std(series);
-  std::vector<double> d(n);
-  for (std::size_t i = 0; i < n; ++i) d[i] = series[i] - naive.mean;
-  double c0 = 0;
-  for (const double v : d) c0 += v * v;
-  if (!(c0 > 0)) {
-    r.autocorrelation_time = 1;
-    r.std_corrected = naive.std;
-    r.reliable = true;
-    return r;
-  }
-  // tau(M) = 1 + 2 sum_{t=1..M} rho(t), rho(t) = sum_i d_i d_{i+t} / sum_i d_i^2, until M >= c tau(M).
-  const int last = static_cast<int>(std::min<std::size_t>(n / 2, max_correlation_window));
-  double tau = 1;
-  int window = 0;
-  bool closed = false;
-  for (int t = 1; t <= last; ++t) {
-    double c = 0;
-    for (std::size_t i = 0; i + static_cast<std::size_t>(t) < n; ++i) c += d[i] * d[i + static_cast<std::size_t>(t)];
-    tau += 2 * c / c0;
-    window = t;
-    if (t >= correlation_window_factor * tau) {
-      closed = true;
-      break;
-    }
-  }
-  r.autocorrelation_time = tau;
-  r.window = window;
+  const AutocorrelationTime a = autocorrelation_time(series);
+  r.autocorrelation_time = a.tau;
+  r.window = a.window;
   r.std_corrected = naive.std * r.factor();
-  r.reliable = closed && static_cast<double>(n) >= reliable_correlation_batches * std::max(tau, 1.0);
+  // A series without variance is exactly uncorrelated, however short.
+  r.reliable = a.closed && (a.window == 0 || static_cast<double>(n) >= reliable_correlation_batches * std::max(a.tau, 1.0));
   return r;
 }
 

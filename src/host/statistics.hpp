@@ -65,6 +65,15 @@ inline constexpr int min_batches_for_correlation = 20;
 inline constexpr double correlation_window_factor = 5;
 inline constexpr int max_correlation_window = 4096;
 
+// The integrated autocorrelation time tau of a series (batch values, in order), by Sokal's window above;
+// tau = 1 for a series without variance (closed), 1 and not closed for an empty one.
+struct AutocorrelationTime {
+  double tau = 1;
+  int window = 0;       // lags summed
+  bool closed = false;  // the window closed (M >= c tau(M)) before it reached half the series
+};
+AutocorrelationTime autocorrelation_time(std::span<const double> series);
+
 // The integrated autocorrelation time of `series` (batch values, in order) and the std of its mean
 // corrected for it: naive std x sqrt(max(1, tau)). Not estimated (NaN) below min_batches_for_correlation
 // values, and tau = 1 for a series without variance. Subtracting the series' own mean biases the

@@ -1,0 +1,135 @@
+#include "src/host/stationarity.hpp"
+
+#include "src/host/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace keff {
+
+namespace {
+
+double mean_of(std::span<const double> x) {
+  double sum = 0;
+  for (const double v : x) sum += v;
+  return sum / static_cast<double>(x.size());
+}
+
+std::string formatted(const char* format, double a, double b) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, a, b);
+  return text;
+}
+
+}  // namespace
+
+SourceSeries source_series(std::span<const BatchResult> generations, int generations_per_batch) {
+  SourceSeries s;
+  const auto g = static_cast<std::size_t>(std::max(1, generations_per_batch));
+  for (std::size_t end = g; end <= generations.size(); end += g) {
+    double entropy = 0, k = 0;
+    for (std::size_t i = end - g; i < end; ++i) {
+      entropy += generations[i].entropy;
+      k += generations[i].k_collision;
+    }
+    s.entropy.push_back(entropy / static_cast<double>(g));
+    s.k.push_back(k / static_cast<double>(g));
+  }
+  return s;
+}
+
+DriftTest drift_test(std::span<const double> tail) {
+  DriftTest r;
+  const std::size_t m = tail.size();
+  if (m < static_cast<std::size_t>(stationarity_min_batches)) return r;
+  const auto part = [m](double fraction) {
+    return std::max<std::size_t>(3, static_cast<std::size_t>(fraction * static_cast<double>(m)));
+  };
+  const std::span<const double> first = tail.first(part(stationarity_first_fraction));
+  const std::span<const double> last = tail.last(part(stationarity_last_fraction));
+  const double mean_last = mean_of(last);
+  double ss = 0;
+  for (const double v : last) ss += (v - mean_last) * (v - mean_last);
+  const double drift = mean_of(first) - mean_last;
+  const auto n_first = static_cast<double>(first.size()), n_last = static_cast<double>(last.size());
+  if (!(ss > 0)) {  // a constant last half: any difference is a drift
+    r.z = drift == 0 ? 0 : std::numeric_limits<double>::infinity();
+    r.critical = stationarity_z;
+    return r;
+  }
+  const double tau = std::max(1.0, autocorrelation_time(last).tau);
+  r.z = drift / std::sqrt(ss / (n_last - 1) * tau * (1 / n_first + 1 / n_last));
+  // The variance comes from n_last / tau independent values: Student's t with that many less one
+  // degrees of freedom, its quantile by the Cornish-Fisher expansion about the normal one.
+  const double nu = std::max(1.0, n_last / tau - 1), z = stationarity_z;
+  r.critical = z + (z * z * z + z) / (4 * nu) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * nu * nu) +
+               (3 * std::pow(z, 7) + 19 * std::pow(z, 5) + 17 * z * z * z - 15 * z) / (384 * nu * nu * nu);
+  return r;
+}
+
+bool stationary_from(const SourceSeries& s, int first) {
+  const auto from = static_cast<std::size_t>(first - 1);
+  if (first < 1 || s.batches() - first + 1 < stationarity_min_batches) return false;
+  const auto passes = [from](const std::vector<double>& x) {
+    return drift_test(std::span<const double>(x).subspan(from)).passes();
+  };
+  return passes(s.entropy) && passes(s.k);
+}
+
+bool source_settled(const SourceSeries& s) {
+  const int n = s.batches();
+  return stationary_from(s, n - n / 2 + 1);
+}
+
+Stationarity diagnose_stationarity(const SourceSeries& s, int inactive) {
+  Stationarity r;
+  r.first_active = inactive + 1;
+  const int n = s.batches();
+  const int active = n - inactive;
+  if (active < stationarity_min_batches) {
+    r.message = "source stationarity not tested: " + std::to_string(std::max(active, 0)) +
+                " active batches, the test needs " + std::to_string(stationarity_min_batches);
+    return r;
+  }
+  r.tested = true;
+  const auto from = static_cast<std::size_t>(inactive);
+  const DriftTest entropy = drift_test(std::span<const double>(s.entropy).subspan(from));
+  const DriftTest k = drift_test(std::span<const double>(s.k).subspan(from));
+  r.entropy_drift = entropy.z;
+  r.k_drift = k.z;
+  r.stationary = entropy.passes() && k.passes();
+  // The first start whose tail passes: every batch in a short run, evenly spaced ones in a long run.
+  const int last_start = n - stationarity_min_batches + 1;
+  const int step = std::max(1, (last_start + stationarity_max_starts - 1) / stationarity_max_starts);
+  for (int first = 1; first <= last_start; first += step) {
+    if (stationary_from(s, first)) {
+      r.stationary_from = first;
+      break;
+    }
+  }
+  // A coarse scan may step over the first active batch, whose tail passed.
+  if (r.stationary && (r.stationary_from == 0 || r.stationary_from > r.first_active)) r.stationary_from = r.first_active;
+  const std::string drifts = formatted("drift z = %.2f in the entropy, %.2f in k", r.entropy_drift, r.k_drift) +
+                             formatted(" against %.2f and %.2f", entropy.critical, k.critical);
+  if (r.stationary) {
+    r.message = "source stationary from batch " + std::to_string(r.stationary_from) + " (" + drifts +
+                ", tested from the first active batch, " + std::to_string(r.first_active) + ")";
+    return r;
+  }
+  r.message = "the fission source was not stationary by the first active batch, " + std::to_string(r.first_active) +
+              " (" + drifts + "): ";
+  if (r.stationary_from > 0) {
+    r.message += "it is from batch " + std::to_string(r.stationary_from) + ", " +
+                 std::to_string(r.stationary_from - r.first_active) + " batches later: set inactive >= " +
+                 std::to_string(r.stationary_from - 1) + " (or inactive = \"auto\")";
+  } else {
+    r.message += "no tail of the run is; run more batches with more inactive ones (or inactive = \"auto\")";
+  }
+  r.message += "; k and its std include the unconverged batches";
+  return r;
+}
+
+}  // namespace keff
