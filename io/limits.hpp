@@ -40,6 +40,9 @@ inline constexpr std::int64_t min_population_histories = 100;
 // stays well below the std it quotes (perf/RESULTS.md, "Independent populations").
 inline constexpr int automatic_populations = 8;
 inline constexpr std::int64_t min_automatic_population_histories = 2000;
+// settings.inactive = "auto": the run decides from this batch on whether its source is stationary
+// (src/host/stationarity.hpp), so that the test has 10 batches in the last half it compares against.
+inline constexpr int min_automatic_inactive = 20;
 // Bins of one mesh (nx * ny * nz): RegularMesh indexes bins with an int, kernels count them with int64
 // atomics, and every bin is reduced over ranks and written to the statepoint and the JSON summary.
 inline constexpr std::int64_t max_mesh_bins = std::int64_t{1} << 24;

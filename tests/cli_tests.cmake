@@ -615,3 +615,30 @@ add_test(NAME stationarity_infinite_medium
                  -DSTATIONARY=true -DOUT=${_out}/stationarity_infinite_medium -P ${_cmake_dir}/stationarity.cmake)
 set_tests_properties(stationarity_c5g7_few_inactive stationarity_infinite_medium PROPERTIES LABELS "cli;statistical"
                      TIMEOUT 900 PROCESSORS 2)
+# inactive = "auto" on the same core: the active batches begin once the source is stationary, after the 10
+# or so batches it takes, and the verdict over the active ones then finds nothing to warn about.
+add_test(NAME stationarity_c5g7_auto
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff}
+                 "-DARGS=run;${PROJECT_SOURCE_DIR}/examples/c5g7/2d.toml;--particles;50000;--batches;60;--inactive;auto"
+                 -DSTATIONARY=true -DFIRST_ACTIVE_AFTER=10 -DOUT=${_out}/stationarity_c5g7_auto -P ${_cmake_dir}/stationarity.cmake)
+set_tests_properties(stationarity_c5g7_auto PROPERTIES LABELS "cli;statistical" TIMEOUT 900 PROCESSORS 2)
+# The choice reads only the batch record, the same everywhere: the same bits at 1, 2 and 4 ranks, in event
+# mode and at 1 and 2 threads; a restart before the choice and one after it equal the straight run.
+set(_auto_args "run;${PROJECT_SOURCE_DIR}/examples/c5g7/2d.toml;--particles;2000;--inactive;auto")
+add_test(NAME determinism_inactive_auto
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}"
+                 "-DARGS=${_auto_args};--batches;44" "-DVARIANTS=1:;2:;4:--mode,event;1:--mode,event"
+                 -DOUT=${_out}/determinism_inactive_auto -P ${_cmake_dir}/compare_variants.cmake)
+add_test(NAME determinism_threads_inactive_auto
+         COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff} "-DARGS=${_auto_args};--batches;44" -DTHREADS_A=1 -DTHREADS_B=2
+                 -DOUT=${_out}/det_threads_inactive_auto -P ${_cmake_dir}/compare_runs.cmake)
+set_tests_properties(determinism_inactive_auto determinism_threads_inactive_auto PROPERTIES LABELS "cli;determinism;mpi"
+                     PROCESSORS 2)
+foreach(_half 15 30)
+  add_test(NAME restart_inactive_auto_${_half}
+           COMMAND ${CMAKE_COMMAND} -DKEFF=${_keff_test_points} -DMPIEXEC=${MPIEXEC_EXECUTABLE} "${_mpiflags}" -DNP=2
+                   "-DARGS=${_auto_args};--batches;44" -DHALF=${_half} -DSIGNAL_AT=${CMAKE_CURRENT_SOURCE_DIR}/signal_at.sh
+                   -DOUT=${_out}/restart_inactive_auto_${_half} -P ${_cmake_dir}/restart_interrupted.cmake)
+  set_tests_properties(restart_inactive_auto_${_half} PROPERTIES LABELS "cli;determinism;mpi" TIMEOUT 600 PROCESSORS 2
+                       ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false")
+endforeach()

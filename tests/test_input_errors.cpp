@@ -250,6 +250,30 @@ TEST(Input, AutomaticPopulations) {
   EXPECT_EQ(read(cmfd, "feedback = true", "feedback = false").populations, 8);
 }
 
+// settings.inactive = "auto": its bound is max_inactive, or half the batches; at least 20 batches
+// (io/limits.hpp) and fewer than batches. An explicit [cmfd] end that could outlast the inactive batches
+// the run chooses is refused where the command line meets the problem (src/cli/run_options.cpp).
+TEST(Input, AutomaticInactive) {
+  const auto read = [](const std::string& settings) {
+    std::string text = minimal;
+    text.replace(text.find("particles = 7"), 13, "particles = 7\n" + settings);
+    return read_problem_string(text, "m.toml").settings;
+  };
+  const model::Settings half = read("batches = 100\ninactive = \"auto\"");
+  EXPECT_TRUE(half.inactive_automatic);
+  EXPECT_EQ(half.inactive, 50);
+  EXPECT_EQ(read("batches = 100\ninactive = \"auto\"\nmax_inactive = 30").inactive, 30);
+  EXPECT_FALSE(read("batches = 100\ninactive = 12").inactive_automatic);
+  const auto fails = [&](const std::string& settings, const std::string& fragment) {
+    const std::string msg = error_of([&] { read(settings); });
+    EXPECT_NE(msg.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << msg;
+  };
+  fails("batches = 39\ninactive = \"auto\"", "settings.inactive: inactive = \"auto\" may take up to 19 inactive batches of batches = 39 (half of them)");
+  fails("batches = 100\ninactive = \"auto\"\nmax_inactive = 19", "settings.max_inactive: inactive = \"auto\" may take up to 19");
+  fails("batches = 100\ninactive = \"auto\"\nmax_inactive = 100", "(allowed: a bound of at least 20 batches");
+  fails("inactive = \"later\"", "settings.inactive: invalid value 'later' (allowed: an integer in [0, 999999], fewer than batches, or \"auto\")");
+}
+
 TEST(Input, EventSortAndSorter) {
   std::string text = minimal;
   text.replace(text.find("particles = 7"), 13, "particles = 7\n[settings.event]\nsort = \"material\"\nsorter = \"kokkos\"\nreorder = \"index\"");

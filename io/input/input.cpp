@@ -92,7 +92,10 @@ void read_row(const Section& t, std::string_view key, const settings::ChoiceRow<
   if (t.has(key)) row.set(out, t.choice(key, E{}));
 }
 
-void read_row(const Section& t, std::string_view key, const settings::PopulationsRow& row, model::Settings& out) {
+// An integer, or the word "auto".
+template <class Row>
+  requires std::same_as<Row, settings::PopulationsRow> || std::same_as<Row, settings::InactiveRow>
+void read_row(const Section& t, std::string_view key, const Row& row, model::Settings& out) {
   const toml::node* n = t.find(key);
   if (!n) return;
   if (n->is_string()) {
@@ -158,6 +161,7 @@ model::Settings read_settings(const Section& root) {
     const auto given = std::find_if(problem->keys.begin(), problem->keys.end(), [&](std::string_view k) { return s.has(k); });
     s.fail(given == problem->keys.end() ? problem->keys.front() : *given, problem->what, problem->allowed);
   }
+  model::choose_inactive_bound(out);
   return out;
 }
 

@@ -178,7 +178,13 @@ struct Settings {
 
   std::int64_t particles;
   int batches;
+  // Batches before the active ones. With inactive = "auto" (inactive_automatic), the most there may be:
+  // max_inactive, or half the batches when that is 0 (choose_inactive_bound); the run ends them earlier,
+  // from limits::min_automatic_inactive on, once the source is stationary (src/host/stationarity.hpp), and
+  // then sets this to the batches it ran.
   int inactive;
+  bool inactive_automatic;
+  int max_inactive;
   // Each batch is this many generations (OpenMC's meaning): a generation's fission sites are the next
   // generation's source, and k, entropy and the source are per generation; k's statistics and the
   // tallies are over batches, each the mean of its generations, which makes successive batches less
@@ -397,9 +403,18 @@ inline bool cmfd_couples_populations(const Cmfd& c, const Settings& s) {
 inline int Problem::cmfd_end() const { return model::cmfd_end(*cmfd, settings); }
 inline bool Problem::cmfd_couples_populations() const { return cmfd && model::cmfd_couples_populations(*cmfd, settings); }
 
-// Why [cmfd] runs in no batch at all ("" when it runs in some): its end before its begin.
+// Why [cmfd] runs in no batch at all ("" when it runs in some): its end before its begin; or, with
+// inactive = "auto", an end that could fall after the inactive batches the run chooses (which its
+// default follows).
 inline std::string cmfd_batches_problem(const Problem& p) {
-  if (!p.cmfd_on() || p.cmfd_end() >= p.cmfd->begin) return "";
+  if (!p.cmfd_on()) return "";
+  if (p.settings.inactive_automatic && p.cmfd->feedback && p.cmfd->end && *p.cmfd->end > limits::min_automatic_inactive) {
+    return "[cmfd] at " + p.cmfd->where.str() + ": end = " + std::to_string(*p.cmfd->end) +
+           " with inactive = \"auto\", which may end the inactive batches at batch " +
+           std::to_string(limits::min_automatic_inactive) + " (allowed: no end, which follows the inactive batches the "
+           "run chooses; end <= " + std::to_string(limits::min_automatic_inactive) + "; or feedback = false)";
+  }
+  if (p.cmfd_end() >= p.cmfd->begin) return "";
   const std::string end = p.cmfd->end ? "end = " + std::to_string(*p.cmfd->end)
                                       : "end, by default the last inactive batch, is " + std::to_string(p.cmfd_end());
   return "[cmfd] at " + p.cmfd->where.str() + " runs from batch begin = " + std::to_string(p.cmfd->begin) +
@@ -412,6 +427,11 @@ inline std::string populations_problem(const Problem& p) {
   if (std::string why = populations_problem(p.settings); !why.empty()) return why;
   if (p.cmfd_couples_populations() && p.settings.populations > 1) return cmfd_populations_problem(p.settings.populations);
   return "";
+}
+
+// settings.inactive = "auto": the most inactive batches the run may take, as settings.inactive.
+inline void choose_inactive_bound(Settings& s) {
+  if (s.inactive_automatic) s.inactive = s.max_inactive > 0 ? s.max_inactive : s.batches / 2;
 }
 
 // settings.populations = "auto": limits::automatic_populations where the particles divide into that many

@@ -29,17 +29,34 @@ std::string number_text(double v) {
   return std::string(buf, res.ptr);
 }
 
-bool PopulationsRow::set(model::Settings& s, std::string_view text) const {
+namespace {
+
+// An integer or the word "auto": sets `automatic`, or `value` when the integer is in [min, max].
+bool set_integer_or_auto(std::string_view text, std::int64_t min, std::int64_t max, bool& automatic, int& value) {
   if (text == "auto") {
-    s.populations_automatic = true;
+    automatic = true;
     return true;
   }
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || v < 1 || v > limits::max_populations) return false;
-  s.populations_automatic = false;
-  s.populations = static_cast<int>(v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max) return false;
+  automatic = false;
+  value = static_cast<int>(v);
   return true;
+}
+
+}  // namespace
+
+bool PopulationsRow::set(model::Settings& s, std::string_view text) const {
+  return set_integer_or_auto(text, 1, limits::max_populations, s.populations_automatic, s.populations);
+}
+
+std::string InactiveRow::allowed() const {
+  return limits::integer_range(0, limits::max_batches - 1) + ", fewer than batches, or \"auto\"";
+}
+
+bool InactiveRow::set(model::Settings& s, std::string_view text) const {
+  return set_integer_or_auto(text, 0, limits::max_batches - 1, s.inactive_automatic, s.inactive);
 }
 
 namespace {
@@ -71,7 +88,19 @@ std::vector<std::string_view> keys_of_table(std::string_view name) {
 }
 
 std::optional<Problem> settings_problem(const model::Settings& s) {
-  if (s.inactive >= s.batches) {
+  if (s.inactive_automatic) {
+    const int most = s.max_inactive > 0 ? s.max_inactive : s.batches / 2;
+    if (most < limits::min_automatic_inactive || most >= s.batches) {
+      return Problem{s.max_inactive > 0 ? std::vector<std::string_view>{"max_inactive", "inactive", "batches"}
+                                        : std::vector<std::string_view>{"inactive", "max_inactive", "batches"},
+                     "inactive = \"auto\" may take up to " + std::to_string(most) + " inactive batches of batches = " +
+                         std::to_string(s.batches) + (s.max_inactive > 0 ? " (max_inactive)" : " (half of them)"),
+                     "a bound of at least " + std::to_string(limits::min_automatic_inactive) +
+                         " batches (from there on the run tests its source) and fewer than batches: batches >= " +
+                         std::to_string(2 * limits::min_automatic_inactive) + ", or max_inactive in [" +
+                         std::to_string(limits::min_automatic_inactive) + ", batches - 1]"};
+    }
+  } else if (s.inactive >= s.batches) {
     return Problem{{"inactive", "batches"},
                    "inactive = " + std::to_string(s.inactive) + " leaves no active batch of batches = " +
                        std::to_string(s.batches),
@@ -154,6 +183,7 @@ bool set_text(const ChoiceRow<Member, E>& row, std::string_view text, model::Set
   return e.has_value();
 }
 bool set_text(const PopulationsRow& row, std::string_view text, model::Settings& s) { return row.set(s, text); }
+bool set_text(const InactiveRow& row, std::string_view text, model::Settings& s) { return row.set(s, text); }
 bool set_text(const TableKeyRow&, std::string_view, model::Settings&) { return false; }
 
 }  // namespace
@@ -168,6 +198,8 @@ std::vector<Flag> flags() {
       value = "N";
     } else if constexpr (std::is_same_v<Row, PopulationsRow>) {
       value = "P|auto";
+    } else if constexpr (std::is_same_v<Row, InactiveRow>) {
+      value = "N|auto";
     } else if constexpr (requires { row.unset; }) {
       value = "MODE";
     } else if constexpr (requires { row.allowed_words; }) {

@@ -151,6 +151,21 @@ struct PopulationsRow : RowInfo {
   bool set(model::Settings& s, std::string_view text) const;
 };
 
+// settings.inactive: an integer, or "auto" (the run decides when its source is stationary; its bound is
+// model::choose_inactive_bound's). Its text is "auto" then, whatever the bound: a restart may extend the
+// batches, and with them the bound.
+struct InactiveRow : RowInfo {
+  static constexpr std::string_view type = "integer or \"auto\"";
+  std::string allowed() const;
+  std::string default_text() const { return "10"; }
+  std::string text(const model::Settings& s) const { return s.inactive_automatic ? "auto" : std::to_string(s.inactive); }
+  void set_default(model::Settings& s) const {
+    s.inactive_automatic = false;
+    s.inactive = 10;
+  }
+  bool set(model::Settings& s, std::string_view text) const;
+};
+
 // A key of a nested table read as a whole by its own reader ([settings.source] and [settings.entropy_mesh]
 // by the box and mesh readers, [settings.tally_mesh] by the tally reader): described here, read there.
 struct TableKeyRow : RowInfo {
@@ -168,8 +183,10 @@ void for_each_setting(F&& f) {
   f(IntegerRow<&Settings::particles>{{"particles", "histories per batch, over all ranks (at most 2^31 - 1 per rank)",
                                       "--particles", Restart::match}, 1, limits::max_particles, 10000});
   f(IntegerRow<&Settings::batches>{{"batches", "batches in all", "--batches"}, 1, limits::max_batches, 50});
-  f(IntegerRow<&Settings::inactive>{{"inactive", "batches before the tallies and k's statistics start, fewer than batches",
-                                     "--inactive", Restart::match}, 0, limits::max_batches - 1, 10});
+  f(InactiveRow{{"inactive", "batches before the tallies and k's statistics start, fewer than batches; \"auto\": until "
+                  "the source is stationary", "--inactive", Restart::match}});
+  f(IntegerRow<&Settings::max_inactive>{{"max_inactive", "with inactive = \"auto\": the most inactive batches; 0: half "
+                                         "of batches", "--max-inactive", Restart::match}, 0, limits::max_batches - 1, 0});
   f(IntegerRow<&Settings::generations_per_batch>{
       {"generations_per_batch", "generations in each batch: k's statistics and the tallies are over batches, each the "
        "mean of its generations", "--generations-per-batch", Restart::match},

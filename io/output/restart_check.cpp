@@ -109,9 +109,10 @@ BatchLimits batch_limits(const model::Settings& s) {
 
 // Record i: generation i % G + 1 of batch i / G + 1 (G generations per batch), active past the inactive
 // batches, with k, entropy, fission sites and, where it ends an active batch, running k in range.
-std::string batch_problem(const BatchResult& b, std::size_t i, const model::Settings& s, const BatchLimits& bound) {
+std::string batch_problem(const BatchResult& b, std::size_t i, const model::Settings& s, int inactive,
+                          const BatchLimits& bound) {
   const int g = s.generations_per_batch;
-  if (std::string what = batch_numbering_problem(b, i, g, s.inactive); !what.empty()) return what;
+  if (std::string what = batch_numbering_problem(b, i, g, inactive); !what.empty()) return what;
   const std::string batch = model::generation_name(static_cast<int>(i) + 1, g) + ": ";
   const std::pair<const char*, double> ks[] = {
       {"k", b.k}, {"k_collision", b.k_collision}, {"k_absorption", b.k_absorption}, {"k_tracklength", b.k_tracklength}};
@@ -145,9 +146,16 @@ std::string batch_problem(const BatchResult& b, std::size_t i, const model::Sett
 // The batch records, and the k that carries on from the last of them.
 std::string batches_problem(const RunResults& sp, const model::Settings& s) {
   if (sp.batch.empty()) return "it holds no batch (allowed: a statepoint written after a batch)";
+  // inactive = "auto": the inactive batches the run chose (or its bound, not reached yet), which the
+  // restart continues with.
+  if (s.inactive_automatic && (sp.inactive < limits::min_automatic_inactive || sp.inactive >= s.batches)) {
+    return "inactive = " + std::to_string(sp.inactive) + " (allowed with inactive = \"auto\": from " +
+           std::to_string(limits::min_automatic_inactive) + " to batches - 1 = " + std::to_string(s.batches - 1) + ")";
+  }
+  const int inactive = s.inactive_automatic ? sp.inactive : s.inactive;
   const BatchLimits bound = batch_limits(s);
   for (std::size_t i = 0; i < sp.batch.size(); ++i) {
-    if (std::string what = batch_problem(sp.batch[i], i, s, bound); !what.empty()) return what;
+    if (std::string what = batch_problem(sp.batch[i], i, s, inactive, bound); !what.empty()) return what;
   }
   // Each population's k of each generation, in the range of a batch's k.
   const std::vector<double>& k = sp.populations.k_generations;

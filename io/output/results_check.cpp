@@ -269,7 +269,8 @@ std::string settings_agree_problem(const RunResults& r) {
     using T = std::decay_t<decltype(v)>;
     if constexpr (std::is_integral_v<T>) {
       const auto it = std::find_if(r.settings.begin(), r.settings.end(), [&](const auto& kv) { return kv.first == name; });
-      if (what.empty() && it != r.settings.end() && it->second != std::to_string(v)) {
+      // A setting left to the run ("auto": inactive) holds the word; the run field holds the choice.
+      if (what.empty() && it != r.settings.end() && it->second != "auto" && it->second != std::to_string(v)) {
         what = std::string(name) + " = " + std::to_string(v) + " but settings." + name + " = " + printable_cut(it->second, 40) +
                " (allowed: the same value, which the run wrote twice)";
       }

@@ -234,6 +234,7 @@ void apply_overrides(const RunOptions& o, model::Problem& p) {
     if (named.empty()) named = "settings." + std::string(problem->keys.front());
     throw UsageError(named + ": " + problem->what + " (allowed: " + problem->allowed + ")");
   }
+  model::choose_inactive_bound(s);
   if (o.domains) {
     if (!p.domains) {
       const auto box = geometry_bounding_box(p);

@@ -103,8 +103,11 @@ void print_problem(std::ostream& os, const model::Problem& p, const RunSetup& ru
      << "  geometry        " << p.cells.size() << " cells, " << p.universes.size() << " universes, "
      << p.lattices.size() << " lattices, " << p.surfaces.size() << " surfaces\n"
      << "  geometry check  " << geometry_check << "\n"
-     << "  particles       " << s.particles << " per generation, " << s.batches << " batches (" << s.inactive
-     << " inactive)"
+     << "  particles       " << s.particles << " per generation, " << s.batches << " batches ("
+     << (s.inactive_automatic ? "inactive auto: " + std::to_string(limits::min_automatic_inactive) + " to " +
+                                    std::to_string(s.inactive) + ", until the source is stationary"
+                              : std::to_string(s.inactive) + " inactive")
+     << ")"
      << (s.generations_per_batch > 1 ? " of " + std::to_string(s.generations_per_batch) + " generations" : std::string())
      << (s.populations > 1 ? ", " + std::to_string(s.populations) + " independent populations" +
                                  (s.populations_automatic ? " (auto)" : "")

@@ -3,6 +3,7 @@
 #include "io/output/output.hpp"
 #include "io/test_point.hpp"
 #include "src/host/interrupt.hpp"
+#include "src/host/stationarity.hpp"
 #include "src/host/run_error.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -44,27 +45,27 @@ model::Cmfd cmfd_in_generations(const model::Problem& problem) {
 
 Simulation::Simulation(const DeviceExec& exec, const model::Problem& problem, const Communicator& comm,
                        std::ostream* log, SimulationOptions options)
-    : exec_(exec), problem_(problem), comm_(comm), options_(options),
-      split_(problem.settings.particles, comm.size()),
-      params_(build_problem(exec, problem, comm)),
-      plan_(plan_transport(exec, problem, params_, split_.part(comm.rank()).count)),
-      domains_(decompose_domains(problem, comm, plan_.event_slots, options.exchange)),
-      transporter_(exec, problem, comm, split_, params_, plan_, domains_.get(), comm.is_root() ? log : nullptr),
-      source_(exec, problem, comm, split_, params_, domains_.get(), transporter_.bank_capacity()),
-      record_(problem, comm.is_root() ? log : nullptr, problem.cmfd_on()),
-      tallies_(problem, comm, params_.tallies.n_values),
-      cmfd_(problem.cmfd_on() ? std::make_unique<CmfdAccelerator>(
-                                    exec, cmfd_in_generations(problem), params_.cmfd_mesh, params_.cmfd_n_groups, comm,
-                                    problem.settings.generations_per_batch, problem.settings.allow_oversubscribed_memory)
-                              : nullptr) {
+    : exec_(exec), problem_(problem), comm_(comm), options_(options), log_(comm.is_root() ? log : nullptr),
+      split_(problem_.settings.particles, comm.size()),
+      params_(build_problem(exec, problem_, comm)),
+      plan_(plan_transport(exec, problem_, params_, split_.part(comm.rank()).count)),
+      domains_(decompose_domains(problem_, comm, plan_.event_slots, options.exchange)),
+      transporter_(exec, problem_, comm, split_, params_, plan_, domains_.get(), log_),
+      source_(exec, problem_, comm, split_, params_, domains_.get(), transporter_.bank_capacity()),
+      record_(problem_, log_, problem_.cmfd_on()),
+      tallies_(problem_, comm, params_.tallies.n_values),
+      cmfd_(problem_.cmfd_on() ? std::make_unique<CmfdAccelerator>(
+                                     exec, cmfd_in_generations(problem_), params_.cmfd_mesh, params_.cmfd_n_groups, comm,
+                                     problem_.settings.generations_per_batch, problem_.settings.allow_oversubscribed_memory)
+                               : nullptr) {
   // The input and the command line refuse these; a problem built or resized in code is held to it here,
   // before a history could score outside its population's row.
-  if (const std::string why = model::cmfd_batches_problem(problem); !why.empty()) throw RunError(why);
-  if (const std::string why = model::populations_problem(problem); !why.empty()) {
+  if (const std::string why = model::cmfd_batches_problem(problem_); !why.empty()) throw RunError(why);
+  if (const std::string why = model::populations_problem(problem_); !why.empty()) {
     throw RunError("settings.populations: " + why + " (allowed: " + model::populations_allowed() +
                    ", and one with [cmfd] feedback in active batches)");
   }
-  if (cmfd_) source_.check_cmfd_covers_fuel(*problem.cmfd);
+  if (cmfd_) source_.check_cmfd_covers_fuel(*problem_.cmfd);
   exec.fence();
   timers_.add("setup", std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count());
 }
@@ -197,6 +198,7 @@ RunResults Simulation::run() {
     const BatchResult result = run_batch(b);
     if (result.active) timers_.add(detail::whole_active_batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     record_.print_row(result);
+    decide_inactive(b);
     const bool last = !go_on(b);
     // The last statepoint failing (a full disk) loses no result the other outputs can still hold: the
     // run finishes and its caller writes them before ending with the failure. An earlier one ends the run.
@@ -227,9 +229,23 @@ RunResults Simulation::run() {
   }
 }
 
+// Every rank holds the same batch record, so every rank decides alike, with the same bits on any number of
+// ranks and threads and in either transport mode; a restart continues with the statepoint's decision.
+void Simulation::decide_inactive(int generation) {
+  auto& s = problem_.settings;
+  if (!s.inactive_automatic || !ends_batch(generation)) return;
+  const int batch = generation / s.generations_per_batch;
+  if (batch < limits::min_automatic_inactive || batch >= s.inactive) return;
+  if (!source_settled(record_.source_series())) return;
+  s.inactive = batch;
+  if (log_) *log_ << " inactive = \"auto\": the source is stationary over batches " << batch - batch / 2 + 1 << " to " << batch
+                  << "; active batches begin\n" << std::flush;
+}
+
 // The statepoint was checked against this problem before (io/output/restart_check.hpp).
 void Simulation::restart_from(const RunResults& sp) {
   const auto t = timed("io");
+  if (problem_.settings.inactive_automatic) problem_.settings.inactive = sp.inactive;
   record_.restore(sp);
   tallies_.restore(sp.tallies, sp.restart);
   if (cmfd_) {

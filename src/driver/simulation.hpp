@@ -86,13 +86,19 @@ class Simulation {
   [[noreturn]] void stop_inside(int generation, const TransportedBatch& abandoned);
   [[noreturn]] void stop_before(int generation, int sig);
   bool statepoint_due(int generation, bool last) const;
+  // settings.inactive = "auto", after generation `generation`: ends the inactive batches here when the
+  // source is stationary (src/host/stationarity.hpp), from limits::min_automatic_inactive batches on.
+  void decide_inactive(int generation);
   void write_statepoint_now();
 
   std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
   DeviceExec exec_;
-  const model::Problem& problem_;
+  // The run's own copy: with settings.inactive = "auto" the run sets settings.inactive when its source
+  // is stationary (decide_inactive), and every owner below reads the problem through this copy.
+  model::Problem problem_;
   const Communicator& comm_;
   SimulationOptions options_;
+  std::ostream* log_;  // rank 0's log, null elsewhere
   PhaseTimers timers_;
   const EvenSplit split_;  // the batch's histories over ranks
   const ProblemParams params_;
