@@ -41,7 +41,7 @@ SourceSeries source_series(std::span<const BatchResult> generations, int generat
   return s;
 }
 
-DriftTest drift_test(std::span<const double> tail) {
+DriftTest drift_test(std::span<const double> tail, Yardstick yardstick) {
   DriftTest r;
   const std::size_t m = tail.size();
   if (m < static_cast<std::size_t>(stationarity_min_batches)) return r;
@@ -50,38 +50,53 @@ DriftTest drift_test(std::span<const double> tail) {
   };
   const std::span<const double> first = tail.first(part(stationarity_first_fraction));
   const std::span<const double> last = tail.last(part(stationarity_last_fraction));
-  const double mean_last = mean_of(last);
-  double ss = 0;
-  for (const double v : last) ss += (v - mean_last) * (v - mean_last);
-  const double drift = mean_of(first) - mean_last;
   const auto n_first = static_cast<double>(first.size()), n_last = static_cast<double>(last.size());
-  if (!(ss > 0)) {  // a constant last half: any difference is a drift
+  const double mean_last = mean_of(last);
+  const double drift = mean_of(first) - mean_last;
+  // The last half's deviations from its mean, or from its least-squares line.
+  double slope = 0;
+  if (yardstick == Yardstick::detrended) {
+    const double centre = (n_last - 1) / 2;
+    double sxy = 0, sxx = 0;
+    for (std::size_t i = 0; i < last.size(); ++i) {
+      sxy += (static_cast<double>(i) - centre) * (last[i] - mean_last);
+      sxx += (static_cast<double>(i) - centre) * (static_cast<double>(i) - centre);
+    }
+    slope = sxy / sxx;
+  }
+  std::vector<double> deviation(last.size());
+  double ss = 0;
+  for (std::size_t i = 0; i < last.size(); ++i) {
+    deviation[i] = last[i] - mean_last - slope * (static_cast<double>(i) - (n_last - 1) / 2);
+    ss += deviation[i] * deviation[i];
+  }
+  const double fitted = yardstick == Yardstick::detrended ? 2 : 1;  // parameters the deviations are taken from
+  if (!(ss > 0)) {  // a constant (or straight) last half: any difference is a drift
     r.z = drift == 0 ? 0 : std::numeric_limits<double>::infinity();
-    r.critical = stationarity_z;
     return r;
   }
-  const double tau = std::max(1.0, autocorrelation_time(last).tau);
-  r.z = drift / std::sqrt(ss / (n_last - 1) * tau * (1 / n_first + 1 / n_last));
-  // The variance comes from n_last / tau independent values: Student's t with that many less one
-  // degrees of freedom, its quantile by the Cornish-Fisher expansion about the normal one.
-  const double nu = std::max(1.0, n_last / tau - 1), z = stationarity_z;
+  const double tau = std::max(1.0, autocorrelation_time(deviation).tau);
+  r.z = drift / std::sqrt(ss / (n_last - fitted) * tau * (1 / n_first + 1 / n_last));
+  // The variance comes from n_last / tau independent values: Student's t with that many less the
+  // parameters fitted as degrees of freedom, its quantile by the Cornish-Fisher expansion about the normal.
+  const double nu = std::max(1.0, n_last / tau - fitted), z = stationarity_z;
   r.critical = z + (z * z * z + z) / (4 * nu) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * nu * nu) +
                (3 * std::pow(z, 7) + 19 * std::pow(z, 5) + 17 * z * z * z - 15 * z) / (384 * nu * nu * nu);
   return r;
 }
 
-bool stationary_from(const SourceSeries& s, int first) {
+bool stationary_from(const SourceSeries& s, int first, Yardstick yardstick) {
   const auto from = static_cast<std::size_t>(first - 1);
   if (first < 1 || s.batches() - first + 1 < stationarity_min_batches) return false;
-  const auto passes = [from](const std::vector<double>& x) {
-    return drift_test(std::span<const double>(x).subspan(from)).passes();
+  const auto passes = [from, yardstick](const std::vector<double>& x) {
+    return drift_test(std::span<const double>(x).subspan(from), yardstick).passes();
   };
   return passes(s.entropy) && passes(s.k);
 }
 
 bool source_settled(const SourceSeries& s) {
   const int n = s.batches();
-  return stationary_from(s, n - n / 2 + 1);
+  return stationary_from(s, n - n / 2 + 1, Yardstick::detrended);
 }
 
 Stationarity diagnose_stationarity(const SourceSeries& s, int inactive) {

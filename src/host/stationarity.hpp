@@ -38,18 +38,24 @@ SourceSeries source_series(std::span<const BatchResult> generations, int generat
 
 // The test of `tail`: z and the |z| it may reach (z NaN below stationarity_min_batches values; 0 for a
 // constant tail, infinite for one constant in its last half only that moves before).
+// The last half's variance and autocorrelation time about its mean (the verdict's), or about its
+// least-squares line (inactive = "auto"'s): a slow drift that runs through the whole tail, the last half
+// included, otherwise reads as a large tau that widens the yardstick until nothing fails (the entropy of
+// examples/cmfd_slab_2g.toml rises for 100 batches; about their mean, its batches 11 to 20 passed).
+enum class Yardstick { centred, detrended };
 struct DriftTest {
   double z = std::numeric_limits<double>::quiet_NaN();
   double critical = stationarity_z;
   bool passes() const { return std::abs(z) <= critical; }
 };
-DriftTest drift_test(std::span<const double> tail);
+DriftTest drift_test(std::span<const double> tail, Yardstick yardstick = Yardstick::centred);
 
 // Whether both series are stationary from batch `first` (1-based) on.
-bool stationary_from(const SourceSeries& s, int first);
+bool stationary_from(const SourceSeries& s, int first, Yardstick yardstick = Yardstick::centred);
 
-// settings.inactive = "auto": whether the source is stationary over the last half of the batches so far,
-// and has been for stationarity_min_batches at least.
+// settings.inactive = "auto": whether the source is stationary over the last half of the batches so far
+// (stationarity_min_batches of them at least), with the detrended yardstick: waiting longer than needed
+// costs inactive batches, starting too early costs a biased k.
 bool source_settled(const SourceSeries& s);
 
 // The verdict of a run whose active batches began after `inactive` batches.
