@@ -429,9 +429,11 @@ inline std::string populations_problem(const Problem& p) {
   return "";
 }
 
-// settings.inactive = "auto": the most inactive batches the run may take, as settings.inactive.
+// settings.inactive = "auto": the most inactive batches the run may take (max_inactive, or half the
+// batches when that is 0), which choose_inactive_bound makes settings.inactive.
+inline int automatic_inactive_bound(const Settings& s) { return s.max_inactive > 0 ? s.max_inactive : s.batches / 2; }
 inline void choose_inactive_bound(Settings& s) {
-  if (s.inactive_automatic) s.inactive = s.max_inactive > 0 ? s.max_inactive : s.batches / 2;
+  if (s.inactive_automatic) s.inactive = automatic_inactive_bound(s);
 }
 
 // settings.populations = "auto": limits::automatic_populations where the particles divide into that many

@@ -89,7 +89,7 @@ std::vector<std::string_view> keys_of_table(std::string_view name) {
 
 std::optional<Problem> settings_problem(const model::Settings& s) {
   if (s.inactive_automatic) {
-    const int most = s.max_inactive > 0 ? s.max_inactive : s.batches / 2;
+    const int most = model::automatic_inactive_bound(s);
     if (most < limits::min_automatic_inactive || most >= s.batches) {
       return Problem{s.max_inactive > 0 ? std::vector<std::string_view>{"max_inactive", "inactive", "batches"}
                                         : std::vector<std::string_view>{"inactive", "max_inactive", "batches"},
