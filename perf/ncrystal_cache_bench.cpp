@@ -30,8 +30,12 @@ int main(int argc, char** argv) {
       if (!std::strcmp(argv[i], "--rounds")) rounds = static_cast<int>(v);
       else if (!std::strcmp(argv[i], "--particles")) problem.settings.particles = v;
       else if (!std::strcmp(argv[i], "--batches")) problem.settings.batches = static_cast<int>(v);
-      else if (!std::strcmp(argv[i], "--inactive")) problem.settings.inactive = static_cast<int>(v);
-      else throw std::runtime_error(std::string("unknown argument ") + argv[i]);
+      else if (!std::strcmp(argv[i], "--inactive")) {
+        problem.settings.inactive = static_cast<int>(v);
+        problem.settings.inactive_automatic = false;
+      } else {
+        throw std::runtime_error(std::string("unknown argument ") + argv[i]);
+      }
     }
     problem.settings.statepoint.clear();
     problem.settings.thermal_tables = false;

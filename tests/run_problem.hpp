@@ -16,6 +16,7 @@ inline model::Problem sized(model::Problem problem, std::int64_t particles, int 
   problem.settings.particles = particles;
   problem.settings.batches = batches;
   problem.settings.inactive = inactive;
+  problem.settings.inactive_automatic = false;
   problem.settings.statepoint.clear();
   model::choose_populations(problem);  // as keff run --particles does
   return problem;

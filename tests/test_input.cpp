@@ -238,7 +238,9 @@ TEST(Input, DefaultsAndResolvedReferences) {
   const auto p = read_problem_string(minimal, "mini.toml");
   EXPECT_EQ(p.settings.particles, 7);
   EXPECT_EQ(p.settings.batches, 50);
-  EXPECT_EQ(p.settings.inactive, 10);
+  EXPECT_TRUE(p.settings.inactive_automatic);
+  EXPECT_EQ(p.settings.inactive, 25);  // "auto": its bound, half the batches
+  EXPECT_EQ(p.settings.max_inactive, 0);
   EXPECT_EQ(p.settings.seed, 1u);
   EXPECT_EQ(p.settings.hash_bins, 8000);
   EXPECT_EQ(p.settings.max_lost, 10);

@@ -250,7 +250,7 @@ TEST(Input, AutomaticPopulations) {
   EXPECT_EQ(read(cmfd, "feedback = true", "feedback = false").populations, 8);
 }
 
-// settings.inactive = "auto": its bound is max_inactive, or half the batches; at least 20 batches
+// settings.inactive = "auto", the default: its bound is max_inactive, or half the batches; at least 20 batches
 // (io/limits.hpp) and fewer than batches. An explicit [cmfd] end that could outlast the inactive batches
 // the run chooses is refused where the command line meets the problem (src/cli/run_options.cpp).
 TEST(Input, AutomaticInactive) {
@@ -268,8 +268,17 @@ TEST(Input, AutomaticInactive) {
     const std::string msg = error_of([&] { read(settings); });
     EXPECT_NE(msg.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << msg;
   };
-  fails("batches = 39\ninactive = \"auto\"", "settings.inactive: inactive = \"auto\" may take up to 19 inactive batches of batches = 39 (half of them)");
-  fails("batches = 100\ninactive = \"auto\"\nmax_inactive = 19", "settings.max_inactive: inactive = \"auto\" may take up to 19");
+  fails("batches = 39\ninactive = \"auto\"", "settings.inactive: inactive = \"auto\", the default, may take up to 19 inactive batches of batches = 39 (half of them)");
+  fails("batches = 100\ninactive = \"auto\"\nmax_inactive = 19", "settings.max_inactive: inactive = \"auto\", the default, may take up to 19");
+  // The default: an input that says nothing of inactive has "auto", and one too short for it is refused at
+  // its batches, naming the ways out.
+  const model::Settings unsaid = read("batches = 40");
+  EXPECT_TRUE(unsaid.inactive_automatic);
+  EXPECT_EQ(unsaid.inactive, 20);
+  fails("batches = 30", "m.toml:4: settings.batches: inactive = \"auto\", the default, may take up to 15 inactive batches of "
+        "batches = 30 (half of them) (allowed: a bound of at least 20 batches (from there on the run tests its source) and "
+        "fewer than batches: batches >= 40, or max_inactive in [20, batches - 1], or an integer inactive)");
+  EXPECT_FALSE(read("batches = 30\ninactive = 10").inactive_automatic);
   fails("batches = 100\ninactive = \"auto\"\nmax_inactive = 100", "(allowed: a bound of at least 20 batches");
   fails("inactive = \"later\"", "settings.inactive: invalid value 'later' (allowed: an integer in [0, 999999], fewer than batches, or \"auto\")");
 }

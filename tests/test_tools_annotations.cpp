@@ -47,6 +47,7 @@ void expect_named_kernels_and_phases(model::Problem problem, const std::set<std:
   model::choose_populations(problem);
   problem.settings.batches = 3;
   problem.settings.inactive = 1;
+  problem.settings.inactive_automatic = false;
   problem.settings.statepoint.clear();
   const Communicator comm;
   Simulation sim(DeviceExec(), problem, comm, nullptr);

@@ -93,12 +93,12 @@ std::optional<Problem> settings_problem(const model::Settings& s) {
     if (most < limits::min_automatic_inactive || most >= s.batches) {
       return Problem{s.max_inactive > 0 ? std::vector<std::string_view>{"max_inactive", "inactive", "batches"}
                                         : std::vector<std::string_view>{"inactive", "max_inactive", "batches"},
-                     "inactive = \"auto\" may take up to " + std::to_string(most) + " inactive batches of batches = " +
+                     "inactive = \"auto\", the default, may take up to " + std::to_string(most) + " inactive batches of batches = " +
                          std::to_string(s.batches) + (s.max_inactive > 0 ? " (max_inactive)" : " (half of them)"),
                      "a bound of at least " + std::to_string(limits::min_automatic_inactive) +
                          " batches (from there on the run tests its source) and fewer than batches: batches >= " +
                          std::to_string(2 * limits::min_automatic_inactive) + ", or max_inactive in [" +
-                         std::to_string(limits::min_automatic_inactive) + ", batches - 1]"};
+                         std::to_string(limits::min_automatic_inactive) + ", batches - 1], or an integer inactive"};
     }
   } else if (s.inactive >= s.batches) {
     return Problem{{"inactive", "batches"},

@@ -157,11 +157,12 @@ struct PopulationsRow : RowInfo {
 struct InactiveRow : RowInfo {
   static constexpr std::string_view type = "integer or \"auto\"";
   std::string allowed() const;
-  std::string default_text() const { return "10"; }
+  std::string default_text() const { return "\"auto\""; }
   std::string text(const model::Settings& s) const { return s.inactive_automatic ? "auto" : std::to_string(s.inactive); }
+  // The bound follows the batches (model::choose_inactive_bound, once every key is read).
   void set_default(model::Settings& s) const {
-    s.inactive_automatic = false;
-    s.inactive = 10;
+    s.inactive_automatic = true;
+    s.inactive = s.batches / 2;
   }
   bool set(model::Settings& s, std::string_view text) const;
 };
