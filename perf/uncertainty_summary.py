@@ -3,11 +3,15 @@
 quotes: naive (independent batches), corrected for the batches' correlation and, for runs with independent
 populations (settings.populations), from the spread of the populations' k. Standard library only.
 
-    python3 perf/uncertainty_summary.py [--reference K] [--blocks N] RUN.json ...
+    python3 perf/uncertainty_summary.py [--reference K] [--blocks N] [--starts B,B,...] RUN.json ...
 
 Also which estimator's batches are the most correlated, run by run; with --blocks N, where the spread
 comes from: the spread of the runs' means over blocks of N active generations against their naive std,
 and the source's entropy per block (the records of runs with several generations a batch are generations).
+Always, each run's stationarity (src/README.md, "Stationarity"): the inactive batches it ran (what
+inactive = "auto" chose), the verdict and, where it warned, on which series and with which z; with
+--starts, the runs' mean collision k over the batches from each given batch to the end (whether k still
+moves after the active batches began).
 
 A quoted std is honest when the spread is about the typical (root-mean-square) quoted std: the ratio
 spread / std near 1. With S runs, the spread itself is uncertain: its 68% interval is printed (chi-square
@@ -32,6 +36,8 @@ def main():
     parser.add_argument("--blocks", type=int, default=0,
                         help="also, over blocks of this many active generations: the spread of the runs' block means "
                              "(the equal-weight mean of the three estimators) against their naive std, and the entropy")
+    parser.add_argument("--starts", default="",
+                        help="comma-separated batches: the runs' mean collision k over the batches from each to the end")
     parser.add_argument("runs", nargs="+")
     args = parser.parse_args()
     rows = []
@@ -93,11 +99,48 @@ def main():
     if most_correlated:
         print("  estimator with the largest autocorrelation time: " +
               ", ".join(f"{e} in {most_correlated.get(e, 0)} runs" for e in ESTIMATORS))
+    print_stationarity(summaries)
+    if args.starts:
+        print_starts(summaries, [int(b) for b in args.starts.split(",")])
     if args.blocks > 0:
         print_blocks(summaries, args.blocks)
 
 
 ESTIMATORS = ("collision", "absorption", "tracklength")
+
+
+def print_stationarity(summaries):
+    """The inactive batches each run ran, how many runs the verdict after the run found stationary, and the z
+    of both drift tests in each run it warned of."""
+    verdicts = [s.get("stationarity") for s in summaries]
+    if not all(v and v["tested"] for v in verdicts):
+        return
+    inactive = [v["first_active"] - 1 for v in verdicts]
+    counts = {i: inactive.count(i) for i in sorted(set(inactive))}
+    print("  inactive batches run: " + ", ".join(f"{i} in {c} runs" for i, c in counts.items()))
+    warned = [v for v in verdicts if not v["stationary"]]
+    print(f"  stationary by the first active batch (verdict after the run): {len(verdicts) - len(warned)} of "
+          f"{len(verdicts)}")
+    for v in warned:
+        print(f"    warned: entropy z {v['entropy_drift']:+.1f}, k z {v['k_drift']:+.1f}, stationary from "
+              f"{v['stationary_from'] if v['stationary_from'] is not None else 'no batch'}")
+
+
+def print_starts(summaries, starts):
+    """The runs' mean (and the spread of the mean) of the collision k over the batch records from each start
+    batch to the end: a transient the active batches kept shows as a mean that moves with the start."""
+    for start in starts:
+        means = []
+        for s in summaries:
+            ks = [b["k_collision"] for b in s["batches"] if b["batch"] >= start]
+            if ks:
+                means.append(sum(ks) / len(ks))
+        if len(means) < 2:
+            print(f"  from batch {start}: fewer than 2 runs reach it")
+            continue
+        m = sum(means) / len(means)
+        err = math.sqrt(sum((x - m) ** 2 for x in means) / (len(means) - 1) / len(means))
+        print(f"  mean collision k from batch {start} on: {m:.6f} +- {err:.6f} ({len(means)} runs)")
 
 
 def print_blocks(summaries, size):
