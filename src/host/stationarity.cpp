@@ -41,6 +41,17 @@ SourceSeries source_series(std::span<const BatchResult> generations, int generat
   return s;
 }
 
+double ar1_autocorrelation_time(std::span<const double> deviation) {
+  double c0 = 0, c1 = 0;
+  for (std::size_t i = 0; i < deviation.size(); ++i) {
+    c0 += deviation[i] * deviation[i];
+    if (i + 1 < deviation.size()) c1 += deviation[i] * deviation[i + 1];
+  }
+  if (!(c0 > 0)) return 1;
+  const double rho = std::clamp(c1 / c0, 0.0, stationarity_max_lag1_correlation);
+  return (1 + rho) / (1 - rho);
+}
+
 DriftTest drift_test(std::span<const double> tail, Yardstick yardstick) {
   DriftTest r;
   const std::size_t m = tail.size();
@@ -75,7 +86,8 @@ DriftTest drift_test(std::span<const double> tail, Yardstick yardstick) {
     r.z = drift == 0 ? 0 : std::numeric_limits<double>::infinity();
     return r;
   }
-  const double tau = std::max(1.0, autocorrelation_time(deviation).tau);
+  const double tau = std::max({1.0, autocorrelation_time(deviation).tau,
+                               yardstick == Yardstick::centred ? ar1_autocorrelation_time(deviation) : 0.0});
   r.z = drift / std::sqrt(ss / (n_last - fitted) * tau * (1 / n_first + 1 / n_last));
   // The variance comes from n_last / tau independent values: Student's t with that many less the
   // parameters fitted as degrees of freedom, its quantile by the Cornish-Fisher expansion about the normal.

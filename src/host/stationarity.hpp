@@ -42,6 +42,12 @@ SourceSeries source_series(std::span<const BatchResult> generations, int generat
 // least-squares line (inactive = "auto"'s): a slow drift that runs through the whole tail, the last half
 // included, otherwise reads as a large tau that widens the yardstick until nothing fails (the entropy of
 // examples/cmfd_slab_2g.toml rises for 100 batches; about their mean, its batches 11 to 20 passed).
+//
+// The verdict's tau is also at least the AR(1) one, (1 + rho_1) / (1 - rho_1) from the lag-1 correlation:
+// from a last half of a few tens of values Sokal's sum scatters widely (the UD2O sphere's entropy, 20
+// seeds at 10^5 x 150: 1.0 to 7.4), and the seeds it reads low warn of a stationary source; the lag-1
+// correlation, one number, scatters less. Not for "auto": about the line, a slow drift's deviations are
+// smooth, and their lag-1 correlation would widen the yardstick the line is there to keep narrow.
 enum class Yardstick { centred, detrended };
 struct DriftTest {
   double z = std::numeric_limits<double>::quiet_NaN();
@@ -49,6 +55,10 @@ struct DriftTest {
   bool passes() const { return std::abs(z) <= critical; }
 };
 DriftTest drift_test(std::span<const double> tail, Yardstick yardstick = Yardstick::centred);
+// (1 + rho_1) / (1 - rho_1) of a series of deviations (from its mean or line), rho_1 its lag-1
+// correlation taken in [0, stationarity_max_lag1_correlation]; 1 for a series without variance.
+inline constexpr double stationarity_max_lag1_correlation = 0.99;
+double ar1_autocorrelation_time(std::span<const double> deviation);
 
 // Whether both series are stationary from batch `first` (1-based) on.
 bool stationary_from(const SourceSeries& s, int first, Yardstick yardstick = Yardstick::centred);
