@@ -5,7 +5,9 @@ populations (settings.populations), from the spread of the populations' k. Stand
 
     python3 perf/uncertainty_summary.py [--reference K] [--blocks N] [--starts B,B,...] RUN.json ...
 
-Also which estimator's batches are the most correlated, run by run; with --blocks N, where the spread
+For runs with populations, also whether they are independent within a run, as their std assumes: the
+spread their mean would have if they were, and the correlation of each pair over the runs. Also which
+estimator's batches are the most correlated, run by run; with --blocks N, where the spread
 comes from: the spread of the runs' means over blocks of N active generations against their naive std,
 and the source's entropy per block (the records of runs with several generations a batch are generations).
 Always, each run's stationarity (src/README.md, "Stationarity"): the inactive batches it ran (what
@@ -74,6 +76,7 @@ def main():
         counts = sorted({p["count"] for p in populations})
         print(f"  populations std (rms) {rms(pstd):.6f}  spread / populations {spread / rms(pstd):.2f}"
               f"   ({', '.join(map(str, counts))} populations)")
+        print_population_coupling([p["k_each"] for p in populations], spread)
         if args.reference is not None:
             zp = [(r[0] - args.reference) / sd for r, sd in zip(rows, pstd)]
             print(f"  z against k = {args.reference:g}, populations: " + " ".join(f"{z:+.1f}" for z in zp) +
@@ -107,6 +110,28 @@ def main():
 
 
 ESTIMATORS = ("collision", "absorption", "tracklength")
+
+
+def print_population_coupling(k_each, spread):
+    """Whether a run's populations are independent, as their std assumes: the spread their mean would have
+    if they were (their scatter within a run over the square root of their count) against the runs'
+    spread, and the correlation of each pair of populations over the runs, averaged."""
+    runs, count = len(k_each), len(k_each[0])
+    if count < 2 or any(len(k) != count for k in k_each):
+        return
+    def sd(xs):
+        m = sum(xs) / len(xs)
+        return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    within = math.sqrt(sum(sd(k) ** 2 for k in k_each) / runs)
+    columns = [[k[j] for k in k_each] for j in range(count)]
+    def corr(a, b):
+        ma, mb = sum(a) / runs, sum(b) / runs
+        cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+        return cov / math.sqrt(sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+    pairs = [corr(columns[i], columns[j]) for i in range(count) for j in range(i + 1, count)]
+    print(f"  populations' scatter within a run (rms) {within:.6f}: independent, their mean would spread by "
+          f"{within / math.sqrt(count):.6f}; pairs' correlation over the runs {sum(pairs) / len(pairs):+.3f} "
+          f"({min(pairs):+.2f} to {max(pairs):+.2f})")
 
 
 def print_stationarity(summaries):
