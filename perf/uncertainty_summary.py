@@ -60,7 +60,7 @@ def main():
         sys.exit("uncertainty_summary.py: at least 3 runs are needed for a spread")
     means = [r[0] for r in rows]
     mean = sum(means) / n
-    spread = math.sqrt(sum((m - mean) ** 2 for m in means) / (n - 1))
+    spread = sample_sd(means)
     lo = spread * math.sqrt((n - 1) / chi2_quantile(0.84, n - 1))
     hi = spread * math.sqrt((n - 1) / chi2_quantile(0.16, n - 1))
     rms = lambda xs: math.sqrt(sum(x * x for x in xs) / len(xs))
@@ -76,7 +76,7 @@ def main():
         counts = sorted({p["count"] for p in populations})
         print(f"  populations std (rms) {rms(pstd):.6f}  spread / populations {spread / rms(pstd):.2f}"
               f"   ({', '.join(map(str, counts))} populations)")
-        print_population_coupling([p["k_each"] for p in populations], spread)
+        print_population_coupling([p["k_each"] for p in populations])
         if args.reference is not None:
             zp = [(r[0] - args.reference) / sd for r, sd in zip(rows, pstd)]
             print(f"  z against k = {args.reference:g}, populations: " + " ".join(f"{z:+.1f}" for z in zp) +
@@ -112,18 +112,21 @@ def main():
 ESTIMATORS = ("collision", "absorption", "tracklength")
 
 
-def print_population_coupling(k_each, spread):
+def sample_sd(xs):
+    m = sum(xs) / len(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def print_population_coupling(k_each):
     """Whether a run's populations are independent, as their std assumes: the spread their mean would have
-    if they were (their scatter within a run over the square root of their count) against the runs'
-    spread, and the correlation of each pair of populations over the runs, averaged."""
+    if they were (their scatter within a run over the square root of their count), each population's own
+    spread over the runs, and the correlation of each pair of populations over the runs, averaged."""
     runs, count = len(k_each), len(k_each[0])
     if count < 2 or any(len(k) != count for k in k_each):
         return
-    def sd(xs):
-        m = sum(xs) / len(xs)
-        return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-    within = math.sqrt(sum(sd(k) ** 2 for k in k_each) / runs)
+    within = math.sqrt(sum(sample_sd(k) ** 2 for k in k_each) / runs)
     columns = [[k[j] for k in k_each] for j in range(count)]
+    each = [sample_sd(c) for c in columns]
     def corr(a, b):
         ma, mb = sum(a) / runs, sum(b) / runs
         cov = sum((x - ma) * (y - mb) for x, y in zip(a, b))
@@ -131,12 +134,13 @@ def print_population_coupling(k_each, spread):
     pairs = [corr(columns[i], columns[j]) for i in range(count) for j in range(i + 1, count)]
     print(f"  populations' scatter within a run (rms) {within:.6f}: independent, their mean would spread by "
           f"{within / math.sqrt(count):.6f}; pairs' correlation over the runs {sum(pairs) / len(pairs):+.3f} "
-          f"({min(pairs):+.2f} to {max(pairs):+.2f})")
+          f"({min(pairs):+.2f} to {max(pairs):+.2f}); each population's spread over the runs {min(each):.6f} to "
+          f"{max(each):.6f}")
 
 
 def print_stationarity(summaries):
-    """The inactive batches each run ran, how many runs the verdict after the run found stationary, and the z
-    of both drift tests in each run it warned of."""
+    """The inactive batches each run ran, how many runs the verdict after the run found stationary, and the
+    verdict of each run it warned of (its z and their critical values)."""
     verdicts = [s.get("stationarity") for s in summaries]
     if not all(v and v["tested"] for v in verdicts):
         return
@@ -147,8 +151,7 @@ def print_stationarity(summaries):
     print(f"  stationary by the first active batch (verdict after the run): {len(verdicts) - len(warned)} of "
           f"{len(verdicts)}")
     for v in warned:
-        print(f"    warned: entropy z {v['entropy_drift']:+.1f}, k z {v['k_drift']:+.1f}, stationary from "
-              f"{v['stationary_from'] if v['stationary_from'] is not None else 'no batch'}")
+        print(f"    warned: {v['message']}")
 
 
 def print_starts(summaries, starts):
@@ -172,9 +175,6 @@ def print_blocks(summaries, size):
     """Where the spread comes from: per block of `size` active generations (records), and over all of them,
     the runs' spread of the equal-weight mean of the three estimators against the rms of its naive std;
     then the mean entropy per block of the inactive and active records."""
-    def sd(xs):
-        m = sum(xs) / len(xs)
-        return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
     series = [[(b["k_collision"] + b["k_absorption"] + b["k_tracklength"]) / 3 for b in s["batches"] if b["active"]]
               for s in summaries]
     length = min(len(x) for x in series)
@@ -183,9 +183,9 @@ def print_blocks(summaries, size):
         if b - a < 2:
             continue
         means = [sum(x[a:b]) / (b - a) for x in series]
-        naive = math.sqrt(sum((sd(x[a:b]) / math.sqrt(b - a)) ** 2 for x in series) / len(series))
-        print(f"  active generations {a + 1}-{b}: spread {sd(means):.6f}, naive std (rms) {naive:.6f}, "
-              f"spread / naive {sd(means) / naive:.2f}")
+        naive = math.sqrt(sum((sample_sd(x[a:b]) / math.sqrt(b - a)) ** 2 for x in series) / len(series))
+        print(f"  active generations {a + 1}-{b}: spread {sample_sd(means):.6f}, naive std (rms) {naive:.6f}, "
+              f"spread / naive {sample_sd(means) / naive:.2f}")
     entropy = [[b["entropy"] for b in s["batches"]] for s in summaries]
     records = min(len(e) for e in entropy)
     print("  mean entropy per block of " + str(size) + " records: " +

@@ -44,9 +44,9 @@ SourceSeries source_series(std::span<const BatchResult> generations, int generat
 // examples/cmfd_slab_2g.toml rises for 100 batches; about their mean, its batches 11 to 20 passed).
 //
 // The verdict's tau is also at least the AR(1) one, (1 + rho_1) / (1 - rho_1) from the lag-1 correlation:
-// from a last half of a few tens of values Sokal's sum scatters widely (the UD2O sphere's entropy, 20
-// seeds at 10^5 x 150: 1.0 to 7.4), and the seeds it reads low warn of a stationary source; the lag-1
-// correlation, one number, scatters less. Not for "auto": about the line, a slow drift's deviations are
+// from a last half of a few tens of values Sokal's sum scatters widely from seed to seed, and the seeds
+// it reads low warn of a stationary source; the lag-1 correlation, one number, scatters less
+// (tests/test_stationarity.cpp: the false alarms with and without it). Not for "auto": about the line, a slow drift's deviations are
 // smooth, and their lag-1 correlation would widen the yardstick the line is there to keep narrow.
 enum class Yardstick { centred, detrended };
 struct DriftTest {
