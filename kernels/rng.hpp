@@ -15,6 +15,14 @@ namespace keff {
 // kernels/geometry_check.hpp, drawn before any transport and never from the other streams;
 // source_pilot: the initial source's pilot sample, kernels/source_pilot.hpp; urr: evaluated data's
 // probability-table draws, kernels/neutron/xs/evaluated_lookup.hpp).
+//
+// Disjoint is not independent. history_rng spaces streams 2^58 draws apart on one cycle, and
+// a^(2^58) = 1 (mod 2^60): draw n of stream k is draw n of stream 0 plus one of eight constants
+// (mod 1). Two such streams may serve only where their aligned draws never meet in one calculation:
+// the source stream's site i aligns with tracking's batch 0, which no history draws from; the
+// selection stream's batch b and the pilot's point i align with the initial source's site b and i (a
+// comb's phases and a count, not the sites' physics). A stream read beside the tracking stream by the
+// same history (urr) starts from a seed of its own instead (independent_rng).
 enum class RngStream : std::uint64_t {
   tracking = 0, source = 1, selection = 2, geometry_check = 3, source_pilot = 4, urr = 5
 };
@@ -69,6 +77,22 @@ KOKKOS_INLINE_FUNCTION Lcg63 history_rng(std::uint64_t seed, RngStream stream, s
 // The stream of the history with global index `index` in the batch `c` describes.
 KOKKOS_INLINE_FUNCTION Lcg63 history_rng(const BatchCoordinates& c, RngStream stream, std::int64_t index) {
   return history_rng(c.seed, stream, c.batch, static_cast<std::uint64_t>(c.n_global), static_cast<std::uint64_t>(index));
+}
+
+// splitmix64's output function: neighbouring inputs give unrelated words.
+KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+// A stream independent of the history's tracking stream, for numbers the history draws beside it: laid
+// out as history_rng's, from the seed mixed with the stream's number, a point of the cycle unrelated to
+// the seed's (a stream 2^58 k draws on would repeat the tracking stream's numbers, shifted).
+KOKKOS_INLINE_FUNCTION Lcg63 independent_rng(const BatchCoordinates& c, RngStream stream, std::int64_t index) {
+  const std::uint64_t seed = mix64(c.seed ^ (static_cast<std::uint64_t>(stream) << 58));
+  return history_rng(seed, stream, c.batch, static_cast<std::uint64_t>(c.n_global), static_cast<std::uint64_t>(index));
 }
 
 }  // namespace keff

@@ -19,7 +19,7 @@ KOKKOS_INLINE_FUNCTION Particle start_history(const TransportContext<Mem, Physic
   p.weight = s.weight;
   p.index = index;
   p.rng = history_rng(ctx.control.coords, RngStream::tracking, index);
-  p.urr_seed = history_rng(ctx.control.coords, RngStream::urr, index).state;
+  p.urr_seed = independent_rng(ctx.control.coords, RngStream::urr, index).state;
   if (!locate(ctx.geometry, p.r, p.u, p.geo)) ctx.lose(p, LostReason::at_source);
   ctx.cmfd.start(p);
   return p;
