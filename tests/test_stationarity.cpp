@@ -155,6 +155,23 @@ TEST(Stationarity, VerdictFindsTheEndOfATransient) {
   EXPECT_TRUE(contains(late.message, "source stationary from batch")) << late.message;
 }
 
+// A bump of 3 in batches 41-56 over unit noise: the tail from batch 1 holds it where the test does not
+// look (between its first fifth and its last half) and passes; the tail from batch 21 holds it in its
+// first fifth and fails. The warning names a later batch, never an earlier one.
+TEST(Stationarity, WarningNamesABatchAfterTheFirstActiveOne) {
+  Normals normal(5);
+  std::vector<double> entropy = ar1(normal, 0.0, 200, 8.0);
+  for (std::size_t i = 40; i < 56; ++i) entropy[i] += 3.0;
+  const SourceSeries s = series_of(entropy, ar1(normal, 0.0, 200, 1.0));
+  ASSERT_TRUE(stationary_from(s, 1));
+
+  const Stationarity r = diagnose_stationarity(s, 20);
+  EXPECT_FALSE(r.stationary) << r.message;
+  EXPECT_GT(r.stationary_from, 40);
+  EXPECT_LE(r.stationary_from, 60);
+  EXPECT_TRUE(contains(r.message, "set inactive >= " + std::to_string(r.stationary_from - 1))) << r.message;
+}
+
 TEST(Stationarity, TooFewActiveBatchesAreNotTested) {
   const SourceSeries s = series_of(std::vector<double>(20, 3.0), std::vector<double>(20, 1.0));
   const Stationarity r = diagnose_stationarity(s, 11);

@@ -129,9 +129,12 @@ Stationarity diagnose_stationarity(const SourceSeries& s, int inactive) {
   r.k_drift = k.z;
   r.stationary = entropy.passes() && k.passes();
   // The first start whose tail passes: every batch in a short run, evenly spaced ones in a long run.
+  // After a failed first active batch, only later starts answer what to set: an earlier tail can pass
+  // where this one failed, its first fifth holding batches before the drift that fails this one.
+  const int first_start = r.stationary ? 1 : r.first_active + 1;
   const int last_start = n - stationarity_min_batches + 1;
-  const int step = std::max(1, (last_start + stationarity_max_starts - 1) / stationarity_max_starts);
-  for (int first = 1; first <= last_start; first += step) {
+  const int step = std::max(1, (last_start - first_start + stationarity_max_starts) / stationarity_max_starts);
+  for (int first = first_start; first <= last_start; first += step) {
     if (stationary_from(s, first)) {
       r.stationary_from = first;
       break;
