@@ -35,8 +35,9 @@ KOKKOS_INLINE_FUNCTION void collide(const TransportContext<Mem, Physics>& ctx, P
   ctx.tallies.score_collision(ctx.geometry, p, xs);
   const TallyCollision tallied{p.u, p.energy, p.group, p.weight, xs};
   const CmfdCollision before = ctx.cmfd.before_collision(p);
-  const CollisionBank<Mem> bank{ctx.bank, ctx.cmfd, ctx.secondaries, before, ctx.control.k_prev};
-  const CollisionOutcome outcome = ctx.physics.collide(p, xs, cache, bank, ctx.control.k_prev);
+  const Real k_prev = ctx.control.k_prev_of(p.index);
+  const CollisionBank<Mem> bank{ctx.bank, ctx.cmfd, ctx.secondaries, before, k_prev};
+  const CollisionOutcome outcome = ctx.physics.collide(p, xs, cache, bank, k_prev);
   p.k_absorption += outcome.k_absorption;
   ctx.tallies.score_analog(ctx.geometry, tallied, outcome, p);
   ctx.cmfd.score_collision(before, p);

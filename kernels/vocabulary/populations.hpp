@@ -1,8 +1,9 @@
 #pragma once
 // Independent populations (settings.populations, "independent replicas" in the literature): a batch's N
 // histories split into P equal populations, history i in population i / (N / P). Each population's next
-// source is combed from its own histories' fission sites alone (kernels/source_select.hpp), so no
-// neutron ever passes between populations and their k's are independent: the spread of the P
+// source is combed from its own histories' fission sites alone (kernels/source_select.hpp), and its
+// histories bank sites per collision by its own last k (kernels/batch_control.hpp), so no neutron and no
+// number ever passes between populations and their k's are independent: the spread of the P
 // populations' k is an uncertainty that covers every correlation between generations, which a run's own
 // series cannot see in a hundred batches (src/README.md, "Correlated batches").
 #include "kernels/vocabulary/macros.hpp"

@@ -50,7 +50,8 @@ PopulationResults population_results(const model::Settings& s, const std::vector
 double source_weight(const BatchCounters& global) { return from_fixed<estimator_fraction_bits>(global.weight_started); }
 
 BatchRecord::BatchRecord(const model::Problem& problem, std::ostream* log, bool cmfd)
-    : problem_(problem), log_(log), cmfd_columns_(cmfd), k_prev_(problem.settings.initial_k),
+    : problem_(problem), log_(log), cmfd_columns_(cmfd),
+      k_prev_(static_cast<std::size_t>(problem.settings.populations), problem.settings.initial_k),
       k_running_(combine_estimators({})) {}
 
 bool BatchRecord::count_lost(std::int64_t lost) {
@@ -100,6 +101,7 @@ BatchResult BatchRecord::record(int generation, const BatchCounters& global, std
       population_k_.push_back(from_fixed<estimator_fraction_bits>(population_sums[q + e]) / started);
     }
   }
+  set_population_k_prev();
   const int g = problem_.settings.generations_per_batch;
   BatchResult r;
   r.batch = model::batch_of(generation, g);
@@ -117,7 +119,7 @@ BatchResult BatchRecord::record(int generation, const BatchCounters& global, std
     if (add_active(r)) k_running_ = combine_estimators(k_active_);
     r.k_running = k_running_;
   }
-  k_prev_ = r.k_collision;
+  if (population_sums.empty()) k_prev_[0] = r.k_collision;
   batches_.push_back(r);
   return r;
 }
@@ -155,10 +157,20 @@ void BatchRecord::restore(const RunResults& sp) {
   }
   k_running_ = combine_estimators(k_active_);  // none (NaN) before the first active batch ends
   restored_active_ = active_generations_;
-  k_prev_ = sp.restart.k_prev;
+  k_prev_.assign(k_prev_.size(), sp.restart.k_prev);
   population_k_ = sp.populations.k_generations;
+  set_population_k_prev();
   lost_total_ = sp.lost_particles;
   bank_overflows_ = sp.bank_overflows;
+}
+
+// With populations, each one's collision k of the last generation recorded (population_k_ holds
+// [generation][population][estimator]).
+void BatchRecord::set_population_k_prev() {
+  const std::size_t p = k_prev_.size();
+  if (p < 2 || population_k_.size() < 3 * p) return;
+  const std::size_t last = population_k_.size() - 3 * p;
+  for (std::size_t q = 0; q < p; ++q) k_prev_[q] = population_k_[last + 3 * q + population_collision];
 }
 
 SourceSeries BatchRecord::source_series() const {
@@ -180,7 +192,7 @@ void BatchRecord::collect(RunResults& res) const {
   res.lost_particles = lost_total_;
   res.lost = lost_;
   res.bank_overflows = bank_overflows_;
-  res.restart.k_prev = k_prev_;
+  res.restart.k_prev = batches_.empty() ? problem_.settings.initial_k : batches_.back().k_collision;
 }
 
 }  // namespace keff

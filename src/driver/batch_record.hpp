@@ -31,8 +31,9 @@ class BatchRecord {
   // `log`: the batch table and warnings (rank 0; may be null). `cmfd`: whether the table has CMFD's columns.
   BatchRecord(const model::Problem& problem, std::ostream* log, bool cmfd);
 
-  // k of the last generation: normalises the next generation's fission sites.
-  Real k_prev() const { return k_prev_; }
+  // k of the last generation, of each population (one population: the generation's k): normalises the
+  // next generation's fission sites, each population's by its own (kernels/batch_control.hpp).
+  std::span<const Real> k_prev() const { return k_prev_; }
   // Generations recorded (with one generation per batch, batches).
   int generations_done() const { return static_cast<int>(batches_.size()); }
   // Active batches completed: those k's statistics and the tallies hold.
@@ -67,10 +68,12 @@ class BatchRecord {
   SourceSeries source_series() const;
 
  private:
+  void set_population_k_prev();
+
   const model::Problem& problem_;
   std::ostream* log_;
   bool cmfd_columns_ = false;
-  Real k_prev_ = 1.0;
+  std::vector<Real> k_prev_;  // [settings.populations]
   std::int64_t lost_total_ = 0;
   std::vector<LostHistory> lost_;  // described, the first LostHistory::listed
   int lost_warned_ = 0;

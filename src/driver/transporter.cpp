@@ -147,12 +147,13 @@ BatchCounters Transporter::transport_with(const Physics& physics, const BatchCon
   return sums;
 }
 
-TransportedBatch Transporter::transport(int batch, Real k_prev, const BatchSource& source,
+TransportedBatch Transporter::transport(int batch, std::span<const Real> k_prev, const BatchSource& source,
                                        std::int64_t lost_allowed) {
-  const BatchControl control{{problem_.settings.seed, static_cast<std::uint64_t>(batch), split_.total(),
-                              split_.part(comm_.rank())},
-                             k_prev,
-                             problem_.settings.max_events};
+  BatchControl control{{problem_.settings.seed, static_cast<std::uint64_t>(batch), split_.total(),
+                        split_.part(comm_.rank())},
+                       populations_};
+  std::copy(k_prev.begin(), k_prev.end(), control.k_prev);
+  control.max_events = problem_.settings.max_events;
   // CMFD tallies from its first batch on ([cmfd] begin); before it, and without CMFD, nothing is scored.
   CmfdTally<DeviceMem> cmfd = state_.cmfd;
   cmfd.active = scores_cmfd(batch);

@@ -56,11 +56,12 @@ class Transporter {
 
   std::int64_t bank_capacity() const { return state_.bank_capacity(); }
 
-  // Runs the histories of `source`, batch `batch`, fission sites normalised by `k_prev`, while the run
+  // Runs the histories of `source`, batch `batch`, fission sites normalised by `k_prev` (each
+  // population's last k, BatchRecord::k_prev), while the run
   // may still lose `lost_allowed` particles. Collective: whether any rank's bank overflowed (all rerun)
   // and whether any rank stopped part-way (all abandon the batch) are agreed. Allocates nothing unless
   // the bank overflows.
-  TransportedBatch transport(int batch, Real k_prev, const BatchSource& source, std::int64_t lost_allowed);
+  TransportedBatch transport(int batch, std::span<const Real> k_prev, const BatchSource& source, std::int64_t lost_allowed);
 
   // After transport: the banked sites, the batch's tally sums and, in batches CMFD tallies, its scores.
   Kokkos::View<const Site*, DeviceMem> bank() const { return state_.bank.sites; }
