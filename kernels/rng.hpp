@@ -17,9 +17,9 @@ namespace keff {
 // probability-table draws, kernels/neutron/xs/evaluated_lookup.hpp).
 //
 // Disjoint is not independent. history_rng spaces streams 2^58 draws apart on one cycle, and
-// a^(2^58) = 1 (mod 2^60): draw n of stream k is draw n of stream 0 plus one of eight constants
-// (mod 1). Two such streams may serve only where their aligned draws never meet in one calculation:
-// the source stream's site i aligns with tracking's batch 0, which no history draws from; the
+// a^(2^58) = 1 (mod 2^60): draw n of stream k is draw n of stream 0 plus one of at most eight
+// constants (mod 1). Two such streams may serve only where their aligned draws never meet in one
+// calculation: the source stream's site i aligns with tracking's batch 0, which no history draws from; the
 // selection stream's batch b and the pilot's point i align with the initial source's site b and i (a
 // comb's phases and a count, not the sites' physics). A stream read beside the tracking stream by the
 // same history (urr) starts from a seed of its own instead (independent_rng).

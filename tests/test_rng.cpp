@@ -66,8 +66,8 @@ double chi_square_uniform(const std::array<double, N>& counts, double total) {
 }
 
 // Why the urr stream has a seed of its own: streams 2^58 draws apart repeat each other's numbers plus
-// one of eight constants, so draw n of the source stream minus draw n of the tracking stream takes at
-// most eight values over every history.
+// one of at most eight constants, so draw n of the source stream minus draw n of the tracking stream
+// takes at most eight values over every history.
 TEST(Rng, StreamsSpacedOnOneCycleRepeatEachOtherShifted) {
   std::set<std::uint64_t> differences;
   for (std::uint64_t i = 0; i < 2000; ++i) {
