@@ -63,10 +63,10 @@ TEST(C5G7, ReducedTwoDimensionalCore) {
   // up by about a standard deviation, inside the band.
   EXPECT_NEAR(max_pin / average, reference_max_pin, 4 * max_pin_std / average);
   // The inner assembly's std from its pins' as if they and the batches were independent understates it:
-  // its pins rise and fall together with the source's tilt. Over 6 seeds of this run (`keff run
-  // examples/c5g7/2d.toml --particles 20000 --batches 60 --inactive 20 --seed S`) the inner sum spread by
-  // 1.4 (the batch's k in every population's fission sites) and 2.4 (each population's own k)
-  // against 0.68 from its pins, hence 3.5 of those per standard deviation.
+  // its pins rise and fall together with the source's tilt. Over seeds 1-6 of this run (`keff run
+  // examples/c5g7/2d.toml --particles 20000 --batches 60 --inactive 20 --seed S --json F`, then
+  // `perf/c5g7_compare.py F`) the inner assembly spread by 1.35 (the batch's k in every population's
+  // fission sites) and 2.35 (each population's own k) against 0.7 from its pins, hence 3.5 of those.
   EXPECT_NEAR(inner / average, reference_inner_uo2, 4 * 3.5 * std::sqrt(inner_var) / average);
 
   // Mirror symmetry of the two MOX assemblies: the pairs' differences in standard deviations, whose
