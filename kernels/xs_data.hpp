@@ -1,52 +1,23 @@
 #pragma once
 // Device layout of cross-section data (Params: built once by src/, read-only in kernels).
+#include "kernels/neutron/data/nuclide_grid.hpp"
 #include "kernels/vocabulary/types.hpp"
 
 #include <Kokkos_Core.hpp>
 
 namespace keff {
 
-// One point of a nuclide's energy grid. A lookup interpolates between points i and i + 1, reading
-// every channel of both: kept together, they are one or two cache lines (one or two memory
-// transactions per GPU thread) where a column per channel costs four. The total is not stored: it is
-// the sum of the partials.
-struct GridPoint {
-  Real energy;   // eV
-  Real elastic;  // barns
-  Real capture;
-  Real fission;
-};
-static_assert(sizeof(GridPoint) == 4 * sizeof(Real), "GridPoint must pack into 4 Reals");
-
-// Continuous-energy nuclides. Each nuclide's grid is a slice [grid_offsets(n), grid_offsets(n+1)) of
-// the concatenated points, energies ascending. A grid may stop short of energy_min_ev or energy_max_ev
-// (XSBench's and evaluated data do); a lookup beyond its ends takes the value at the nearer end.
+// Synthetic nuclides: the grid every library shares (kernels/neutron/data/nuclide_grid.hpp) and the few
+// numbers that stand in for the rest of an evaluation: the atomic weight ratio, nu(E) as a line and a
+// Watt fission spectrum.
 template <class Mem>
-struct NuclideParams {
-  Kokkos::View<const int*, Mem> grid_offsets;   // [n_nuclides + 1]
-  Kokkos::View<const GridPoint*, Mem> points;   // [total points]
-
+struct NuclideParams : NuclideGrid<Mem> {
   Kokkos::View<const Real*, Mem> awr;          // target mass / neutron mass
   Kokkos::View<const Real*, Mem> nu0;          // nu(E) = nu0 + nu1 * E[MeV]
   Kokkos::View<const Real*, Mem> nu1;
   Kokkos::View<const Real*, Mem> watt_a;       // Watt spectrum parameters: a [MeV], b [1/MeV]
   Kokkos::View<const Real*, Mem> watt_b;
   Kokkos::View<const int*, Mem> fissile;
-
-  int grid_kind = static_cast<int>(EnergyGridKind::hash);
-
-  // Logarithmic hash grid: bin b covers [emin * exp(b / inv_dlog), ...); hash_index(b, n) is the local
-  // grid index of nuclide n at or below the bin's lower edge.
-  Kokkos::View<const int**, Kokkos::LayoutRight, Mem> hash_index;  // [n_bins + 1][n_nuclides]
-  Real hash_log_emin = 0;
-  Real hash_inv_dlog = 0;
-
-  // Unionized grid: union_energy holds every nuclide's points, sorted; union_index(u, n) is the local
-  // grid index of nuclide n at or below union_energy(u).
-  Kokkos::View<const Real*, Mem> union_energy;
-  Kokkos::View<const int**, Kokkos::LayoutRight, Mem> union_index;  // [n_union][n_nuclides]
-
-  KOKKOS_INLINE_FUNCTION int n_nuclides() const { return static_cast<int>(grid_offsets.extent(0)) - 1; }
 };
 
 // NCrystal asked directly, on the host (settings.thermal_tables = false): calls into io/thermal, which

@@ -50,7 +50,7 @@ struct EvaluatedPhysics {
     const int n = collision_nuclide(materials, mat, cache, macro.total, p.rng.next());
     const Real energy = p.energy;
     const Real bound = bound_scattering(materials, mat, energy);
-    const EvaluatedXs xs = nuclide_xs(data, n, energy, data.hash_bin(energy), p.urr_seed, ptables, bound);
+    const EvaluatedXs xs = nuclide_xs(data, n, energy, data.grid_search(energy), p.urr_seed, ptables, bound);
     const EvaluatedNuclideRecord& nuclide = data.nuclides(n);
 
     const NuSplit nu = xs.fission > 0 ? nu_split(data, n, energy) : NuSplit{};

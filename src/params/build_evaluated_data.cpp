@@ -1,9 +1,9 @@
 #include "src/params/build_evaluated_data.hpp"
 
 #include "io/library/data_error.hpp"
+#include "src/params/build_nuclear_data.hpp"
 #include "src/params/to_device.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -79,8 +79,6 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
     }
   }
 
-  rec.first_point = static_cast<int>(points.size());
-  rec.points = static_cast<int>(n.energy.size());
   for (std::size_t k = 0; k < n.energy.size(); ++k) {
     double fission_xs = 0.0, scattering_xs = 0.0;
     for (const ace::Reaction* r : fission) fission_xs += xs_at(*r, k);
@@ -91,12 +89,11 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
                       " MeV the total cross section " + number(n.total[k]) + " b is not the sum of its parts, " +
                       number(parts) + " b (elastic, absorption, fission and the reactions with neutrons out)");
     }
-    points.push_back({static_cast<Real>(n.energy[k] * ev_per_mev), static_cast<Real>(n.total[k]),
-                      static_cast<Real>(n.elastic[k]), static_cast<Real>(n.absorption[k]), static_cast<Real>(fission_xs),
-                      0});
+    grid_points.push_back({static_cast<Real>(n.energy[k] * ev_per_mev), static_cast<Real>(n.elastic[k]),
+                           static_cast<Real>(n.absorption[k]), static_cast<Real>(fission_xs)});
+    columns.push_back({static_cast<Real>(scattering_xs), 0});
   }
-  rec.first_hash = static_cast<int>(grid_hash.size());
-  add_hash(rec);
+  grid_offsets.push_back(static_cast<int>(grid_points.size()));
   rec.elastic_angle = secondaries.add_angle_distribution(n.elastic_angle);
   rec.first_reaction = static_cast<int>(reactions.size());
   for (const ace::Reaction* r : scattering) reactions.push_back(add_reaction(*r));
@@ -140,40 +137,30 @@ void EvaluatedTables::add_nu_fission(const neutron::EvaluatedNuclideRecord& rec)
   neutron::EvaluatedParams<Kokkos::HostSpace> tables;
   tables.secondaries.reals = Kokkos::View<const Real*, Kokkos::HostSpace>(secondaries.reals.data(), secondaries.reals.size());
   tables.secondaries.ints = Kokkos::View<const int*, Kokkos::HostSpace>(secondaries.ints.data(), secondaries.ints.size());
-  for (int k = rec.first_point; k < rec.first_point + rec.points; ++k) {
-    neutron::EvaluatedPoint& p = points[static_cast<std::size_t>(k)];
-    p.nu_fission = p.fission > 0 ? tables.nu(rec.nu_total, p.energy) * p.fission : Real(0);
+  const auto first = static_cast<std::size_t>(grid_offsets[grid_offsets.size() - 2]);
+  for (std::size_t k = first; k < grid_points.size(); ++k) {
+    const GridPoint& p = grid_points[k];
+    columns[k].nu_fission = p.fission > 0 ? tables.nu(rec.nu_total, p.energy) * p.fission : Real(0);
   }
 }
 
-void EvaluatedTables::add_hash(const neutron::EvaluatedNuclideRecord& rec) {
-  const auto first = points.begin() + rec.first_point, last = first + rec.points;
-  const double log_min = std::log(constants::energy_min_ev), log_max = std::log(constants::energy_max_ev);
-  for (int b = 0; b <= hash_bins; ++b) {
-    const double edge = std::exp(log_min + (log_max - log_min) * b / hash_bins);
-    // the last point at or below the edge, kept where the lookup can interpolate from it
-    const auto above = std::upper_bound(first, last, edge, [](double e, const neutron::EvaluatedPoint& p) { return e < p.energy; });
-    grid_hash.push_back(std::clamp(static_cast<int>(above - first) - 1, 0, rec.points - 2));
-  }
-}
-
-std::size_t EvaluatedTables::bytes() const {
+std::size_t EvaluatedTables::bytes(EnergyGridKind grid, int hash_bins) const {
   return secondaries.bytes() + nuclides.size() * sizeof(neutron::EvaluatedNuclideRecord) +
-         points.size() * sizeof(neutron::EvaluatedPoint) + reactions.size() * sizeof(neutron::ReactionRecord) +
-         groups.size() * sizeof(neutron::DelayedGroupRecord) + grid_hash.size() * sizeof(int);
+         static_cast<std::size_t>(nuclide_grid_bytes(static_cast<double>(nuclides.size()),
+                                                     static_cast<double>(grid_points.size()), grid, hash_bins)) +
+         columns.size() * sizeof(neutron::EvaluatedColumns) + reactions.size() * sizeof(neutron::ReactionRecord) +
+         groups.size() * sizeof(neutron::DelayedGroupRecord);
 }
 
-neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec) const {
+neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec, EnergyGridKind grid, int hash_bins,
+                                                               const std::string& source) const {
   neutron::EvaluatedParams<DeviceMem> d;
+  d.grid = build_nuclide_grid(exec, grid_offsets, grid_points, grid, hash_bins, source);
+  d.columns = keff::to_device(exec, "keff::evaluated::columns", columns);
   d.nuclides = keff::to_device(exec, "keff::evaluated::nuclides", nuclides);
-  d.points = keff::to_device(exec, "keff::evaluated::points", points);
   d.reactions = keff::to_device(exec, "keff::evaluated::reactions", reactions);
   d.groups = keff::to_device(exec, "keff::evaluated::groups", groups);
   d.secondaries = secondaries.to_device(exec);
-  d.grid_hash = keff::to_device(exec, "keff::evaluated::grid_hash", grid_hash);
-  d.hash_bins = hash_bins;
-  d.hash_log_emin = std::log(constants::energy_min_ev);
-  d.hash_inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - std::log(constants::energy_min_ev));
   return d;
 }
 

@@ -5,6 +5,11 @@
 // scattering reactions (every reaction with neutrons out that is not fission) as a list.
 #include "src/params/flatten_secondaries.hpp"
 #include "kernels/neutron/data/evaluated_data.hpp"
+#include "kernels/vocabulary/types.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
 
 namespace keff {
 
@@ -16,27 +21,32 @@ class EvaluatedTables {
   // Appends a nuclide and returns its index. Throws DataError, naming the nuclide, the energy and both
   // sums, where its total differs from the sum of its parts by more than sum_tolerance.
   int add_nuclide(const ace::IncidentNeutron& nuclide);
-  neutron::EvaluatedParams<DeviceMem> to_device(const DeviceExec& exec) const;
-  std::size_t bytes() const;
+  // The device tables, their grids searched as `grid` says (settings.energy_grid and hash_bins);
+  // `source` names the library in errors.
+  neutron::EvaluatedParams<DeviceMem> to_device(const DeviceExec& exec, EnergyGridKind grid = EnergyGridKind::hash,
+                                                int hash_bins = default_hash_bins,
+                                                const std::string& source = "the evaluated tables") const;
+  // Of the device tables, with that grid's search structure (the unionized one's upper bound).
+  std::size_t bytes(EnergyGridKind grid = EnergyGridKind::hash, int hash_bins = default_hash_bins) const;
 
   // Relative: acer writes 7 significant digits, and the total is its own sum of rounded parts.
   static constexpr double sum_tolerance = 1.0e-4;
 
   SecondaryTables secondaries;
   std::vector<neutron::EvaluatedNuclideRecord> nuclides;
-  std::vector<neutron::EvaluatedPoint> points;
+  std::vector<int> grid_offsets{0};  // nuclide n's points: [grid_offsets[n], grid_offsets[n + 1])
+  std::vector<GridPoint> grid_points;
+  std::vector<neutron::EvaluatedColumns> columns;  // beside grid_points
   std::vector<neutron::ReactionRecord> reactions;
   std::vector<neutron::DelayedGroupRecord> groups;
-  std::vector<int> grid_hash;  // EvaluatedParams::grid_hash
 
-  // The hash grid's bins over [energy_min_ev, energy_max_ev] (EvaluatedParams::grid_hash).
-  static constexpr int hash_bins = 8000;
+  // settings.hash_bins' default, for callers without settings (tests).
+  static constexpr int default_hash_bins = 8000;
 
  private:
   neutron::NuRecord add_nu(const ace::Multiplicity& nu);
   neutron::ReactionRecord add_reaction(const ace::Reaction& r);
-  void add_hash(const neutron::EvaluatedNuclideRecord& rec);
-  // Each grid point's nu * fission (EvaluatedPoint::nu_fission), from the nuclide's total nu.
+  // Each of the last nuclide's grid points' nu * fission (EvaluatedColumns::nu_fission), from its total nu.
   void add_nu_fission(const neutron::EvaluatedNuclideRecord& rec);
 };
 

@@ -43,8 +43,9 @@ EvaluatedProblemData build_evaluated_problem(const DeviceExec& exec, const model
   };
   out.materials = build_material_params(exec, problem, resolve);
   out.names.path = nd.xsdir;
-  out.data = tables.to_device(exec);
-  out.bytes = tables.bytes();
+  const model::Settings& settings = problem.settings;
+  out.data = tables.to_device(exec, settings.energy_grid, settings.hash_bins, "the library '" + nd.xsdir + "'");
+  out.bytes = tables.bytes(settings.energy_grid, settings.hash_bins);
   return out;
 }
 

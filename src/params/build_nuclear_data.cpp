@@ -26,6 +26,24 @@ std::string source_of(const NuclideLibrary& library) {
   return library.path.empty() ? std::string("the synthetic library") : "the library '" + library.path + "'";
 }
 
+// What a nuclide grid's builders need to know of its data besides the points.
+struct GridSource {
+  int nuclides = 0;
+  std::string name;  // "the synthetic library", "the library '...'": for messages
+};
+
+void check_hash_grid_entries(const GridSource& source, EnergyGridKind grid, int hash_bins, const std::string& input) {
+  const auto n_nuc = static_cast<std::int64_t>(source.nuclides);
+  if (grid != EnergyGridKind::hash ||
+      limits::checked_product(limits::max_xs_table_entries, std::int64_t{hash_bins} + 1, n_nuc)) {
+    return;
+  }
+  throw InputError((input.empty() ? std::string() : input + ": ") + "settings.hash_bins = " + std::to_string(hash_bins) + " with the " + std::to_string(n_nuc) +
+                   " nuclides of " + source.name + ": (hash_bins + 1) x nuclides hash-grid entries are too " +
+                   "many (allowed: at most " + limits::number_text(limits::max_xs_table_entries) +
+                   "; fewer hash_bins, or energy_grid = \"nuclide\")");
+}
+
 // Every nuclide's points, concatenated: nuclide n's are [offsets(n), offsets(n + 1)).
 struct NuclideGrids {
   HostView<int*> offsets;
@@ -78,11 +96,11 @@ void copy_nuclide_constants(const DeviceExec& exec, const NuclideLibrary& librar
 // The logarithmic hash grid. hash_index(b, n) = the largest local index whose point falls in a bin < b
 // (at or below the lower edge of bin b), 0 if none. The bin of a point uses the same formula as
 // energy_search.
-void build_hash_grid(const DeviceExec& exec, const NuclideLibrary& library, const NuclideGrids& grids,
-                     int hash_bins, NuclideParams<DeviceMem>& p) {
+void build_hash_grid(const DeviceExec& exec, const GridSource& source, const NuclideGrids& grids, int hash_bins,
+                     NuclideGrid<DeviceMem>& p) {
   if (hash_bins < 1) throw std::invalid_argument("hash_bins must be >= 1, got " + std::to_string(hash_bins));
-  check_hash_grid_size(library, EnergyGridKind::hash, hash_bins);
-  const int n_nuc = static_cast<int>(library.nuclides.size());
+  check_hash_grid_entries(source, EnergyGridKind::hash, hash_bins, "");
+  const int n_nuc = source.nuclides;
   const Real log_emin = std::log(constants::energy_min_ev);
   const Real inv_dlog = hash_bins / (std::log(constants::energy_max_ev) - log_emin);
   auto hash_index = host_view<int**, Rows>("keff::xs::hash_index", hash_bins + 1, n_nuc);
@@ -119,16 +137,16 @@ void build_hash_grid(const DeviceExec& exec, const NuclideLibrary& library, cons
 
 // The unionized grid's energies: every nuclide's points, sorted, each once. Its index, a row per union
 // point, is checked against limits::max_xs_table_entries here, before it is allocated.
-HostView<Real*> union_energy_grid(const NuclideLibrary& library, const NuclideGrids& grids) {
+HostView<Real*> union_energy_grid(const GridSource& source, const NuclideGrids& grids) {
   std::vector<Real> merged(grids.points.extent(0));
   for (std::size_t j = 0; j < merged.size(); ++j) merged[j] = grids.points(j).energy;
   std::sort(merged.begin(), merged.end());
   merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-  const int n_nuc = static_cast<int>(library.nuclides.size());
+  const int n_nuc = source.nuclides;
   const auto n_union = merged.size();
   if (!limits::checked_product(limits::max_xs_table_entries, static_cast<std::int64_t>(n_union), n_nuc)) {
     throw InputError("settings.energy_grid = \"unionized\" with the " + std::to_string(n_nuc) + " nuclides of " +
-                     source_of(library) + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
+                     source.name + ": " + std::to_string(n_union) + " union points x " + std::to_string(n_nuc) +
                      " nuclides are too many entries for the union grid's index (allowed: at most " +
                      limits::number_text(limits::max_xs_table_entries) + "; energy_grid = \"hash\" or \"nuclide\")");
   }
@@ -138,11 +156,11 @@ HostView<Real*> union_energy_grid(const NuclideLibrary& library, const NuclideGr
 }
 
 // union_index(u, n) = the local index of nuclide n at or below union_energy(u).
-void build_union_grid(const DeviceExec& exec, const NuclideLibrary& library, const NuclideGrids& grids,
-                      NuclideParams<DeviceMem>& p) {
-  const auto union_energy = union_energy_grid(library, grids);
+void build_union_grid(const DeviceExec& exec, const GridSource& source, const NuclideGrids& grids,
+                      NuclideGrid<DeviceMem>& p) {
+  const auto union_energy = union_energy_grid(source, grids);
   const auto n_union = static_cast<std::int64_t>(union_energy.extent(0));
-  const int n_nuc = static_cast<int>(library.nuclides.size());
+  const int n_nuc = source.nuclides;
   auto union_index = host_view<int**, Rows>("keff::xs::union_index", n_union, n_nuc);
   const auto offsets = grids.offsets;
   const auto points = grids.points;
@@ -183,6 +201,24 @@ void build_union_grid(const DeviceExec& exec, const NuclideLibrary& library, con
   exec.fence("keff::xs::build_union_grid");
 }
 
+// The grids and the search structure `grid` asks for, on the device.
+NuclideGrid<DeviceMem> device_grid(const DeviceExec& exec, const GridSource& source, const NuclideGrids& grids,
+                                   EnergyGridKind grid, int hash_bins) {
+  NuclideGrid<DeviceMem> p;
+  p.grid_kind = static_cast<int>(grid);
+  if (grid == EnergyGridKind::hash) {
+    build_hash_grid(exec, source, grids, hash_bins, p);
+  } else if (grid == EnergyGridKind::unionized) {
+    build_union_grid(exec, source, grids, p);
+  } else if (grid != EnergyGridKind::nuclide) {
+    throw std::invalid_argument("unknown energy grid kind " + std::to_string(static_cast<int>(grid)));
+  }
+  p.grid_offsets = to_device(exec, grids.offsets);
+  p.points = to_device(exec, grids.points);
+  exec.fence("keff::xs::build_nuclide_grid");
+  return p;
+}
+
 // A multigroup material's tables have one entry per group (sigma_s one row per group, each a row of
 // groups); sigma_f may be left out.
 void check_group_counts(const model::Material& mat, std::size_t g_count) {
@@ -210,16 +246,29 @@ Real scattering_out(const model::Material& mat, std::size_t g) {
 
 }  // namespace
 
-void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, int hash_bins, const std::string& input) {
-  const auto n_nuc = static_cast<std::int64_t>(library.nuclides.size());
-  if (grid != EnergyGridKind::hash ||
-      limits::checked_product(limits::max_xs_table_entries, std::int64_t{hash_bins} + 1, n_nuc)) {
-    return;
+double nuclide_grid_bytes(double nuclides, double points, EnergyGridKind grid, int hash_bins) {
+  const double columns = sizeof(GridPoint) * points;
+  switch (grid) {
+    case EnergyGridKind::hash: return columns + (hash_bins + 1.0) * nuclides * sizeof(int);
+    case EnergyGridKind::unionized: return columns + points * (sizeof(Real) + nuclides * sizeof(int));
+    case EnergyGridKind::nuclide: break;
   }
-  throw InputError((input.empty() ? std::string() : input + ": ") + "settings.hash_bins = " + std::to_string(hash_bins) + " with the " + std::to_string(n_nuc) +
-                   " nuclides of " + source_of(library) + ": (hash_bins + 1) x nuclides hash-grid entries are too " +
-                   "many (allowed: at most " + limits::number_text(limits::max_xs_table_entries) +
-                   "; fewer hash_bins, or energy_grid = \"nuclide\")");
+  return columns;
+}
+
+void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, int hash_bins, const std::string& input) {
+  check_hash_grid_entries({static_cast<int>(library.nuclides.size()), source_of(library)}, grid, hash_bins, input);
+}
+
+NuclideGrid<DeviceMem> build_nuclide_grid(const DeviceExec& exec, const std::vector<int>& offsets,
+                                          const std::vector<GridPoint>& points, EnergyGridKind grid, int hash_bins,
+                                          const std::string& source) {
+  Kokkos::Profiling::ScopedRegion region("keff::xs::build_nuclide_grid");
+  NuclideGrids grids{host_view<int*>("keff::xs::grid_offsets", offsets.size()),
+                     host_view<GridPoint*>("keff::xs::grid_points", points.size())};
+  std::copy(offsets.begin(), offsets.end(), grids.offsets.data());
+  std::copy(points.begin(), points.end(), grids.points.data());
+  return device_grid(exec, {static_cast<int>(offsets.size()) - 1, source}, grids, grid, hash_bins);
 }
 
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
@@ -227,16 +276,8 @@ NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const Nucl
   Kokkos::Profiling::ScopedRegion region("keff::xs::build_nuclide_params");
   const NuclideGrids grids = concatenated_grids(library);
   NuclideParams<DeviceMem> p;
-  p.grid_kind = static_cast<int>(grid);
-  if (grid == EnergyGridKind::hash) {
-    build_hash_grid(exec, library, grids, hash_bins, p);
-  } else if (grid == EnergyGridKind::unionized) {
-    build_union_grid(exec, library, grids, p);
-  } else if (grid != EnergyGridKind::nuclide) {
-    throw std::invalid_argument("unknown energy grid kind " + std::to_string(static_cast<int>(grid)));
-  }
-  p.grid_offsets = to_device(exec, grids.offsets);
-  p.points = to_device(exec, grids.points);
+  static_cast<NuclideGrid<DeviceMem>&>(p) =
+      device_grid(exec, {static_cast<int>(library.nuclides.size()), source_of(library)}, grids, grid, hash_bins);
   copy_nuclide_constants(exec, library, p);
   exec.fence("keff::xs::build_nuclide_params");
   return p;

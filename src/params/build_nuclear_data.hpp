@@ -8,6 +8,8 @@
 #include "src/params/broaden_free_gas.hpp"
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace keff {
 
@@ -20,6 +22,17 @@ void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, in
 
 NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
                                               EnergyGridKind grid, int hash_bins);
+
+// Bytes of a nuclide grid on the device: its points and the search structure `grid` asks for (the
+// unionized grid counted as if no two nuclides shared a point: an upper bound).
+double nuclide_grid_bytes(double nuclides, double points, EnergyGridKind grid, int hash_bins);
+
+// The device grid of nuclides whose points are already concatenated, nuclide n's at [offsets[n],
+// offsets[n + 1]), with the search structure `grid` asks for (evaluated tables build theirs so);
+// `source` names the data in errors ("the library '...'").
+NuclideGrid<DeviceMem> build_nuclide_grid(const DeviceExec& exec, const std::vector<int>& offsets,
+                                          const std::vector<GridPoint>& points, EnergyGridKind grid, int hash_bins,
+                                          const std::string& source);
 
 // Resolves each material's nuclide names against `library`, or, given `broadened`, against its copies
 // at each material's temperature (src/params/broaden_free_gas.hpp). A name the library lacks throws

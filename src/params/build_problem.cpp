@@ -48,18 +48,6 @@ NuclideLibrary synthetic_library(const model::Problem& problem) {
   return generate_synthetic_library(spec, moderators);
 }
 
-// Bytes of NuclideParams: the grid points, and the energy-grid index (the unionized grid is counted as
-// if no two nuclides shared a point: an upper bound).
-double nuclide_params_bytes(double nuclides, double points, EnergyGridKind grid, int hash_bins) {
-  const double columns = sizeof(GridPoint) * points;
-  switch (grid) {
-    case EnergyGridKind::hash: return columns + (hash_bins + 1.0) * nuclides * sizeof(int);
-    case EnergyGridKind::unionized: return columns + points * (sizeof(Real) + nuclides * sizeof(int));
-    case EnergyGridKind::nuclide: break;
-  }
-  return columns;
-}
-
 // CMFD's coarse mesh and groups: energy bounds in continuous energy, the collapse map in multigroup.
 void build_cmfd(const DeviceExec& exec, const model::Cmfd& cmfd, ProblemParams& p) {
   const auto& box = cmfd.mesh.box;
@@ -168,7 +156,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
       check_memory(comm, "the nuclear data",
                    {{"generated nuclides", points * 4 * sizeof(double)},
                     {"device copy and energy-grid index",
-                     nuclide_params_bytes(nd.nuclides, points, settings.energy_grid, settings.hash_bins)}},
+                     nuclide_grid_bytes(nd.nuclides, points, settings.energy_grid, settings.hash_bins)}},
                    static_cast<double>(device_memory_available(exec)), allow);
     }
     const NuclideLibrary library = load_nuclear_data(problem, comm);
@@ -181,7 +169,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
       for (const auto& n : broadened.library.nuclides) points += static_cast<double>(n.energy.size());
       check_memory(comm, "the nuclear data",
                    {{"device copy and energy-grid index",
-                     nuclide_params_bytes(static_cast<double>(broadened.library.nuclides.size()), points,
+                     nuclide_grid_bytes(static_cast<double>(broadened.library.nuclides.size()), points,
                                           settings.energy_grid, settings.hash_bins)}},
                    static_cast<double>(device_memory_available(exec)), allow);
     }

@@ -1,20 +1,17 @@
 #pragma once
-// The records of evaluated (ACE) nuclides on the device: each nuclide's energy grid with the cross
-// sections every collision reads, its scattering and fission reactions, nu, delayed groups and
-// unresolved-resonance probability tables, as plain structs indexing shared arrays
-// (evaluated_data.hpp). Energies in eV, cross sections in barns. No Kokkos.
+// The records of evaluated (ACE) nuclides on the device: the columns their grids add to the grid every
+// library shares (nuclide_grid.hpp), their scattering and fission reactions, nu, delayed groups and
+// unresolved-resonance probability tables, as plain structs indexing shared arrays (evaluated_data.hpp).
+// Energies in eV, cross sections in barns. No Kokkos.
 #include "kernels/neutron/data/secondary_records.hpp"
 
 namespace keff::neutron {
 
-// One point of a nuclide's grid: what a lookup interpolates, kept together (one or two cache lines
-// for the two points around E). Non-elastic scattering is total - elastic - absorption - fission.
-struct EvaluatedPoint {
-  Real energy;
-  Real total;
-  Real elastic;
-  Real absorption;  // disappearance: (n,gamma), (n,p), (n,alpha), ... without fission
-  Real fission;
+// What an evaluated grid point holds beside its GridPoint (nuclide_grid.hpp: energy, elastic, capture
+// as every disappearance without fission, fission), at the same index. The total is the sum of
+// elastic, capture, fission and `scattering`.
+struct EvaluatedColumns {
+  Real scattering;  // the non-elastic reactions with neutrons out: inelastic levels and continuum, (n,xn), ...
   Real nu_fission;  // nu(E) * fission at this point, as OpenMC's grid holds it: no nu(E) per lookup
 };
 
@@ -61,8 +58,6 @@ struct UrrRecord {
 };
 
 struct EvaluatedNuclideRecord {
-  int first_point = 0, points = 0;         // EvaluatedParams::points
-  int first_hash = 0;                      // EvaluatedParams::grid_hash: hash_bins + 1 entries
   int first_reaction = 0, reactions = 0;   // scattering reactions, in the table's order
   int first_fission = 0, fissions = 0;     // fission reactions (MT 18, or the chances 19, 20, 21, 38)
   int first_group = 0, groups = 0;         // delayed groups

@@ -20,18 +20,18 @@ KOKKOS_INLINE_FUNCTION Real urr_draw(std::uint64_t urr_seed, int nuclide) {
   return r.next();
 }
 
-// `bin`: E's hash bin (EvaluatedParams::hash_bin); `bound`: the material's bound-atom scattering cross
-// section per atom at E, or < 0 (none).
+// `search`: E's place in the grid search (EvaluatedParams::grid_search); `bound`: the material's
+// bound-atom scattering cross section per atom at E, or < 0 (none).
 template <class Mem>
-KOKKOS_INLINE_FUNCTION EvaluatedXs nuclide_xs(const EvaluatedParams<Mem>& d, int nuclide, Real energy, int bin,
+KOKKOS_INLINE_FUNCTION EvaluatedXs nuclide_xs(const EvaluatedParams<Mem>& d, int nuclide, Real energy, int search,
                                               std::uint64_t urr_seed, bool ptables, Real bound) {
-  EvaluatedXs xs = d.lookup(nuclide, energy, bin);
+  EvaluatedXs xs = d.lookup(nuclide, energy, search);
   if (ptables && d.nuclides(nuclide).urr.energies > 1) {
     apply_probability_tables(d, nuclide, energy, urr_draw(urr_seed, nuclide), xs);
   }
   if (bound >= 0) {
-    xs.total += bound - xs.elastic;
     xs.elastic = bound;
+    xs.total = xs.elastic + xs.absorption + xs.fission + xs.scattering;
   }
   return xs;
 }
@@ -53,12 +53,12 @@ KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d,
   if (material < 0) return macro;
   const Real energy = p.energy;
   const Real bound = bound_scattering(materials, material, energy);
-  const int bin = d.hash_bin(energy);
+  const int search = d.grid_search(energy);
   const int begin = materials.offsets(material);
   for (int k = begin; k < materials.offsets(material + 1); ++k) {
     const int n = materials.nuclide(k);
     const Real density = materials.density(k);
-    const EvaluatedXs xs = nuclide_xs(d, n, energy, bin, p.urr_seed, ptables, bound);
+    const EvaluatedXs xs = nuclide_xs(d, n, energy, search, p.urr_seed, ptables, bound);
     const Real total = density * xs.total;
     macro.total += total;
     macro.absorption += density * (xs.absorption + xs.fission);

@@ -46,11 +46,10 @@ KOKKOS_INLINE_FUNCTION void apply_probability_tables(const EvaluatedParams<Mem>&
     fission *= xs.fission;
     capture *= xs.absorption;
   }
-  const Real nonelastic = xs.nonelastic_scattering();
   xs.elastic = Kokkos::fmax(Real(0), elastic);
   xs.fission = Kokkos::fmax(Real(0), fission);
   xs.absorption = Kokkos::fmax(Real(0), capture);
-  xs.total = xs.elastic + xs.fission + xs.absorption + nonelastic;
+  xs.total = xs.elastic + xs.absorption + xs.fission + xs.scattering;
   xs.nu_fission = xs.fission > 0 ? d.nu(d.nuclides(nuclide).nu_total, energy) * xs.fission : Real(0);
 }
 
