@@ -1,6 +1,7 @@
 #pragma once
-// Where a free-gas target moves, and how much more often a neutron meets one there: what both the lookup
-// (kernels/xs_lookup.hpp) and the scatter (kernels/free_gas.hpp) must agree on. No particle, no state.
+// Where a free-gas target moves, and how much more often a neutron meets one there: what both the grid
+// a lookup reads (broadened by src/params/broaden_free_gas) and the scatter (kernels/free_gas.hpp) must
+// agree on. No particle, no state.
 #include "kernels/vocabulary/types.hpp"
 
 #include <Kokkos_Core.hpp>

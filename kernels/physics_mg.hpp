@@ -4,7 +4,7 @@
 #include "kernels/collision_outcome.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/particle.hpp"
-#include "kernels/xs_lookup.hpp"
+#include "kernels/xs_data.hpp"
 
 namespace keff {
 

@@ -1,24 +1,11 @@
 #pragma once
-// Device layout of cross-section data (Params: built once by src/, read-only in kernels).
-#include "kernels/neutron/data/nuclide_grid.hpp"
+// Device layout of materials and of what a lookup gives (Params: built once by src/, read-only in
+// kernels); nuclides' data is kernels/neutron/data's.
 #include "kernels/vocabulary/types.hpp"
 
 #include <Kokkos_Core.hpp>
 
 namespace keff {
-
-// Synthetic nuclides: the grid every library shares (kernels/neutron/data/nuclide_grid.hpp) and the few
-// numbers that stand in for the rest of an evaluation: the atomic weight ratio, nu(E) as a line and a
-// Watt fission spectrum.
-template <class Mem>
-struct NuclideParams : NuclideGrid<Mem> {
-  Kokkos::View<const Real*, Mem> awr;          // target mass / neutron mass
-  Kokkos::View<const Real*, Mem> nu0;          // nu(E) = nu0 + nu1 * E[MeV]
-  Kokkos::View<const Real*, Mem> nu1;
-  Kokkos::View<const Real*, Mem> watt_a;       // Watt spectrum parameters: a [MeV], b [1/MeV]
-  Kokkos::View<const Real*, Mem> watt_b;
-  Kokkos::View<const int*, Mem> fissile;
-};
 
 // NCrystal asked directly, on the host (settings.thermal_tables = false): calls into io/thermal, which
 // kernels reach only through these pointers and only on the host (kernels/thermal_table.hpp). `self` is
@@ -87,15 +74,6 @@ struct MacroXs {
   Real absorption = 0;
   Real fission = 0;
   Real nu_fission = 0;
-};
-
-// Microscopic cross sections of one nuclide at one energy (barns).
-struct MicroXs {
-  Real total = 0;
-  Real elastic = 0;
-  Real capture = 0;
-  Real fission = 0;
-  Real nu = 0;
 };
 
 }  // namespace keff

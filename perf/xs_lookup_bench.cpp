@@ -1,4 +1,4 @@
-// Macroscopic cross-section lookup throughput of keff's lookup kernels (kernels/xs_lookup.hpp).
+// Macroscopic cross-section lookup throughput of keff's lookup kernels (kernels/neutron/xs/evaluated_lookup.hpp).
 //
 //   xs_lookup_bench [--grid hash|unionized|nuclide|all] [--hash-bins B] [--gridpoints G] [--lookups L]
 //                   [--problem keff|hm-small|hm-large] ...
@@ -39,9 +39,10 @@
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/particle_slots.hpp"
 #include "kernels/workspace.hpp"
-#include "kernels/xs_lookup.hpp"
+#include "kernels/neutron/xs/evaluated_lookup.hpp"
 #include "perf/hm_problem.hpp"
 #include "src/host/synthetic_data.hpp"
+#include "src/params/build_evaluated_data.hpp"
 #include "src/params/build_nuclear_data.hpp"
 
 #include <chrono>
@@ -144,7 +145,7 @@ model::Problem two_materials(const Options& o) {
 
 void run_synthetic(const Exec& exec, const Options& o, const NuclideLibrary& lib, EnergyGridKind kind) {
   const auto t0 = Clock::now();
-  const auto nuclides = build_nuclide_params(exec, lib, kind, o.hash_bins > 0 ? o.hash_bins : 8000);
+  const auto nuclides = build_synthetic_params(exec, lib, kind, o.hash_bins > 0 ? o.hash_bins : 8000);
   const auto mats = build_material_params(exec, two_materials(o), lib);
   const double build_s = seconds_since(t0);
   const Workspace<Exec> ws(exec, mats.max_nuclides);
@@ -157,7 +158,7 @@ void run_synthetic(const Exec& exec, const Options& o, const NuclideLibrary& lib
     const Real e = constants::energy_min_ev *
                    Kokkos::exp(rng.next() * Kokkos::log(constants::energy_max_ev / constants::energy_min_ev));
     const int material = rng.next() < 0.5 ? 0 : 1;
-    sum += macro_xs(nuclides, mats, material, e, cache).total;
+    sum += neutron::evaluated_macro_xs(nuclides, mats, false, material, e, 0, cache).total;
   };
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   double checksum = 0;
@@ -174,7 +175,7 @@ void run_synthetic(const Exec& exec, const Options& o, const NuclideLibrary& lib
 // ---- XSBench's H-M problem -----------------------------------------------------------------------
 
 struct HmDevice {
-  NuclideParams<Mem> nuclides;
+  neutron::EvaluatedParams<Mem> nuclides;
   MaterialParams<Mem> materials;
   perf::HmSampler sampler;
   Kokkos::View<const perf::HmPoint*, Mem> table;  // XSBench's points, for the reference pass
@@ -193,17 +194,19 @@ struct LookupOutcome {
   int channels_above_one = 0;
 };
 
-// keff's lookup (kernels/xs_lookup.hpp macro_xs); its checksum share is Sigma_t's bit pattern, and its
+// keff's lookup (kernels/neutron/xs/evaluated_lookup.hpp, evaluated_macro_xs), the one transport makes;
+// its checksum share is Sigma_t's bit pattern, and its
 // five channels are total, elastic (total - absorption), absorption, fission and nu-fission.
 struct KeffLookup {
-  NuclideParams<Mem> nuclides;
+  neutron::EvaluatedParams<Mem> nuclides;
   MaterialParams<Mem> materials;
   perf::HmSampler sampler;
   Workspace<Exec> ws;
 
   KOKKOS_INLINE_FUNCTION MacroXs macro(int m, Real e) const {
     Kokkos::Experimental::AcquireUniqueToken<Exec> token(ws.token);
-    return macro_xs(nuclides, materials, m, e, Kokkos::subview(ws.micro_xs, token.value(), Kokkos::ALL));
+    return neutron::evaluated_macro_xs(nuclides, materials, false, m, e, 0,
+                                       Kokkos::subview(ws.micro_xs, token.value(), Kokkos::ALL));
   }
   KOKKOS_INLINE_FUNCTION LookupOutcome operator()(int m, double u) const {
     const MacroXs x = macro(m, sampler.energy_ev(u));
@@ -222,12 +225,12 @@ struct ReferenceLookup {
   KOKKOS_INLINE_FUNCTION LookupOutcome operator()(int m, double u) const {
     double xs[5] = {0, 0, 0, 0, 0};
     const Real e = d.sampler.energy_ev(u);
-    const int search = energy_search(d.nuclides, e);
+    const int search = d.nuclides.grid_search(e);
     for (int k = d.materials.offsets(m); k < d.materials.offsets(m + 1); ++k) {
       const int n = d.materials.nuclide(k);
       const double conc = d.materials.density(k);
       const std::int64_t j =
-          static_cast<std::int64_t>(n) * d.n_gridpoints + nuclide_grid_index(d.nuclides, n, e, search);
+          static_cast<std::int64_t>(n) * d.n_gridpoints + nuclide_grid_index(d.nuclides.grid, n, e, search);
       const perf::HmPoint& lo = d.table(j);
       const perf::HmPoint& hi = d.table(j + 1);
       const double f = (hi.u - u) / (hi.u - lo.u);
@@ -431,7 +434,7 @@ void run_hm(const Exec& exec, const Options& o) {
   for (const EnergyGridKind kind : grid_kinds(o.grid)) {
     const auto t1 = Clock::now();
     HmDevice d;
-    d.nuclides = build_nuclide_params(exec, hm.library, kind, hash_bins);
+    d.nuclides = build_synthetic_params(exec, hm.library, kind, hash_bins);
     d.materials = build_material_params(exec, hm.problem, hm.library);
     d.sampler = hm.sampler;
     d.table = table;

@@ -154,12 +154,12 @@ TEST(SyntheticData, HoogenboomMartinLargeSizes) {
   EXPECT_EQ(lib.nuclides.back().name, "FP345");
 
   const auto t2 = std::chrono::steady_clock::now();
-  const NuclideParams<DeviceMem> p = build_nuclide_params(DeviceExec{}, lib, EnergyGridKind::hash, 8000);
+  const auto p = build_synthetic_params(DeviceExec{}, lib, EnergyGridKind::hash, 8000);
   const auto t3 = std::chrono::steady_clock::now();
   EXPECT_EQ(p.n_nuclides(), 355);
-  EXPECT_EQ(p.points.extent(0), 355u * 11303u);
-  EXPECT_EQ(p.hash_index.extent(0), 8001u);
-  EXPECT_EQ(p.hash_index.extent(1), 355u);
+  EXPECT_EQ(p.grid.points.extent(0), 355u * 11303u);
+  EXPECT_EQ(p.grid.hash_index.extent(0), 8001u);
+  EXPECT_EQ(p.grid.hash_index.extent(1), 355u);
   std::printf("HM-large (355 x 11303): generate %.3f s, build hash params %.3f s\n",
               std::chrono::duration<double>(t1 - t0).count(), std::chrono::duration<double>(t3 - t2).count());
 

@@ -32,14 +32,14 @@ TEST(XsLookup, GridKindsAgreeWithBisection) {
   const std::vector<double> energies = test_energies(lib, 20000, 3);
   const auto dev_energies = to_device_view(energies);
 
-  const LookupResults ref = run_lookups(build_nuclide_params(DeviceExec{}, lib, EnergyGridKind::nuclide, 0),
+  const LookupResults ref = run_lookups(build_synthetic_params(DeviceExec{}, lib, EnergyGridKind::nuclide, 0),
                                         dev_energies);
   // Bisection against std::upper_bound, and the micro XS against the host interpolation.
   for (std::size_t i = 0; i < energies.size(); ++i) {
     for (std::size_t n = 0; n < lib.nuclides.size(); ++n) {
       ASSERT_EQ(ref.bisect(i, n), reference_index(lib.nuclides[n], energies[i])) << "E=" << energies[i];
       ASSERT_EQ(ref.accel(i, n), ref.bisect(i, n));
-      const MicroXs m = reference_micro(lib.nuclides[n], energies[i]);
+      const ReferenceXs m = reference_micro(lib.nuclides[n], energies[i]);
       const double expect[5] = {m.total, m.elastic, m.capture, m.fission, m.nu};
       for (int c = 0; c < 5; ++c) {
         ASSERT_NEAR(ref.micro(i, n, c), expect[c], 1e-12 * std::abs(expect[c])) << "E=" << energies[i];
@@ -55,14 +55,14 @@ TEST(XsLookup, GridKindsAgreeWithBisection) {
                           Variant{EnergyGridKind::hash, 8000}, Variant{EnergyGridKind::hash, 100000},
                           Variant{EnergyGridKind::unionized, 0}}) {
     SCOPED_TRACE("grid kind " + std::to_string(static_cast<int>(v.kind)) + ", bins " + std::to_string(v.bins));
-    const NuclideParams<DeviceMem> p = build_nuclide_params(DeviceExec{}, lib, v.kind, v.bins);
+    const auto p = build_synthetic_params(DeviceExec{}, lib, v.kind, v.bins);
     if (v.kind == EnergyGridKind::unionized) {
-      EXPECT_GT(p.union_energy.extent(0), 2000u);  // jittered grids: the union is much larger than one grid
-      EXPECT_EQ(p.union_index.extent(0), p.union_energy.extent(0));
-      EXPECT_EQ(p.hash_index.extent(0), 0u);
+      EXPECT_GT(p.grid.union_energy.extent(0), 2000u);  // jittered grids: the union is much larger than one grid
+      EXPECT_EQ(p.grid.union_index.extent(0), p.grid.union_energy.extent(0));
+      EXPECT_EQ(p.grid.hash_index.extent(0), 0u);
     } else {
-      EXPECT_EQ(p.hash_index.extent(0), static_cast<std::size_t>(v.bins) + 1);
-      EXPECT_EQ(p.union_energy.extent(0), 0u);
+      EXPECT_EQ(p.grid.hash_index.extent(0), static_cast<std::size_t>(v.bins) + 1);
+      EXPECT_EQ(p.grid.union_energy.extent(0), 0u);
     }
     const LookupResults r = run_lookups(p, dev_energies);
     int index_mismatch = 0, xs_mismatch = 0;
@@ -96,7 +96,7 @@ TEST(XsLookup, MacroMatchesHostSum) {
   const int n_mat = static_cast<int>(problem.materials.size()) + 1;  // row 0 is void
   for (EnergyGridKind kind : {EnergyGridKind::nuclide, EnergyGridKind::hash, EnergyGridKind::unionized}) {
     SCOPED_TRACE("grid kind " + std::to_string(static_cast<int>(kind)));
-    const NuclideParams<DeviceMem> p = build_nuclide_params(DeviceExec{}, broadened.library, kind, 8000);
+    const auto p = build_synthetic_params(DeviceExec{}, broadened.library, kind, 8000);
     const MacroResults r = run_macro(p, mats, n_mat, to_device_view(energies));
     for (std::size_t i = 0; i < energies.size(); ++i) {
       const double e = energies[i];
@@ -109,7 +109,7 @@ TEST(XsLookup, MacroMatchesHostSum) {
         const double kt = material_kt(problem, problem.materials[m]);
         for (const auto& a : problem.materials[m].nuclides) {
           const NuclideData& data = broadened.library.nuclides[broadened.find(a.name, kt)];
-          const MicroXs x = reference_micro(data, e);
+          const ReferenceXs x = reference_micro(data, e);
           expect[0] += a.density * x.total;
           expect[1] += a.density * (x.capture + x.fission);
           expect[2] += a.density * x.fission;
@@ -176,7 +176,7 @@ TEST(XsLookup, FlatLibraryInfiniteMediumK) {
   const NuclideLibrary lib = small_library(7, true);
   const model::Problem problem = three_material_problem();
   const MaterialParams<DeviceMem> mats = build_material_params(DeviceExec{}, problem, lib);
-  const NuclideParams<DeviceMem> p = build_nuclide_params(DeviceExec{}, lib, EnergyGridKind::hash, 8000);
+  const auto p = build_synthetic_params(DeviceExec{}, lib, EnergyGridKind::hash, 8000);
   const std::vector<double> energies = {1.0e-5, 0.0253, 1.0, 1.0e3, 1.0e6, 1.9e7};
   const int n_mat = static_cast<int>(problem.materials.size()) + 1;
   const MacroResults r = run_macro(p, mats, n_mat, to_device_view(energies));
@@ -241,12 +241,12 @@ TEST(XsLookup, UnknownNuclideThrowsInputError) {
 
 TEST(XsLookup, BuildRejectsBadData) {
   NuclideLibrary lib = small_library(7, false, 2, 10);
-  EXPECT_THROW(build_nuclide_params(DeviceExec{}, lib, EnergyGridKind::hash, 0), std::invalid_argument);
+  EXPECT_THROW(build_synthetic_params(DeviceExec{}, lib, EnergyGridKind::hash, 0), std::invalid_argument);
   lib.nuclides[1].energy[4] = lib.nuclides[1].energy[3];
-  EXPECT_THROW(build_nuclide_params(DeviceExec{}, lib, EnergyGridKind::nuclide, 0), DataError);
+  EXPECT_THROW(build_synthetic_params(DeviceExec{}, lib, EnergyGridKind::nuclide, 0), DataError);
   lib = small_library(7, false, 2, 10);
   lib.nuclides[0].capture.pop_back();
-  EXPECT_THROW(build_nuclide_params(DeviceExec{}, lib, EnergyGridKind::nuclide, 0), DataError);
+  EXPECT_THROW(build_synthetic_params(DeviceExec{}, lib, EnergyGridKind::nuclide, 0), DataError);
 }
 
 TEST(XsLookup, MultigroupParams) {

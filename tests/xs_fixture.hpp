@@ -3,9 +3,11 @@
 // search, lookups run on the device, the energies they are asked at, and small problems.
 #include "io/input/input.hpp"
 #include "io/library/data_error.hpp"
+#include "kernels/neutron/xs/evaluated_lookup.hpp"
 #include "kernels/rng.hpp"
-#include "kernels/xs_lookup.hpp"
+#include "kernels/sample_nuclide.hpp"
 #include "src/host/synthetic_data.hpp"
+#include "src/params/build_evaluated_data.hpp"
 #include "src/params/build_nuclear_data.hpp"
 
 #include <gtest/gtest.h>
@@ -41,12 +43,17 @@ inline int reference_index(const NuclideData& d, double e) {
   return std::clamp(i, 0, npts - 2);
 }
 
-// Host reference interpolation, same formula as micro_xs.
-inline MicroXs reference_micro(const NuclideData& d, double e) {
+// A nuclide's cross sections at one energy (barns), and nu.
+struct ReferenceXs {
+  double total = 0, elastic = 0, capture = 0, fission = 0, nu = 0;
+};
+
+// Host reference interpolation, the same formula as the device lookup's (EvaluatedParams::lookup).
+inline ReferenceXs reference_micro(const NuclideData& d, double e) {
   const auto i = static_cast<std::size_t>(reference_index(d, e));
   double f = (e - d.energy[i]) / (d.energy[i + 1] - d.energy[i]);
   f = std::clamp(f, 0.0, 1.0);
-  MicroXs xs;
+  ReferenceXs xs;
   xs.elastic = d.elastic[i] + f * (d.elastic[i + 1] - d.elastic[i]);
   xs.capture = d.capture[i] + f * (d.capture[i + 1] - d.capture[i]);
   xs.fission = d.fission[i] + f * (d.fission[i + 1] - d.fission[i]);
@@ -91,7 +98,8 @@ struct LookupResults {
 };
 
 // For every (energy, nuclide): the bisect index, the accelerated index, and the micro cross sections.
-inline LookupResults run_lookups(const NuclideParams<DeviceMem>& p, const Kokkos::View<Real*, DeviceMem>& energies) {
+inline LookupResults run_lookups(const neutron::EvaluatedParams<DeviceMem>& p,
+                                 const Kokkos::View<Real*, DeviceMem>& energies) {
   const int n_e = static_cast<int>(energies.extent(0));
   const int n_nuc = p.n_nuclides();
   Kokkos::View<int**, Kokkos::LayoutRight, DeviceMem> bisect("keff::test::bisect", n_e, n_nuc);
@@ -100,14 +108,14 @@ inline LookupResults run_lookups(const NuclideParams<DeviceMem>& p, const Kokkos
   Kokkos::parallel_for(
       "keff::test::lookups", Kokkos::RangePolicy<DeviceExec>(0, n_e), KOKKOS_LAMBDA(int i) {
         const Real e = energies(i);
-        const int search = energy_search(p, e);
+        const int search = p.grid_search(e);
         for (int n = 0; n < n_nuc; ++n) {
-          bisect(i, n) = nuclide_grid_index_bisect(p, n, e);
-          accel(i, n) = nuclide_grid_index(p, n, e, search);
-          const MicroXs xs = micro_xs(p, n, e, search);
+          bisect(i, n) = nuclide_grid_index_bisect(p.grid, n, e);
+          accel(i, n) = nuclide_grid_index(p.grid, n, e, search);
+          const neutron::EvaluatedXs xs = p.lookup(n, e, search);
           micro(i, n, 0) = xs.total;
           micro(i, n, 1) = xs.elastic;
-          micro(i, n, 2) = xs.capture;
+          micro(i, n, 2) = xs.absorption;
           micro(i, n, 3) = xs.fission;
           micro(i, n, 4) = xs.nu;
         }
@@ -126,8 +134,8 @@ struct MacroResults {
   Kokkos::View<int*, HostMem> sampled;                       // [e * n_mat + m]
 };
 
-inline MacroResults run_macro(const NuclideParams<DeviceMem>& p, const MaterialParams<DeviceMem>& mats, int n_mat,
-                       const Kokkos::View<Real*, DeviceMem>& energies) {
+inline MacroResults run_macro(const neutron::EvaluatedParams<DeviceMem>& p, const MaterialParams<DeviceMem>& mats,
+                              int n_mat, const Kokkos::View<Real*, DeviceMem>& energies) {
   const int n_e = static_cast<int>(energies.extent(0));
   const int rows = n_e * n_mat;
   Kokkos::View<Real**, Kokkos::LayoutRight, DeviceMem> macro("keff::test::macro", rows, 4);
@@ -138,7 +146,7 @@ inline MacroResults run_macro(const NuclideParams<DeviceMem>& p, const MaterialP
         const int m = r % n_mat - 1;  // material -1 (void) included
         const Real e = energies(r / n_mat);
         auto row = Kokkos::subview(cache, r, Kokkos::ALL);
-        const MacroXs x = macro_xs(p, mats, m, e, row);
+        const MacroXs x = neutron::evaluated_macro_xs(p, mats, false, m, e, 0, row);
         macro(r, 0) = x.total;
         macro(r, 1) = x.absorption;
         macro(r, 2) = x.fission;

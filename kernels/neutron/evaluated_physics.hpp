@@ -11,11 +11,12 @@
 // cross section, whose law gives the outgoing energy and cosine in the frame TYR says. A reaction with
 // more than one neutron out ((n,2n), (n,3n), ...) pushes the others onto the history's secondary stack
 // (kernels/transport/secondary_stack.hpp), each with its own draw of the law.
+#include "kernels/collision_outcome.hpp"
 #include "kernels/fission_bank.hpp"
 #include "kernels/free_gas.hpp"
 #include "kernels/neutron/interactor/scatter_evaluated.hpp"
 #include "kernels/neutron/xs/evaluated_lookup.hpp"
-#include "kernels/physics_ce.hpp"
+#include "kernels/sample_nuclide.hpp"
 
 namespace keff::neutron {
 
@@ -38,8 +39,21 @@ struct EvaluatedPhysics {
     return material < 0 ? 0 : materials.offsets(material + 1) - materials.offsets(material);
   }
 
-  KOKKOS_INLINE_FUNCTION void initial_source(Site& s, int, Lcg63& rng) const {
-    s.energy = sample_watt_ev(initial_watt_a, initial_watt_b, rng);
+  // The first batch's energies: the fission spectrum of the material's first fissile nuclide where
+  // that is a fixed Watt spectrum (the synthetic library's), else Watt's with U235's parameters.
+  KOKKOS_INLINE_FUNCTION void initial_source(Site& s, int material, Lcg63& rng) const {
+    Real a = initial_watt_a, b = initial_watt_b;
+    for (int k = materials.offsets(material); k < materials.offsets(material + 1); ++k) {
+      const EvaluatedNuclideRecord& n = data.nuclides(materials.nuclide(k));
+      if (n.fissions == 0) continue;
+      const LawRecord& law = data.secondaries.laws(data.reactions(n.first_fission).first_law);
+      if (law.tag == LawTag::fixed_watt) {
+        a = law.c0;
+        b = law.c1;
+      }
+      break;
+    }
+    s.energy = sample_watt_ev(a, b, rng);
   }
 
   template <class Cache, class Bank>
@@ -70,7 +84,8 @@ struct EvaluatedPhysics {
     }
     // The probability-table draws move on with the energy (OpenMC advances its URR stream likewise).
     p.urr_seed = Lcg63::skip(p.urr_seed, static_cast<std::uint64_t>(data.n_nuclides()));
-    const int reaction = p.rng.next() * (xs.total - absorption) < xs.elastic
+    // Elastic, or one of the nuclide's non-elastic reactions (no number drawn where it has none).
+    const int reaction = nuclide.reactions == 0 || p.rng.next() * (xs.elastic + xs.scattering) < xs.elastic
                              ? -1
                              : sample_scattering_reaction(data, n, xs, p.rng.next());
     if (reaction < 0) {
@@ -102,7 +117,16 @@ struct EvaluatedPhysics {
       return;
     }
     const Real awr = data.nuclides(n).awr, kt = materials.kt(mat);
-    const Vec3 v_t = target_moves(p.energy, awr, kt) ? sample_target_velocity(p.energy, p.u, awr, kt, p.rng) : Vec3{};
+    const bool moves = target_moves(p.energy, awr, kt);
+    if (data.nuclides(n).elastic_angle < 0) {  // isotropic in the centre of mass: the closed forms
+      if (moves) {
+        scatter_off_moving_target(p, awr, sample_target_velocity(p.energy, p.u, awr, kt, p.rng));
+      } else {
+        scatter_isotropic_at_rest(awr, p.energy, p.u, p.rng);
+      }
+      return;
+    }
+    const Vec3 v_t = moves ? sample_target_velocity(p.energy, p.u, awr, kt, p.rng) : Vec3{};
     scatter_elastic_evaluated(data, n, v_t, p.energy, p.u, p.rng);
   }
 };

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 namespace keff {
@@ -63,7 +64,40 @@ neutron::ReactionRecord EvaluatedTables::add_reaction(const ace::Reaction& r) {
   return out;
 }
 
+int EvaluatedTables::add_synthetic_nuclide(const NuclideData& d) {
+  if (!grid_points.empty()) throw std::logic_error("EvaluatedTables: a synthetic nuclide among evaluated ones");
+  neutron::EvaluatedNuclideRecord rec;
+  rec.awr = static_cast<Real>(d.awr);
+  rec.elastic_angle = -1;
+  rec.first_reaction = static_cast<int>(reactions.size());
+  rec.first_fission = static_cast<int>(reactions.size());
+  rec.first_group = static_cast<int>(groups.size());
+  neutron::NuLine line;
+  if (d.fissile) {
+    neutron::LawRecord watt;
+    watt.tag = neutron::LawTag::fixed_watt;
+    watt.c0 = static_cast<Real>(d.watt_a);
+    watt.c1 = static_cast<Real>(d.watt_b);
+    neutron::ReactionRecord fission;  // its cross section is the grid's fission column (a nuclide's only one)
+    fission.mt = 18;
+    fission.xs_offset = -1;
+    fission.first_law = static_cast<int>(secondaries.laws.size());
+    fission.laws = 1;
+    secondaries.laws.push_back(watt);
+    reactions.push_back(fission);
+    rec.fissions = 1;
+    rec.nu_total.form = neutron::NuForm::polynomial;
+    rec.nu_total.count = 2;
+    rec.nu_total.offset = secondaries.append({d.nu0, d.nu1}, 1.0);
+    line = {static_cast<Real>(d.nu0), static_cast<Real>(d.nu1)};
+  }
+  nu_lines.push_back(line);
+  nuclides.push_back(rec);
+  return static_cast<int>(nuclides.size()) - 1;
+}
+
 int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
+  if (!nu_lines.empty()) throw std::logic_error("EvaluatedTables: an evaluated nuclide among synthetic ones");
   neutron::EvaluatedNuclideRecord rec;
   rec.awr = static_cast<Real>(n.awr);
   rec.kt = static_cast<Real>(n.temperature_mev * ev_per_mev);
@@ -154,14 +188,28 @@ std::size_t EvaluatedTables::bytes(EnergyGridKind grid, int hash_bins) const {
 
 neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec, EnergyGridKind grid, int hash_bins,
                                                                const std::string& source) const {
+  return to_device(exec, build_nuclide_grid(exec, grid_offsets, grid_points, grid, hash_bins, source));
+}
+
+neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec,
+                                                               const NuclideGrid<DeviceMem>& grid) const {
   neutron::EvaluatedParams<DeviceMem> d;
-  d.grid = build_nuclide_grid(exec, grid_offsets, grid_points, grid, hash_bins, source);
-  d.columns = keff::to_device(exec, "keff::evaluated::columns", columns);
+  d.grid = grid;
+  if (!columns.empty()) d.columns = keff::to_device(exec, "keff::evaluated::columns", columns);
+  if (!nu_lines.empty()) d.nu_lines = keff::to_device(exec, "keff::evaluated::nu_lines", nu_lines);
   d.nuclides = keff::to_device(exec, "keff::evaluated::nuclides", nuclides);
   d.reactions = keff::to_device(exec, "keff::evaluated::reactions", reactions);
   d.groups = keff::to_device(exec, "keff::evaluated::groups", groups);
   d.secondaries = secondaries.to_device(exec);
   return d;
+}
+
+neutron::EvaluatedParams<DeviceMem> build_synthetic_params(const DeviceExec& exec, const NuclideLibrary& library,
+                                                           EnergyGridKind grid, int hash_bins) {
+  const NuclideGrid<DeviceMem> grids = build_library_grid(exec, library, grid, hash_bins);
+  EvaluatedTables tables;
+  for (const NuclideData& d : library.nuclides) tables.add_synthetic_nuclide(d);
+  return tables.to_device(exec, grids);
 }
 
 }  // namespace keff

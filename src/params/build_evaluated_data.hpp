@@ -3,6 +3,7 @@
 // kernels/neutron/data (EvaluatedParams) on the host and copied to the device once. What a collision
 // chooses among is sorted here: elastic, absorption and fission from the grid's columns, and the
 // scattering reactions (every reaction with neutrons out that is not fission) as a list.
+#include "io/library/nuclear_data.hpp"
 #include "src/params/flatten_secondaries.hpp"
 #include "kernels/neutron/data/evaluated_data.hpp"
 #include "kernels/vocabulary/types.hpp"
@@ -21,11 +22,18 @@ class EvaluatedTables {
   // Appends a nuclide and returns its index. Throws DataError, naming the nuclide, the energy and both
   // sums, where its total differs from the sum of its parts by more than sum_tolerance.
   int add_nuclide(const ace::IncidentNeutron& nuclide);
+  // Appends a nuclide of the synthetic library (or a library file of that form) and returns its index:
+  // elastic scattering isotropic in the centre of mass, capture, and where it is fissile one fission
+  // reaction with its nu line and its Watt spectrum (LawTag::fixed_watt). Its grid is built from the
+  // library itself (to_device with a grid), not kept here. Tables hold nuclides of one form only.
+  int add_synthetic_nuclide(const NuclideData& nuclide);
   // The device tables, their grids searched as `grid` says (settings.energy_grid and hash_bins);
   // `source` names the library in errors.
   neutron::EvaluatedParams<DeviceMem> to_device(const DeviceExec& exec, EnergyGridKind grid = EnergyGridKind::hash,
                                                 int hash_bins = default_hash_bins,
                                                 const std::string& source = "the evaluated tables") const;
+  // The device tables on a grid built elsewhere: the synthetic library's, from its NuclideLibrary.
+  neutron::EvaluatedParams<DeviceMem> to_device(const DeviceExec& exec, const NuclideGrid<DeviceMem>& grid) const;
   // Of the device tables, with that grid's search structure (the unionized one's upper bound).
   std::size_t bytes(EnergyGridKind grid = EnergyGridKind::hash, int hash_bins = default_hash_bins) const;
 
@@ -37,6 +45,7 @@ class EvaluatedTables {
   std::vector<int> grid_offsets{0};  // nuclide n's points: [grid_offsets[n], grid_offsets[n + 1])
   std::vector<GridPoint> grid_points;
   std::vector<neutron::EvaluatedColumns> columns;  // beside grid_points
+  std::vector<neutron::NuLine> nu_lines;           // synthetic nuclides: one each
   std::vector<neutron::ReactionRecord> reactions;
   std::vector<neutron::DelayedGroupRecord> groups;
 
@@ -49,5 +58,10 @@ class EvaluatedTables {
   // Each of the last nuclide's grid points' nu * fission (EvaluatedColumns::nu_fission), from its total nu.
   void add_nu_fission(const neutron::EvaluatedNuclideRecord& rec);
 };
+
+// The synthetic library (generated, or read from a library file) in the same model: its grids with the
+// search `grid` asks for (each nuclide checked as it goes: DataError), and a record per nuclide.
+neutron::EvaluatedParams<DeviceMem> build_synthetic_params(const DeviceExec& exec, const NuclideLibrary& library,
+                                                           EnergyGridKind grid, int hash_bins);
 
 }  // namespace keff

@@ -76,23 +76,6 @@ NuclideGrids concatenated_grids(const NuclideLibrary& library) {
   return g;
 }
 
-// Each nuclide's constants, in library order.
-void copy_nuclide_constants(const DeviceExec& exec, const NuclideLibrary& library, NuclideParams<DeviceMem>& p) {
-  const auto of_each = [&](double NuclideData::*member) {
-    std::vector<Real> values;
-    for (const NuclideData& d : library.nuclides) values.push_back(d.*member);
-    return values;
-  };
-  p.awr = to_device(exec, "keff::xs::awr", of_each(&NuclideData::awr));
-  p.nu0 = to_device(exec, "keff::xs::nu0", of_each(&NuclideData::nu0));
-  p.nu1 = to_device(exec, "keff::xs::nu1", of_each(&NuclideData::nu1));
-  p.watt_a = to_device(exec, "keff::xs::watt_a", of_each(&NuclideData::watt_a));
-  p.watt_b = to_device(exec, "keff::xs::watt_b", of_each(&NuclideData::watt_b));
-  std::vector<int> fissile;
-  for (const NuclideData& d : library.nuclides) fissile.push_back(d.fissile ? 1 : 0);
-  p.fissile = to_device(exec, "keff::xs::fissile", fissile);
-}
-
 // The logarithmic hash grid. hash_index(b, n) = the largest local index whose point falls in a bin < b
 // (at or below the lower edge of bin b), 0 if none. The bin of a point uses the same formula as
 // energy_search.
@@ -271,16 +254,11 @@ NuclideGrid<DeviceMem> build_nuclide_grid(const DeviceExec& exec, const std::vec
   return device_grid(exec, {static_cast<int>(offsets.size()) - 1, source}, grids, grid, hash_bins);
 }
 
-NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
-                                              EnergyGridKind grid, int hash_bins) {
-  Kokkos::Profiling::ScopedRegion region("keff::xs::build_nuclide_params");
-  const NuclideGrids grids = concatenated_grids(library);
-  NuclideParams<DeviceMem> p;
-  static_cast<NuclideGrid<DeviceMem>&>(p) =
-      device_grid(exec, {static_cast<int>(library.nuclides.size()), source_of(library)}, grids, grid, hash_bins);
-  copy_nuclide_constants(exec, library, p);
-  exec.fence("keff::xs::build_nuclide_params");
-  return p;
+NuclideGrid<DeviceMem> build_library_grid(const DeviceExec& exec, const NuclideLibrary& library, EnergyGridKind grid,
+                                          int hash_bins) {
+  Kokkos::Profiling::ScopedRegion region("keff::xs::build_library_grid");
+  return device_grid(exec, {static_cast<int>(library.nuclides.size()), source_of(library)}, concatenated_grids(library),
+                     grid, hash_bins);
 }
 
 MaterialParams<DeviceMem> build_material_params(const DeviceExec& exec, const model::Problem& problem,

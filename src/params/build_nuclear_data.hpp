@@ -4,6 +4,7 @@
 #include "io/input/model.hpp"
 #include "io/library/nuclear_data.hpp"
 #include "kernels/device.hpp"
+#include "kernels/neutron/data/nuclide_grid.hpp"
 #include "kernels/xs_data.hpp"
 #include "src/params/broaden_free_gas.hpp"
 
@@ -15,13 +16,15 @@ namespace keff {
 
 // The hash grid's table, (hash_bins + 1) x the library's nuclides entries, against
 // limits::max_xs_table_entries (kernels index it with int). Throws InputError naming the input file
-// (`input`, when given), settings.hash_bins, the nuclide count and the library. build_nuclide_params
+// (`input`, when given), settings.hash_bins, the nuclide count and the library. build_library_grid
 // checks it too, and the union grid's table once its size is known.
 void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, int hash_bins,
                           const std::string& input = "");
 
-NuclideParams<DeviceMem> build_nuclide_params(const DeviceExec& exec, const NuclideLibrary& library,
-                                              EnergyGridKind grid, int hash_bins);
+// The library's grids, each nuclide checked (DataError), with the search `grid` asks for: what transport
+// reads of a synthetic library beside its records (build_synthetic_params, build_evaluated_data.hpp).
+NuclideGrid<DeviceMem> build_library_grid(const DeviceExec& exec, const NuclideLibrary& library, EnergyGridKind grid,
+                                          int hash_bins);
 
 // Bytes of a nuclide grid on the device: its points and the search structure `grid` asks for (the
 // unionized grid counted as if no two nuclides shared a point: an upper bound).

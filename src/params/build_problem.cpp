@@ -6,6 +6,7 @@
 #include "src/host/memory_check.hpp"
 #include "src/host/synthetic_data.hpp"
 #include "src/params/build_geometry.hpp"
+#include "src/params/build_evaluated_data.hpp"
 #include "src/params/build_nuclear_data.hpp"
 #include "src/params/build_tallies.hpp"
 #include "src/params/build_thermal_tables.hpp"
@@ -99,7 +100,7 @@ void build_evaluated(const DeviceExec& exec, const model::Problem& problem, cons
   }
   EvaluatedProblemData evaluated = build_evaluated_problem(exec, problem);
   p.evaluated_data = true;
-  p.evaluated = evaluated.data;
+  p.nuclide_data = evaluated.data;
   p.evaluated_tables = std::move(evaluated.tables);
   p.evaluated_bytes = evaluated.bytes;
   p.xsdir = problem.nuclear_data.xsdir;
@@ -175,7 +176,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     }
     p.n_nuclides = static_cast<int>(library.nuclides.size());
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
-    p.nuclides = build_nuclide_params(exec, broadened.library, settings.energy_grid, settings.hash_bins);
+    p.nuclide_data = build_synthetic_params(exec, broadened.library, settings.energy_grid, settings.hash_bins);
     p.materials = build_material_params(exec, problem, library, &broadened);
     build_thermal(exec, problem, comm, library, p);
   }

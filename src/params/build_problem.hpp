@@ -7,7 +7,6 @@
 #include "kernels/device.hpp"
 #include "kernels/geometry_data.hpp"
 #include "kernels/neutron/evaluated_physics.hpp"
-#include "kernels/physics_ce.hpp"
 #include "kernels/physics_mg.hpp"
 #include "kernels/tally/tally_params.hpp"
 #include "kernels/xs_data.hpp"
@@ -22,10 +21,11 @@ struct ProblemParams {
   model::PhysicsMode mode = model::PhysicsMode::continuous_energy;
   GeometryParams<DeviceMem> geometry;
   MaterialParams<DeviceMem> materials;
-  NuclideParams<DeviceMem> nuclides;        // continuous energy, synthetic or library data
-  // Continuous energy on evaluated data ([nuclear_data] ace = true): the tables, and which they are
+  // Continuous energy: the synthetic library's nuclides (generated or read from a library file) or evaluated
+  // tables, in one model (kernels/neutron/data)
+  neutron::EvaluatedParams<DeviceMem> nuclide_data;
+  // On evaluated data ([nuclear_data] ace = true): which tables they are
   bool evaluated_data = false;
-  neutron::EvaluatedParams<DeviceMem> evaluated;
   std::vector<EvaluatedTableUsed> evaluated_tables;
   std::string xsdir;
   bool ptables = true;
@@ -52,8 +52,7 @@ struct ProblemParams {
 template <class F>
 decltype(auto) with_physics(const ProblemParams& p, F&& f) {
   if (p.mode == model::PhysicsMode::multigroup) return f(MultigroupPhysics<DeviceMem>{p.multigroup});
-  if (p.evaluated_data) return f(neutron::EvaluatedPhysics<DeviceMem>{p.evaluated, p.materials, p.ptables});
-  return f(ContinuousEnergyPhysics<DeviceMem>{p.nuclides, p.materials});
+  return f(neutron::EvaluatedPhysics<DeviceMem>{p.nuclide_data, p.materials, p.ptables});
 }
 
 RegularMesh make_mesh(const model::Mesh& mesh);

@@ -13,6 +13,7 @@ namespace keff::neutron {
 struct EvaluatedXs {
   Real total = 0, elastic = 0, absorption = 0, fission = 0, nu_fission = 0;
   Real scattering = 0;  // non-elastic scattering: the reactions with neutrons out but elastic and fission
+  Real nu = 0;          // the synthetic library's nu(E), whose grid has no nu-fission column
   int index = 0;        // grid point at or below E (local to the nuclide)
   Real fraction = 0;    // E's place between point index and index + 1
 };
@@ -22,13 +23,17 @@ struct EvaluatedParams {
   // Each nuclide's grid of energy, elastic, absorption (capture) and fission, searched as the synthetic
   // library's is (settings.energy_grid), and its own columns at the same points.
   NuclideGrid<Mem> grid;
-  Kokkos::View<const EvaluatedColumns*, Mem> columns;
+  Kokkos::View<const EvaluatedColumns*, Mem> columns;  // evaluated tables; empty for the synthetic library
+  Kokkos::View<const NuLine*, Mem> nu_lines;           // the synthetic library's nu(E); empty for evaluated tables
   Kokkos::View<const EvaluatedNuclideRecord*, Mem> nuclides;
   Kokkos::View<const ReactionRecord*, Mem> reactions;
   Kokkos::View<const DelayedGroupRecord*, Mem> groups;
   SecondaryParams<Mem> secondaries;
 
   KOKKOS_INLINE_FUNCTION int n_nuclides() const { return static_cast<int>(nuclides.extent(0)); }
+
+  // The synthetic library: nu(E) from a line at each lookup, no non-elastic scattering.
+  KOKKOS_INLINE_FUNCTION bool nu_per_lookup() const { return nu_lines.extent(0) > 0; }
 
   // E's place in the grid search, the same for every nuclide: a material's lookup does it once.
   KOKKOS_INLINE_FUNCTION int grid_search(Real energy) const { return energy_search(grid, energy); }
@@ -42,8 +47,6 @@ struct EvaluatedParams {
     const GridInterval at = grid_interval(grid, nuclide, energy, search);
     const GridPoint& lo = grid.points(at.point);
     const GridPoint& hi = grid.points(at.point + 1);
-    const EvaluatedColumns& clo = columns(at.point);
-    const EvaluatedColumns& chi = columns(at.point + 1);
     const Real f = at.fraction;
     EvaluatedXs xs;
     xs.index = at.point - grid.grid_offsets(nuclide);
@@ -51,8 +54,16 @@ struct EvaluatedParams {
     xs.elastic = lo.elastic + f * (hi.elastic - lo.elastic);
     xs.absorption = lo.capture + f * (hi.capture - lo.capture);
     xs.fission = lo.fission + f * (hi.fission - lo.fission);
-    xs.scattering = clo.scattering + f * (chi.scattering - clo.scattering);
-    xs.nu_fission = clo.nu_fission + f * (chi.nu_fission - clo.nu_fission);
+    if (nu_per_lookup()) {
+      const NuLine& line = nu_lines(nuclide);
+      xs.nu = line.constant + line.slope * (energy * Real(1.0e-6));
+      xs.nu_fission = xs.nu * xs.fission;
+    } else {
+      const EvaluatedColumns& clo = columns(at.point);
+      const EvaluatedColumns& chi = columns(at.point + 1);
+      xs.scattering = clo.scattering + f * (chi.scattering - clo.scattering);
+      xs.nu_fission = clo.nu_fission + f * (chi.nu_fission - clo.nu_fission);
+    }
     xs.total = xs.elastic + xs.absorption + xs.fission + xs.scattering;
     return xs;
   }

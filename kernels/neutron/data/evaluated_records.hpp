@@ -15,6 +15,13 @@ struct EvaluatedColumns {
   Real nu_fission;  // nu(E) * fission at this point, as OpenMC's grid holds it: no nu(E) per lookup
 };
 
+// The synthetic library's nu(E) = constant + slope E[MeV], evaluated at each lookup (its grid has no
+// nu-fission column); 0 and 0 for a nuclide that does not fission.
+struct NuLine {
+  Real constant = 0;
+  Real slope = 0;
+};
+
 // nu(E): none, a polynomial in E [MeV] (coefficients at reals[offset], `count` of them) or a table.
 enum class NuForm : int { none = 0, polynomial = 1, table = 2 };
 struct NuRecord {

@@ -9,8 +9,9 @@
 
 namespace keff::neutron {
 
-// ACE's energy laws (the ACE LAW number is the tag's value).
+// ACE's energy laws (the ACE LAW number is the tag's value), and the synthetic library's spectrum.
 enum class LawTag : int {
+  fixed_watt = 0,  // not ACE's: a Watt spectrum whose a (c0, MeV) and b (c1, 1/MeV) do not vary with E
   level_scattering = 3,
   continuous_tabular = 4,
   maxwell_fission = 7,
@@ -72,7 +73,7 @@ struct LawRecord {
   // maxwell_fission, evaporation: f1 = theta(E); watt: f1 = a(E), f2 = b(E) (1/eV).
   Tab1Record f1, f2;
   // level_scattering: c0 = (A+1)/A |Q|, c1 = (A/(A+1))^2; maxwell, evaporation, watt: c0 = restriction U;
-  // n_body: c0 = bodies, c1 = total mass ratio A_p.
+  // n_body: c0 = bodies, c1 = total mass ratio A_p; fixed_watt: c0 = a [MeV], c1 = b [1/MeV].
   Real c0 = 0, c1 = 0;
 };
 

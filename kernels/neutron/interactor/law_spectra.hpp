@@ -1,6 +1,7 @@
 #pragma once
 // The ACE laws given by a formula: level scattering (3), the simple Maxwell fission spectrum (7), the
-// evaporation spectrum (9), the Watt spectrum (11) and N-body phase space (66). Energies in eV.
+// evaporation spectrum (9), the Watt spectrum (11) and N-body phase space (66); and the synthetic
+// library's Watt spectrum with fixed parameters. Energies in eV.
 #include "kernels/neutron/interactor/law_tabular.hpp"
 #include "kernels/sample_maxwell.hpp"
 
@@ -51,6 +52,18 @@ KOKKOS_INLINE_FUNCTION Real sample_evaporation_law(const SecondaryParams<Mem>& d
   for (;;) {
     const Real x = -Kokkos::log((1 - g * rng.next()) * (1 - g * rng.next()));
     if (x <= y) return x * theta;
+  }
+}
+
+// Watt fission spectrum chi(E) ~ exp(-E/a) sinh(sqrt(b E)), a in MeV, b in 1/MeV, over the whole
+// energy range (drawn again outside it); returns eV. The synthetic library's (LawTag::fixed_watt), and the
+// initial source's on evaluated data.
+KOKKOS_INLINE_FUNCTION Real sample_watt_ev(Real a, Real b, Lcg63& rng) {
+  for (;;) {
+    const Real w = sample_maxwell(a, rng);
+    const Real e = w + 0.25 * a * a * b + (2.0 * rng.next() - 1.0) * Kokkos::sqrt(a * a * b * w);
+    const Real ev = e * 1.0e6;
+    if (ev > constants::energy_min_ev && ev < constants::energy_max_ev) return ev;
   }
 }
 

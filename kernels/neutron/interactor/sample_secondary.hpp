@@ -29,6 +29,7 @@ KOKKOS_INLINE_FUNCTION SecondaryDraw sample_secondary(const SecondaryParams<Mem>
     case LawTag::evaporation: out.energy = sample_evaporation_law(d, law, energy, rng); break;
     case LawTag::watt: out.energy = sample_watt_law(d, law, energy, rng); break;
     case LawTag::n_body: out = sample_n_body(law, energy, awr, q_value, rng); break;
+    case LawTag::fixed_watt: out.energy = sample_watt_ev(law.c0, law.c1, rng); break;
     default: out = sample_tabular_law(d, law, energy, rng);
   }
   return out;

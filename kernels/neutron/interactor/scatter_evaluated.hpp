@@ -10,6 +10,17 @@
 
 namespace keff::neutron {
 
+// Elastic scattering isotropic in the centre-of-mass frame off a target at rest (the synthetic library's
+// elastic distribution, elastic_angle -1), in closed form.
+KOKKOS_INLINE_FUNCTION void scatter_isotropic_at_rest(Real awr, Real& energy, Vec3& u, Lcg63& rng) {
+  const Real mu_cm = 2.0 * rng.next() - 1.0;
+  const Real s = awr * awr + 2.0 * awr * mu_cm + 1.0;
+  energy *= s / ((awr + 1.0) * (awr + 1.0));
+  energy = Kokkos::fmax(energy, constants::energy_min_ev);
+  const Real mu_lab = (1.0 + awr * mu_cm) / Kokkos::sqrt(s);
+  u = rotate_direction(u, mu_lab, rng);
+}
+
 // Elastic scattering off a target of mass ratio `awr` moving at `v_t` (zero: at rest). The cosine in the
 // centre-of-mass frame comes from the nuclide's elastic distribution at the neutron's energy in the
 // target's frame; the speed there is unchanged.
@@ -84,22 +95,25 @@ KOKKOS_INLINE_FUNCTION NuSplit nu_split(const EvaluatedParams<Mem>& d, int nucli
   return {d.nu(n.nu_total, energy), n.groups > 0 ? d.nu(n.nu_delayed, energy) : Real(0)};
 }
 
-// A fission neutron of `nuclide` hit at `energy`: delayed with probability nu.delayed / nu.total, its
-// energy then from a delayed group's spectrum (its group in *group), else prompt from the fission
-// reaction's spectrum (*group = -1). Isotropic in the laboratory frame, as the caller draws it.
+// A fission neutron of `nuclide` hit at `energy`: delayed with probability nu.delayed / nu.total (no
+// number drawn without delayed neutrons), its energy then from a delayed group's spectrum (its group in
+// *group), else prompt from the fission reaction's spectrum (*group = -1). Isotropic in the laboratory
+// frame, as the caller draws it.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real fission_neutron_energy(const EvaluatedParams<Mem>& d, int nuclide, const EvaluatedXs& xs,
                                                    Real energy, const NuSplit& nu, Lcg63& rng, int* group) {
   const EvaluatedNuclideRecord& n = d.nuclides(nuclide);
   Real e_out;
-  if (nu.total > 0 && rng.next() * nu.total < nu.delayed) {
+  if (nu.delayed > 0 && rng.next() * nu.total < nu.delayed) {
     const int g = sample_delayed_group(d, nuclide, energy, rng.next());
     *group = g - n.first_group;
     const DelayedGroupRecord& dg = d.groups(g);
     e_out = sample_secondary(d.secondaries, dg.first_law, dg.laws, energy, n.awr, Real(0), rng).energy;
   } else {
     *group = -1;
-    const ReactionRecord& r = d.reactions(sample_fission_reaction(d, nuclide, xs, rng.next()));
+    // With one fission reaction (MT 18, or the synthetic library's) no number is drawn to choose it.
+    const int fission = n.fissions == 1 ? n.first_fission : sample_fission_reaction(d, nuclide, xs, rng.next());
+    const ReactionRecord& r = d.reactions(fission);
     e_out = sample_secondary(d.secondaries, r.first_law, r.laws, energy, n.awr, r.q_value, rng).energy;
   }
   return Kokkos::fmin(Kokkos::fmax(e_out, constants::energy_min_ev), constants::energy_max_ev);

@@ -43,30 +43,39 @@ KOKKOS_INLINE_FUNCTION Real bound_scattering(const MaterialParams<Mem>& material
   return t < 0 ? Real(-1) : thermal_xs(materials.thermal, t, energy);
 }
 
-// Macroscopic cross sections (cm^-1) of `material` at the particle's energy; material < 0 (void) gives
-// zeros. cache(k) = density_k * sigma_t_k of the material's k-th nuclide (for sample_nuclide).
+// Macroscopic cross sections (cm^-1) of `material` at `energy`, with the probability-table bands of a
+// particle's urr stream; material < 0 (void) gives zeros. cache(k) = density_k * sigma_t_k of the
+// material's k-th nuclide (for sample_nuclide).
 template <class Mem, class Cache>
 KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d, const MaterialParams<Mem>& materials,
-                                                  bool ptables, const Particle& p, const Cache& cache) {
+                                                  bool ptables, int material, Real energy, std::uint64_t urr_seed,
+                                                  const Cache& cache) {
   MacroXs macro;
-  const int material = p.geo.material;
   if (material < 0) return macro;
-  const Real energy = p.energy;
   const Real bound = bound_scattering(materials, material, energy);
   const int search = d.grid_search(energy);
+  const bool nu_per_lookup = d.nu_per_lookup();
   const int begin = materials.offsets(material);
   for (int k = begin; k < materials.offsets(material + 1); ++k) {
     const int n = materials.nuclide(k);
     const Real density = materials.density(k);
-    const EvaluatedXs xs = nuclide_xs(d, n, energy, search, p.urr_seed, ptables, bound);
+    const EvaluatedXs xs = nuclide_xs(d, n, energy, search, urr_seed, ptables, bound);
     const Real total = density * xs.total;
     macro.total += total;
     macro.absorption += density * (xs.absorption + xs.fission);
     macro.fission += density * xs.fission;
-    macro.nu_fission += density * xs.nu_fission;
+    // The synthetic library's product in its own order, which its results' bits rest on.
+    macro.nu_fission += nu_per_lookup ? density * xs.nu * xs.fission : density * xs.nu_fission;
     cache(k - begin) = total;
   }
   return macro;
+}
+
+// The same where the particle is.
+template <class Mem, class Cache>
+KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d, const MaterialParams<Mem>& materials,
+                                                  bool ptables, const Particle& p, const Cache& cache) {
+  return evaluated_macro_xs(d, materials, ptables, p.geo.material, p.energy, p.urr_seed, cache);
 }
 
 }  // namespace keff::neutron
