@@ -81,7 +81,7 @@ inline constexpr std::int64_t max_xs_table_entries = int_max;
 inline constexpr std::int64_t max_nuclides = std::int64_t{1} << 16;
 // Energy points of one nuclide (real libraries: up to a few hundred thousand).
 inline constexpr std::int64_t max_gridpoints = std::int64_t{1} << 24;
-// Energy points of all nuclides together: NuclideParams offsets are ints.
+// Energy points of all nuclides together: the grid offsets of NuclideParams are ints.
 inline constexpr std::int64_t max_total_gridpoints = int_max;
 // Multigroup energy groups (sigma_s is groups x groups per material).
 inline constexpr std::int64_t max_groups = 10000;

@@ -1,6 +1,6 @@
 #pragma once
 // What a collision reports back to the step that called it, whichever physics ran it
-// (kernels/physics_ce.hpp, kernels/physics_mg.hpp).
+// (kernels/neutron/continuous_energy_physics.hpp, kernels/physics_mg.hpp).
 #include "kernels/vocabulary/types.hpp"
 
 namespace keff {

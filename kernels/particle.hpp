@@ -29,7 +29,7 @@ struct Particle {
   Real weight = 1;
   Fate fate = Fate::alive;
   // Evaluated data: the stream of the unresolved-range probability-table draws, one per nuclide, the same
-  // for every lookup until a collision changes the energy (kernels/neutron/xs/evaluated_lookup.hpp).
+  // for every lookup until a collision changes the energy (kernels/neutron/xs/nuclide_lookup.hpp).
   std::uint64_t urr_seed = 0;
   // [geometry]; geo.material moves with every group
   GeometryState geo;

@@ -14,7 +14,7 @@ namespace keff {
 // Independent uses of randomness get disjoint streams (geometry_check: the sample points of
 // kernels/geometry_check.hpp, drawn before any transport and never from the other streams;
 // source_pilot: the initial source's pilot sample, kernels/source_pilot.hpp; urr: evaluated data's
-// probability-table draws, kernels/neutron/xs/evaluated_lookup.hpp).
+// probability-table draws, kernels/neutron/xs/nuclide_lookup.hpp).
 //
 // Disjoint is not independent. history_rng spaces streams 2^58 draws apart on one cycle, and
 // a^(2^58) = 1 (mod 2^60): draw n of stream k is draw n of stream 0 plus one of at most eight

@@ -1,7 +1,7 @@
 #pragma once
 // A Maxwellian energy with temperature parameter t, E ~ sqrt(E) exp(-E/t) (MCNP's rule C64: three uniform
-// numbers, no rejection). In t's units. The synthetic Watt spectrum (physics_ce.hpp) and the ACE laws
-// 7, 11 and 66 (neutron/interactor/) draw from it.
+// numbers, no rejection). In t's units. The Watt spectra and the ACE laws 7, 11 and 66
+// (neutron/interactor/) draw from it.
 #include "kernels/rng.hpp"
 #include "kernels/vocabulary/types.hpp"
 

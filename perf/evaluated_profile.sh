@@ -45,7 +45,7 @@ pieces = [  # (piece, symbol pattern), first match wins
                                                  r"sample_n_body|sample_secondary|sample_kalbach|level_scattering"),
     ("cosines and rotation", r"sample_cosine|rotate_direction|sincos|__cos|__sin"),
     ("TAB1 evaluation (nu, yields, law parameters)", r"SecondaryParams<.*>::evaluate"),
-    ("collision (nuclide, reaction, fission sites, frames)", r"EvaluatedPhysics<.*>::collide|emit_from_reaction|"
+    ("collision (nuclide, reaction, fission sites, frames)", r"ContinuousEnergyPhysics<.*>::collide|emit_from_reaction|"
                                                              r"scatter_elastic|sample_target_velocity|"
                                                              r"center_of_mass|reaction_neutrons|bank_fission|"
                                                              r"sample_delayed_group|probability"),

@@ -1,4 +1,4 @@
-// Macroscopic cross-section lookup throughput of keff's lookup kernels (kernels/neutron/xs/evaluated_lookup.hpp).
+// Macroscopic cross-section lookup throughput of keff's lookup kernels (kernels/neutron/xs/nuclide_lookup.hpp).
 //
 //   xs_lookup_bench [--grid hash|unionized|nuclide|all] [--hash-bins B] [--gridpoints G] [--lookups L]
 //                   [--problem keff|hm-small|hm-large] ...
@@ -39,10 +39,10 @@
 #include "kernels/transport/event_queue.hpp"
 #include "kernels/transport/particle_slots.hpp"
 #include "kernels/workspace.hpp"
-#include "kernels/neutron/xs/evaluated_lookup.hpp"
+#include "kernels/neutron/xs/nuclide_lookup.hpp"
 #include "perf/hm_problem.hpp"
 #include "src/host/synthetic_data.hpp"
-#include "src/params/build_evaluated_data.hpp"
+#include "src/params/build_nuclide_tables.hpp"
 #include "src/params/build_nuclear_data.hpp"
 
 #include <chrono>
@@ -158,7 +158,7 @@ void run_synthetic(const Exec& exec, const Options& o, const NuclideLibrary& lib
     const Real e = constants::energy_min_ev *
                    Kokkos::exp(rng.next() * Kokkos::log(constants::energy_max_ev / constants::energy_min_ev));
     const int material = rng.next() < 0.5 ? 0 : 1;
-    sum += neutron::evaluated_macro_xs(nuclides, mats, false, material, e, 0, cache).total;
+    sum += neutron::material_macro_xs(nuclides, mats, false, material, e, 0, cache).total;
   };
   using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   double checksum = 0;
@@ -175,7 +175,7 @@ void run_synthetic(const Exec& exec, const Options& o, const NuclideLibrary& lib
 // ---- XSBench's H-M problem -----------------------------------------------------------------------
 
 struct HmDevice {
-  neutron::EvaluatedParams<Mem> nuclides;
+  neutron::NuclideParams<Mem> nuclides;
   MaterialParams<Mem> materials;
   perf::HmSampler sampler;
   Kokkos::View<const perf::HmPoint*, Mem> table;  // XSBench's points, for the reference pass
@@ -194,18 +194,18 @@ struct LookupOutcome {
   int channels_above_one = 0;
 };
 
-// keff's lookup (kernels/neutron/xs/evaluated_lookup.hpp, evaluated_macro_xs), the one transport makes;
+// keff's lookup (kernels/neutron/xs/nuclide_lookup.hpp, material_macro_xs), the one transport makes;
 // its checksum share is Sigma_t's bit pattern, and its
 // five channels are total, elastic (total - absorption), absorption, fission and nu-fission.
 struct KeffLookup {
-  neutron::EvaluatedParams<Mem> nuclides;
+  neutron::NuclideParams<Mem> nuclides;
   MaterialParams<Mem> materials;
   perf::HmSampler sampler;
   Workspace<Exec> ws;
 
   KOKKOS_INLINE_FUNCTION MacroXs macro(int m, Real e) const {
     Kokkos::Experimental::AcquireUniqueToken<Exec> token(ws.token);
-    return neutron::evaluated_macro_xs(nuclides, materials, false, m, e, 0,
+    return neutron::material_macro_xs(nuclides, materials, false, m, e, 0,
                                        Kokkos::subview(ws.micro_xs, token.value(), Kokkos::ALL));
   }
   KOKKOS_INLINE_FUNCTION LookupOutcome operator()(int m, double u) const {

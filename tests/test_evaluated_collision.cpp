@@ -10,7 +10,7 @@
 #include "io/library/ace/ace_reader.hpp"
 #include "kernels/neutron/xs/probability_tables.hpp"
 #include "kernels/neutron/interactor/scatter_evaluated.hpp"
-#include "src/params/build_evaluated_data.hpp"
+#include "src/params/build_nuclide_tables.hpp"
 #include "src/params/to_device.hpp"
 
 #include <gtest/gtest.h>
@@ -37,7 +37,7 @@ struct Outcome {
 enum class Case { elastic, elastic_moving, reaction, fission };
 
 // `samples` outcomes of one kind of event for a neutron of `energy_ev` along +z.
-std::vector<Outcome> run(const EvaluatedTables& tables, Case what, double energy_ev, Vec3 target = {0, 0, 0}) {
+std::vector<Outcome> run(const NuclideTables& tables, Case what, double energy_ev, Vec3 target = {0, 0, 0}) {
   DeviceExec exec;
   const auto d = tables.to_device(exec);
   Kokkos::View<Outcome*, DeviceMem> out("keff::test::outcomes", samples);
@@ -66,7 +66,7 @@ std::vector<Outcome> run(const EvaluatedTables& tables, Case what, double energy
 }
 
 TEST(EvaluatedCollision, ElasticOffATargetAtRest) {
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(tiny(44, 2.0));  // the tiny table's elastic cosines are flat: isotropic
   const auto v = run(t, Case::elastic, 1.0e6);
   EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.energy / 1.0e6; }), 5.0 / 9);
@@ -80,14 +80,14 @@ TEST(EvaluatedCollision, ElasticWithATabulatedForwardCosine) {
     a.pdf = {0.0, 1.0};
     a.cdf = {0.0, 1.0};
   }
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(n);
   const auto v = run(t, Case::elastic, 1.0e6);
   EXPECT_MEAN(test::sample_mean(v, [](const Outcome& o) { return o.energy / 1.0e6; }), (4.0 + 4.0 / 3 + 1) / 9);
 }
 
 TEST(EvaluatedCollision, ElasticOffAMovingTarget) {
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(tiny(44, 2.0));
   const Vec3 v_t{0.3, 0.0, -0.5};  // sqrt(eV)
   const double e = 1.0;            // eV: the target's motion matters
@@ -99,7 +99,7 @@ TEST(EvaluatedCollision, ElasticOffAMovingTarget) {
 }
 
 TEST(EvaluatedCollision, LevelScatteringInTheCentreOfMass) {
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(tiny(3));  // MT 16 by law 3, centre-of-mass, isotropic there
   const double a = 247.9, e = 3.0e6;
   const double e_cm = std::pow(a / (a + 1), 2) * (e - (a + 1) / a * 0.5e6);
@@ -109,7 +109,7 @@ TEST(EvaluatedCollision, LevelScatteringInTheCentreOfMass) {
 }
 
 TEST(EvaluatedCollision, FissionNeutronsPromptAndDelayed) {
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(tiny());
   const auto v = run(t, Case::fission, 1.0e-5);
   const double delayed = 0.0167 / 2.42;  // nu_d / nu at 1e-5 eV
@@ -123,16 +123,16 @@ TEST(EvaluatedCollision, FissionNeutronsPromptAndDelayed) {
 }
 
 // The tiny table's cross sections at `energy_ev` after its probability tables, for each xi.
-std::vector<neutron::EvaluatedXs> with_tables(const EvaluatedTables& tables, double energy_ev, const std::vector<double>& xis) {
+std::vector<neutron::NuclideXs> with_tables(const NuclideTables& tables, double energy_ev, const std::vector<double>& xis) {
   DeviceExec exec;
   const auto d = tables.to_device(exec);
   std::vector<Real> xi_values(xis.begin(), xis.end());
   const auto xi = to_device(exec, "keff::test::urr_xi", xi_values);
-  Kokkos::View<neutron::EvaluatedXs*, DeviceMem> out("keff::test::urr_xs", xis.size());
+  Kokkos::View<neutron::NuclideXs*, DeviceMem> out("keff::test::urr_xs", xis.size());
   const Real e = energy_ev;
   Kokkos::parallel_for(
       "keff::test::probability_tables", Kokkos::RangePolicy<DeviceExec>(exec, 0, xis.size()), KOKKOS_LAMBDA(int i) {
-        neutron::EvaluatedXs xs = d.lookup(0, e);
+        neutron::NuclideXs xs = d.lookup(0, e);
         neutron::apply_probability_tables(d, 0, e, xi(i), xs);
         out(i) = xs;
       });
@@ -143,11 +143,11 @@ std::vector<neutron::EvaluatedXs> with_tables(const EvaluatedTables& tables, dou
 TEST(EvaluatedCollision, ProbabilityTablesChooseABand) {
   // The tiny table's bands at 1 and 2 keV: CDF (0.4, 1), factors elastic (0.9, 1.2), fission (0.7, 1.4),
   // capture (0.6, 1.5): at 1.5 keV, xi 0.2 takes the first band at both energies, 0.7 the second.
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(tiny());
   const double e = 1500.0;
-  const std::vector<neutron::EvaluatedXs> got = with_tables(t, e, {0.2, 0.7});
-  const std::vector<neutron::EvaluatedXs> smooth = with_tables(t, 5.0e6, {0.2});  // outside: unchanged
+  const std::vector<neutron::NuclideXs> got = with_tables(t, e, {0.2, 0.7});
+  const std::vector<neutron::NuclideXs> smooth = with_tables(t, 5.0e6, {0.2});  // outside: unchanged
   const ace::IncidentNeutron n = tiny();
   const double f = (e * 1e-6 - n.energy[1]) / (n.energy[2] - n.energy[1]);
   const double el = (1 - f) * n.elastic[1] + f * n.elastic[2], ab = (1 - f) * n.absorption[1] + f * n.absorption[2];

@@ -1,5 +1,5 @@
-// Evaluated nuclides on the device (kernels/neutron/data/evaluated_data.hpp, built by
-// src/params/build_evaluated_data): the grid's columns and each reaction's cross section looked up where
+// Evaluated nuclides on the device (kernels/neutron/data/nuclide_data.hpp, built by
+// src/params/build_nuclide_tables): the grid's columns and each reaction's cross section looked up where
 // the host interpolates them, nu, the sorting of reactions into scattering and fission, the check that a
 // total is the sum of its parts, and reactions chosen in proportion to their cross sections; on the tiny
 // table of tests/ace_builder.hpp and, where setup made it, on the NJOY library's seven nuclides.
@@ -9,7 +9,7 @@
 #include "io/library/data_error.hpp"
 #include "kernels/neutron/interactor/sample_reaction.hpp"
 #include "kernels/rng.hpp"
-#include "src/params/build_evaluated_data.hpp"
+#include "src/params/build_nuclide_tables.hpp"
 #include "src/params/to_device.hpp"
 
 #include <gtest/gtest.h>
@@ -31,7 +31,7 @@ ace::IncidentNeutron tiny() {
 
 // For each energy: total, elastic, absorption, fission, then each scattering and fission reaction's
 // cross section, as the device looks them up.
-std::vector<double> device_lookups(const EvaluatedTables& tables, int nuclide, const std::vector<double>& energies_ev) {
+std::vector<double> device_lookups(const NuclideTables& tables, int nuclide, const std::vector<double>& energies_ev) {
   DeviceExec exec;
   const auto d = tables.to_device(exec);
   const auto& rec = tables.nuclides[static_cast<std::size_t>(nuclide)];
@@ -41,7 +41,7 @@ std::vector<double> device_lookups(const EvaluatedTables& tables, int nuclide, c
   Kokkos::View<Real**, Kokkos::LayoutRight, DeviceMem> out("keff::test::lookups", e.size(), columns);
   Kokkos::parallel_for(
       "keff::test::evaluated_lookup", Kokkos::RangePolicy<DeviceExec>(exec, 0, e.size()), KOKKOS_LAMBDA(int i) {
-        const neutron::EvaluatedXs xs = d.lookup(nuclide, energy(i));
+        const neutron::NuclideXs xs = d.lookup(nuclide, energy(i));
         out(i, 0) = xs.total;
         out(i, 1) = xs.elastic;
         out(i, 2) = xs.absorption;
@@ -54,7 +54,7 @@ std::vector<double> device_lookups(const EvaluatedTables& tables, int nuclide, c
 }
 
 // How often each reaction index is chosen for a non-elastic scatter at E.
-std::map<int, int> reaction_counts(const EvaluatedTables& tables, int nuclide, double energy_ev, int samples) {
+std::map<int, int> reaction_counts(const NuclideTables& tables, int nuclide, double energy_ev, int samples) {
   DeviceExec exec;
   const auto d = tables.to_device(exec);
   Kokkos::View<int*, DeviceMem> chosen("keff::test::chosen", samples);
@@ -83,7 +83,7 @@ double host_interpolate(const std::vector<double>& grid_mev, const std::vector<d
 }
 
 TEST(EvaluatedData, SortsTheTinyTablesReactions) {
-  EvaluatedTables t;
+  NuclideTables t;
   ASSERT_EQ(t.add_nuclide(tiny()), 0);
   const auto& n = t.nuclides[0];
   EXPECT_EQ(t.grid_offsets[1] - t.grid_offsets[0], 4);
@@ -100,7 +100,7 @@ TEST(EvaluatedData, SortsTheTinyTablesReactions) {
 }
 
 TEST(EvaluatedData, LooksUpWhatTheHostInterpolates) {
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(tiny());
   const std::vector<double> e = {1e-5, 0.5, 5e5, 1e6, 3e6, 19e6, 25e6};  // eV, below and past the grid too
   const std::vector<double> got = device_lookups(t, 0, e);
@@ -118,7 +118,7 @@ TEST(EvaluatedData, LooksUpWhatTheHostInterpolates) {
 
 // At each grid point and halfway to the next (2 n - 1 lookups): the lookup's nu * fission, nu(E) times
 // the lookup's fission, and the mean of the two points' nu * fission (at a point: nu(E) times fission).
-std::vector<std::array<double, 3>> nu_fission_lookups(const EvaluatedTables& tables) {
+std::vector<std::array<double, 3>> nu_fission_lookups(const NuclideTables& tables) {
   DeviceExec exec;
   const auto d = tables.to_device(exec);
   const int n = static_cast<int>(tables.grid_points.size());
@@ -127,7 +127,7 @@ std::vector<std::array<double, 3>> nu_fission_lookups(const EvaluatedTables& tab
       "keff::test::nu_fission", Kokkos::RangePolicy<DeviceExec>(exec, 0, 2 * n - 1), KOKKOS_LAMBDA(int i) {
         const int k = i / 2;  // odd i: halfway between points k and k + 1
         const Real e = i % 2 == 0 ? d.grid.points(k).energy : Real(0.5) * (d.grid.points(k).energy + d.grid.points(k + 1).energy);
-        const neutron::EvaluatedXs xs = d.lookup(0, e);
+        const neutron::NuclideXs xs = d.lookup(0, e);
         out(i, 0) = xs.nu_fission;
         out(i, 1) = d.nu(d.nuclides(0).nu_total, e) * xs.fission;
         out(i, 2) = i % 2 == 0 ? out(i, 1) : Real(0.5) * (d.columns(k).nu_fission + d.columns(k + 1).nu_fission);
@@ -141,7 +141,7 @@ std::vector<std::array<double, 3>> nu_fission_lookups(const EvaluatedTables& tab
 // nu * fission is a column of the grid (as OpenMC's): nu(E) times fission at each point, interpolated
 // linearly between points, as the track-length estimator of k reads it.
 TEST(EvaluatedData, NuFissionIsAColumnOfTheGrid) {
-  EvaluatedTables t;
+  NuclideTables t;
   t.add_nuclide(tiny());
   const auto v = nu_fission_lookups(t);
   bool some_fission = false;
@@ -159,7 +159,7 @@ TEST(EvaluatedData, RefusesATotalThatIsNotTheSumOfItsParts) {
   test::AceBuild a = test::build_ace();
   a.xss[static_cast<std::size_t>(a.positions["ESZ"] + 4 + 1 - 1)] = 9.0;  // total at the second point
   const ace::IncidentNeutron n = ace::read_incident_neutron(ace::parse_ace_table(a.text(), "tiny.ace"), "Es250");
-  EvaluatedTables t;
+  NuclideTables t;
   try {
     t.add_nuclide(n);
     FAIL() << "accepted";
@@ -184,7 +184,7 @@ std::vector<ace::IncidentNeutron> library() {
 TEST(EvaluatedData, TheNjoyLibraryAddsUpAndIsLookedUpExactly) {
   const std::vector<ace::IncidentNeutron> nuclides = library();
   ASSERT_EQ(nuclides.size(), 7u);
-  EvaluatedTables t;
+  NuclideTables t;
   for (const auto& n : nuclides) t.add_nuclide(n);  // throws where a total is not its parts' sum
   for (std::size_t k = 0; k < nuclides.size(); ++k) {
     const ace::IncidentNeutron& n = nuclides[k];
@@ -203,7 +203,7 @@ TEST(EvaluatedData, TheNjoyLibraryAddsUpAndIsLookedUpExactly) {
       for (int r = 0; r < rec.reactions; ++r) parts += xs[4 + r];
       EXPECT_NEAR(xs[0], parts, 1e-12 * parts) << m;
       const double total = host_interpolate(n.energy, n.total, 0, m);
-      EXPECT_NEAR(xs[0], total, EvaluatedTables::sum_tolerance * total) << m;
+      EXPECT_NEAR(xs[0], total, NuclideTables::sum_tolerance * total) << m;
       EXPECT_NEAR(xs[1], host_interpolate(n.energy, n.elastic, 0, m), 1e-12 * total) << m;
       EXPECT_NEAR(xs[2], host_interpolate(n.energy, n.absorption, 0, m), 1e-12 * total) << m;
     }
@@ -212,7 +212,7 @@ TEST(EvaluatedData, TheNjoyLibraryAddsUpAndIsLookedUpExactly) {
 
 // At how many of `energies` nuclide's lookup in `a` differs from b's: in its interval, its place in it or
 // its total.
-int lookups_differing(const neutron::EvaluatedParams<DeviceMem>& a, const neutron::EvaluatedParams<DeviceMem>& b,
+int lookups_differing(const neutron::NuclideParams<DeviceMem>& a, const neutron::NuclideParams<DeviceMem>& b,
                       int nuclide, const std::vector<Real>& energies) {
   DeviceExec exec;
   const auto energy = to_device(exec, "keff::test::energies", energies);
@@ -220,7 +220,7 @@ int lookups_differing(const neutron::EvaluatedParams<DeviceMem>& a, const neutro
   Kokkos::parallel_reduce(
       "keff::test::grid_search", Kokkos::RangePolicy<DeviceExec>(exec, 0, energies.size()),
       KOKKOS_LAMBDA(int i, int& count) {
-        const neutron::EvaluatedXs x = a.lookup(nuclide, energy(i)), y = b.lookup(nuclide, energy(i));
+        const neutron::NuclideXs x = a.lookup(nuclide, energy(i)), y = b.lookup(nuclide, energy(i));
         if (x.index != y.index || x.fraction != y.fraction || x.total != y.total) ++count;
       },
       differing);
@@ -233,12 +233,12 @@ int lookups_differing(const neutron::EvaluatedParams<DeviceMem>& a, const neutro
 // either side of each and halfway to the next.
 TEST(EvaluatedData, EveryGridSearchFindsTheBisectionsInterval) {
   const std::vector<ace::IncidentNeutron> nuclides = library();
-  EvaluatedTables t;
+  NuclideTables t;
   for (const auto& n : nuclides) t.add_nuclide(n);
   DeviceExec exec;
   const auto whole = t.to_device(exec, EnergyGridKind::nuclide);
   const std::vector<std::pair<EnergyGridKind, int>> searches = {
-      {EnergyGridKind::hash, EvaluatedTables::default_hash_bins}, {EnergyGridKind::hash, 7}, {EnergyGridKind::unionized, 0}};
+      {EnergyGridKind::hash, NuclideTables::default_hash_bins}, {EnergyGridKind::hash, 7}, {EnergyGridKind::unionized, 0}};
   for (const auto& [kind, bins] : searches) {
     const auto searched = t.to_device(exec, kind, bins);
     for (std::size_t k = 0; k < nuclides.size(); ++k) {
@@ -262,7 +262,7 @@ TEST(EvaluatedData, ReactionsChosenByTheirCrossSections) {
   const std::vector<ace::IncidentNeutron> nuclides = library();
   std::size_t u = 0;
   while (nuclides[u].name != "U235") ++u;
-  EvaluatedTables t;
+  NuclideTables t;
   for (const auto& n : nuclides) t.add_nuclide(n);
   constexpr int samples = 400000;
   const double energy = 14.0e6;

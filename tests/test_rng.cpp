@@ -2,7 +2,7 @@
 // streams a history reads side by side are independent.
 #include <gtest/gtest.h>
 
-#include "kernels/neutron/xs/evaluated_lookup.hpp"
+#include "kernels/neutron/xs/nuclide_lookup.hpp"
 #include "kernels/rng.hpp"
 
 #include <array>
@@ -82,7 +82,7 @@ TEST(Rng, StreamsSpacedOnOneCycleRepeatEachOtherShifted) {
   EXPECT_LE(differences.size(), 8u);
 }
 
-// A history's probability-table numbers (urr_draw of nuclide n, kernels/neutron/xs/evaluated_lookup.hpp)
+// A history's probability-table numbers (urr_draw of nuclide n, kernels/neutron/xs/nuclide_lookup.hpp)
 // against its tracking numbers at the same places: their difference mod 1 and their pairs on an 8 x 8
 // grid are uniform. 20000 histories x 8 draws; the bound is the chi-square's 1e-6 upper tail (63 degrees
 // of freedom: 131.4). With the urr stream 5 x 2^58 draws on, the difference took 8 values (chi-square

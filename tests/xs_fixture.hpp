@@ -3,11 +3,11 @@
 // search, lookups run on the device, the energies they are asked at, and small problems.
 #include "io/input/input.hpp"
 #include "io/library/data_error.hpp"
-#include "kernels/neutron/xs/evaluated_lookup.hpp"
+#include "kernels/neutron/xs/nuclide_lookup.hpp"
 #include "kernels/rng.hpp"
 #include "kernels/sample_nuclide.hpp"
 #include "src/host/synthetic_data.hpp"
-#include "src/params/build_evaluated_data.hpp"
+#include "src/params/build_nuclide_tables.hpp"
 #include "src/params/build_nuclear_data.hpp"
 
 #include <gtest/gtest.h>
@@ -48,7 +48,7 @@ struct ReferenceXs {
   double total = 0, elastic = 0, capture = 0, fission = 0, nu = 0;
 };
 
-// Host reference interpolation, the same formula as the device lookup's (EvaluatedParams::lookup).
+// Host reference interpolation, the same formula as the device lookup's (NuclideParams::lookup).
 inline ReferenceXs reference_micro(const NuclideData& d, double e) {
   const auto i = static_cast<std::size_t>(reference_index(d, e));
   double f = (e - d.energy[i]) / (d.energy[i + 1] - d.energy[i]);
@@ -98,7 +98,7 @@ struct LookupResults {
 };
 
 // For every (energy, nuclide): the bisect index, the accelerated index, and the micro cross sections.
-inline LookupResults run_lookups(const neutron::EvaluatedParams<DeviceMem>& p,
+inline LookupResults run_lookups(const neutron::NuclideParams<DeviceMem>& p,
                                  const Kokkos::View<Real*, DeviceMem>& energies) {
   const int n_e = static_cast<int>(energies.extent(0));
   const int n_nuc = p.n_nuclides();
@@ -112,7 +112,7 @@ inline LookupResults run_lookups(const neutron::EvaluatedParams<DeviceMem>& p,
         for (int n = 0; n < n_nuc; ++n) {
           bisect(i, n) = nuclide_grid_index_bisect(p.grid, n, e);
           accel(i, n) = nuclide_grid_index(p.grid, n, e, search);
-          const neutron::EvaluatedXs xs = p.lookup(n, e, search);
+          const neutron::NuclideXs xs = p.lookup(n, e, search);
           micro(i, n, 0) = xs.total;
           micro(i, n, 1) = xs.elastic;
           micro(i, n, 2) = xs.absorption;
@@ -134,7 +134,7 @@ struct MacroResults {
   Kokkos::View<int*, HostMem> sampled;                       // [e * n_mat + m]
 };
 
-inline MacroResults run_macro(const neutron::EvaluatedParams<DeviceMem>& p, const MaterialParams<DeviceMem>& mats,
+inline MacroResults run_macro(const neutron::NuclideParams<DeviceMem>& p, const MaterialParams<DeviceMem>& mats,
                               int n_mat, const Kokkos::View<Real*, DeviceMem>& energies) {
   const int n_e = static_cast<int>(energies.extent(0));
   const int rows = n_e * n_mat;
@@ -146,7 +146,7 @@ inline MacroResults run_macro(const neutron::EvaluatedParams<DeviceMem>& p, cons
         const int m = r % n_mat - 1;  // material -1 (void) included
         const Real e = energies(r / n_mat);
         auto row = Kokkos::subview(cache, r, Kokkos::ALL);
-        const MacroXs x = neutron::evaluated_macro_xs(p, mats, false, m, e, 0, row);
+        const MacroXs x = neutron::material_macro_xs(p, mats, false, m, e, 0, row);
         macro(r, 0) = x.total;
         macro(r, 1) = x.absorption;
         macro(r, 2) = x.fission;

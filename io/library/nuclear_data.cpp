@@ -43,7 +43,7 @@ std::size_t count_outside(const std::vector<double>& values, double lo, double h
 
 // What the transport kernels rely on beyond finite numbers. A negative nu silently removes neutrons (a
 // wrong k, exit 0); Watt parameters whose energies fall outside the grid make the rejection sampler of
-// fission energies (kernels/physics_ce.hpp) loop forever.
+// fission energies (kernels/neutron/interactor/law_spectra.hpp, sample_watt_ev) loop forever.
 template <class Fail>
 void check_physics(const NuclideData& n, const Fail& fail) {
   using namespace physical_limits;

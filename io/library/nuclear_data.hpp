@@ -1,6 +1,6 @@
 #pragma once
 // Continuous-energy nuclear data on the host, as generated, read from a library or about to be written.
-// src/params/build_nuclear_data turns a NuclideLibrary into device NuclideParams.
+// src/params/build_nuclide_tables turns a NuclideLibrary into device NuclideParams.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // material's temperature, as NJOY's broadr broadens an evaluation before transport: at each grid point
 // where a target moves (kernels/free_gas_rate.hpp, target_moves), the elastic cross section times
 // free_gas_factor, the rate a constant cross section has off a Maxwellian target. The lookup then
-// interpolates the broadened column and computes no erf or exp (kernels/neutron/data/evaluated_data.hpp).
+// interpolates the broadened column and computes no erf or exp (kernels/neutron/data/nuclide_data.hpp).
 // A nuclide that materials use at several temperatures gets one broadened copy per temperature, appended
 // after the library's nuclides; at 0 K (settings.thermal = "none") it stays as it is.
 #include "io/input/model.hpp"

@@ -4,7 +4,7 @@
 #include "io/library/ace/ace_reader.hpp"
 #include "io/library/ace/xsdir.hpp"
 #include "io/library/data_error.hpp"
-#include "src/params/build_evaluated_data.hpp"
+#include "src/params/build_nuclide_tables.hpp"
 #include "src/params/build_nuclear_data.hpp"
 
 #include <map>
@@ -14,7 +14,7 @@ namespace keff {
 EvaluatedProblemData build_evaluated_problem(const DeviceExec& exec, const model::Problem& problem) {
   const model::NuclearDataSpec& nd = problem.nuclear_data;
   const ace::Xsdir xsdir = ace::read_xsdir(nd.xsdir);
-  EvaluatedTables tables;
+  NuclideTables tables;
   EvaluatedProblemData out;
   std::map<std::string, int> index_of_zaid;
   const auto resolve = [&](const model::Material& mat, const model::NuclideAmount& a) {

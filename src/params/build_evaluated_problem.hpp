@@ -2,12 +2,12 @@
 // Evaluated data for a problem whose [nuclear_data] reads an ACE library: each material's nuclides are
 // resolved through the xsdir at the material's temperature (the nearest table within
 // [nuclear_data] temperature_tolerance, refused beyond it), each table is read once on every rank,
-// flattened (EvaluatedTables) and copied to the device, and the materials become lists of
+// flattened (NuclideTables) and copied to the device, and the materials become lists of
 // (table, density).
 #include "io/input/model.hpp"
 #include "io/library/nuclear_data.hpp"
 #include "kernels/device.hpp"
-#include "kernels/neutron/data/evaluated_data.hpp"
+#include "kernels/neutron/data/nuclide_data.hpp"
 #include "kernels/xs_data.hpp"
 
 #include <string>
@@ -24,7 +24,7 @@ struct EvaluatedTableUsed {
 };
 
 struct EvaluatedProblemData {
-  neutron::EvaluatedParams<DeviceMem> data;
+  neutron::NuclideParams<DeviceMem> data;
   MaterialParams<DeviceMem> materials;
   std::vector<EvaluatedTableUsed> tables;  // in the order of data.nuclides
   // The tables' names and ZAs (no grids), for what checks materials by element (NCrystal's composition).

@@ -22,7 +22,7 @@ void check_hash_grid_size(const NuclideLibrary& library, EnergyGridKind grid, in
                           const std::string& input = "");
 
 // The library's grids, each nuclide checked (DataError), with the search `grid` asks for: what transport
-// reads of a synthetic library beside its records (build_synthetic_params, build_evaluated_data.hpp).
+// reads of a synthetic library beside its records (build_synthetic_params, build_nuclide_tables.hpp).
 NuclideGrid<DeviceMem> build_library_grid(const DeviceExec& exec, const NuclideLibrary& library, EnergyGridKind grid,
                                           int hash_bins);
 

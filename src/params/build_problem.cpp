@@ -6,7 +6,7 @@
 #include "src/host/memory_check.hpp"
 #include "src/host/synthetic_data.hpp"
 #include "src/params/build_geometry.hpp"
-#include "src/params/build_evaluated_data.hpp"
+#include "src/params/build_nuclide_tables.hpp"
 #include "src/params/build_nuclear_data.hpp"
 #include "src/params/build_tallies.hpp"
 #include "src/params/build_thermal_tables.hpp"

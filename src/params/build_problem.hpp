@@ -6,7 +6,7 @@
 #include "kernels/cmfd_data.hpp"
 #include "kernels/device.hpp"
 #include "kernels/geometry_data.hpp"
-#include "kernels/neutron/evaluated_physics.hpp"
+#include "kernels/neutron/continuous_energy_physics.hpp"
 #include "kernels/physics_mg.hpp"
 #include "kernels/tally/tally_params.hpp"
 #include "kernels/xs_data.hpp"
@@ -23,7 +23,7 @@ struct ProblemParams {
   MaterialParams<DeviceMem> materials;
   // Continuous energy: the synthetic library's nuclides (generated or read from a library file) or evaluated
   // tables, in one model (kernels/neutron/data)
-  neutron::EvaluatedParams<DeviceMem> nuclide_data;
+  neutron::NuclideParams<DeviceMem> nuclide_data;
   // On evaluated data ([nuclear_data] ace = true): which tables they are
   bool evaluated_data = false;
   std::vector<EvaluatedTableUsed> evaluated_tables;
@@ -52,7 +52,7 @@ struct ProblemParams {
 template <class F>
 decltype(auto) with_physics(const ProblemParams& p, F&& f) {
   if (p.mode == model::PhysicsMode::multigroup) return f(MultigroupPhysics<DeviceMem>{p.multigroup});
-  return f(neutron::EvaluatedPhysics<DeviceMem>{p.nuclide_data, p.materials, p.ptables});
+  return f(neutron::ContinuousEnergyPhysics<DeviceMem>{p.nuclide_data, p.materials, p.ptables});
 }
 
 RegularMesh make_mesh(const model::Mesh& mesh);

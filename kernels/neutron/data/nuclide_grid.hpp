@@ -1,9 +1,9 @@
 #pragma once
-// Nuclides' energy grids, the one cross-section layout of both libraries: the synthetic library's
-// (kernels/xs_data.hpp's NuclideParams) and evaluated ACE tables' (evaluated_data.hpp's EvaluatedParams,
-// which adds its own columns beside these points). The search that finds E's interval on a nuclide's grid
-// (plain bisection, a logarithmic hash grid or a unionized grid, as settings.energy_grid says) and E's
-// place in it, which every lookup of either library starts from.
+// Nuclides' energy grids, the one cross-section layout of the synthetic library and of evaluated ACE
+// tables (nuclide_data.hpp's NuclideParams holds it, with the columns evaluated tables add beside these
+// points). The search that finds E's interval on a nuclide's grid (plain bisection, a logarithmic hash
+// grid or a unionized grid, as settings.energy_grid says) and E's place in it, which every lookup
+// starts from.
 //
 // Every grid kind gives the same interval as nuclide_grid_index_bisect for every energy, so the
 // interpolated cross sections are bit-for-bit identical whichever acceleration a run uses.

@@ -25,9 +25,9 @@ KOKKOS_INLINE_FUNCTION void scatter_isotropic_at_rest(Real awr, Real& energy, Ve
 // centre-of-mass frame comes from the nuclide's elastic distribution at the neutron's energy in the
 // target's frame; the speed there is unchanged.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION void scatter_elastic_evaluated(const EvaluatedParams<Mem>& d, int nuclide, Vec3 v_t, Real& energy,
+KOKKOS_INLINE_FUNCTION void scatter_elastic_evaluated(const NuclideParams<Mem>& d, int nuclide, Vec3 v_t, Real& energy,
                                                       Vec3& u, Lcg63& rng) {
-  const EvaluatedNuclideRecord& n = d.nuclides(nuclide);
+  const NuclideRecord& n = d.nuclides(nuclide);
   const Real awr = n.awr;
   const Vec3 v_n = Kokkos::sqrt(energy) * u;
   const Vec3 v_cm = (1 / (awr + 1)) * (v_n + awr * v_t);
@@ -61,7 +61,7 @@ KOKKOS_INLINE_FUNCTION void center_of_mass_to_lab(Real energy, Real awr, Real& e
 // One outgoing neutron of `reaction` (an index into d.reactions) for a neutron of `energy` along `u`,
 // target at rest: its energy and direction replace energy and u.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION void emit_from_reaction(const EvaluatedParams<Mem>& d, int reaction, Real awr, Real& energy, Vec3& u,
+KOKKOS_INLINE_FUNCTION void emit_from_reaction(const NuclideParams<Mem>& d, int reaction, Real awr, Real& energy, Vec3& u,
                                                Lcg63& rng) {
   const ReactionRecord& r = d.reactions(reaction);
   const SecondaryDraw draw = sample_secondary(d.secondaries, r.first_law, r.laws, energy, awr, r.q_value, rng);
@@ -76,7 +76,7 @@ KOKKOS_INLINE_FUNCTION void emit_from_reaction(const EvaluatedParams<Mem>& d, in
 // The number of neutrons `reaction` gives at `energy`: its multiplicity, or its tabulated yield rounded
 // up with the fraction's probability.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION int reaction_neutrons(const EvaluatedParams<Mem>& d, int reaction, Real energy, Lcg63& rng) {
+KOKKOS_INLINE_FUNCTION int reaction_neutrons(const NuclideParams<Mem>& d, int reaction, Real energy, Lcg63& rng) {
   const ReactionRecord& r = d.reactions(reaction);
   if (r.multiplicity > 0) return r.multiplicity;
   const Real y = d.secondaries.evaluate(r.yield, energy);
@@ -90,8 +90,8 @@ struct NuSplit {
   Real total = 0, delayed = 0;
 };
 template <class Mem>
-KOKKOS_INLINE_FUNCTION NuSplit nu_split(const EvaluatedParams<Mem>& d, int nuclide, Real energy) {
-  const EvaluatedNuclideRecord& n = d.nuclides(nuclide);
+KOKKOS_INLINE_FUNCTION NuSplit nu_split(const NuclideParams<Mem>& d, int nuclide, Real energy) {
+  const NuclideRecord& n = d.nuclides(nuclide);
   return {d.nu(n.nu_total, energy), n.groups > 0 ? d.nu(n.nu_delayed, energy) : Real(0)};
 }
 
@@ -100,9 +100,9 @@ KOKKOS_INLINE_FUNCTION NuSplit nu_split(const EvaluatedParams<Mem>& d, int nucli
 // *group), else prompt from the fission reaction's spectrum (*group = -1). Isotropic in the laboratory
 // frame, as the caller draws it.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION Real fission_neutron_energy(const EvaluatedParams<Mem>& d, int nuclide, const EvaluatedXs& xs,
+KOKKOS_INLINE_FUNCTION Real fission_neutron_energy(const NuclideParams<Mem>& d, int nuclide, const NuclideXs& xs,
                                                    Real energy, const NuSplit& nu, Lcg63& rng, int* group) {
-  const EvaluatedNuclideRecord& n = d.nuclides(nuclide);
+  const NuclideRecord& n = d.nuclides(nuclide);
   Real e_out;
   if (nu.delayed > 0 && rng.next() * nu.total < nu.delayed) {
     const int g = sample_delayed_group(d, nuclide, energy, rng.next());

@@ -6,13 +6,13 @@
 // scattering stays smooth (the tables' inelastic competition is the smooth sum, ILF), and the total is
 // the sum again. Outside the table's energies nothing changes. The caller keeps xi for a nuclide while
 // the neutron's energy stays in that range, so its collisions see one consistent set of resonances.
-#include "kernels/neutron/data/evaluated_data.hpp"
+#include "kernels/neutron/data/nuclide_data.hpp"
 
 namespace keff::neutron {
 
 // The first band whose cumulative probability exceeds xi at table energy `e` of `u`.
 template <class Mem>
-KOKKOS_INLINE_FUNCTION int probability_band(const EvaluatedParams<Mem>& d, const UrrRecord& u, int e, Real xi) {
+KOKKOS_INLINE_FUNCTION int probability_band(const NuclideParams<Mem>& d, const UrrRecord& u, int e, Real xi) {
   const Real* cdf = &d.secondaries.reals(u.offset + u.energies + e * 6 * u.bands);
   for (int k = 0; k < u.bands - 1; ++k) {
     if (xi < cdf[k]) return k;
@@ -21,8 +21,8 @@ KOKKOS_INLINE_FUNCTION int probability_band(const EvaluatedParams<Mem>& d, const
 }
 
 template <class Mem>
-KOKKOS_INLINE_FUNCTION void apply_probability_tables(const EvaluatedParams<Mem>& d, int nuclide, Real energy, Real xi,
-                                                     EvaluatedXs& xs) {
+KOKKOS_INLINE_FUNCTION void apply_probability_tables(const NuclideParams<Mem>& d, int nuclide, Real energy, Real xi,
+                                                     NuclideXs& xs) {
   const UrrRecord& u = d.nuclides(nuclide).urr;
   if (u.energies < 2) return;
   const Real* grid = &d.secondaries.reals(u.offset);

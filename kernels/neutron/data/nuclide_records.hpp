@@ -1,7 +1,7 @@
 #pragma once
-// The records of evaluated (ACE) nuclides on the device: the columns their grids add to the grid every
-// library shares (nuclide_grid.hpp), their scattering and fission reactions, nu, delayed groups and
-// unresolved-resonance probability tables, as plain structs indexing shared arrays (evaluated_data.hpp).
+// The records of continuous-energy nuclides on the device, ACE tables' and the synthetic library's: what
+// their grids (nuclide_grid.hpp) carry besides, their scattering and fission reactions, nu, delayed groups
+// and unresolved-resonance probability tables, as plain structs indexing shared arrays (nuclide_data.hpp).
 // Energies in eV, cross sections in barns. No Kokkos.
 #include "kernels/neutron/data/secondary_records.hpp"
 
@@ -64,7 +64,7 @@ struct UrrRecord {
   int factors = 0;          // 1: the values multiply the smooth cross sections
 };
 
-struct EvaluatedNuclideRecord {
+struct NuclideRecord {
   int first_reaction = 0, reactions = 0;   // scattering reactions, in the table's order
   int first_fission = 0, fissions = 0;     // fission reactions (MT 18, or the chances 19, 20, 21, 38)
   int first_group = 0, groups = 0;         // delayed groups

@@ -1,11 +1,11 @@
 #pragma once
-// Continuous-energy physics on evaluated data (ACE tables through kernels/neutron/data): the Physics of
-// both transport modes when the input reads an ACE library ([nuclear_data] ace = true), beside
-// kernels/physics_ce.hpp's synthetic data.
+// Continuous-energy physics (nuclear data through kernels/neutron/data: ACE tables, [nuclear_data]
+// ace = true, or the synthetic library): the Physics of both transport modes in continuous energy.
 //
 // A collision samples its nuclide from the lookup's cache, banks that nuclide's fission neutrons
 // (prompt and delayed, kernels/neutron/interactor/scatter_evaluated.hpp), then absorbs (analog) or
-// scatters: elastically, with the tabulated centre-of-mass cosine, off a target at rest or, below
+// scatters: elastically, with the tabulated centre-of-mass cosine (isotropic, in closed form, for the
+// synthetic library), off a target at rest or, below
 // 400 kT (and always for H1), moving with the material's temperature; below an NCrystal material's
 // cutoff as its bound atoms do; or by one of the nuclide's non-elastic reactions in proportion to its
 // cross section, whose law gives the outgoing energy and cosine in the frame TYR says. A reaction with
@@ -15,14 +15,14 @@
 #include "kernels/fission_bank.hpp"
 #include "kernels/free_gas.hpp"
 #include "kernels/neutron/interactor/scatter_evaluated.hpp"
-#include "kernels/neutron/xs/evaluated_lookup.hpp"
+#include "kernels/neutron/xs/nuclide_lookup.hpp"
 #include "kernels/sample_nuclide.hpp"
 
 namespace keff::neutron {
 
 template <class Mem>
-struct EvaluatedPhysics {
-  EvaluatedParams<Mem> data;
+struct ContinuousEnergyPhysics {
+  NuclideParams<Mem> data;
   MaterialParams<Mem> materials;  // nuclide indices into data.nuclides
   bool ptables = true;            // settings.ptables
 
@@ -32,7 +32,7 @@ struct EvaluatedPhysics {
 
   template <class Cache>
   KOKKOS_INLINE_FUNCTION MacroXs macro_xs(const Particle& p, const Cache& cache) const {
-    return evaluated_macro_xs(data, materials, ptables, p, cache);
+    return material_macro_xs(data, materials, ptables, p, cache);
   }
 
   KOKKOS_INLINE_FUNCTION int cache_entries(int material) const {
@@ -44,7 +44,7 @@ struct EvaluatedPhysics {
   KOKKOS_INLINE_FUNCTION void initial_source(Site& s, int material, Lcg63& rng) const {
     Real a = initial_watt_a, b = initial_watt_b;
     for (int k = materials.offsets(material); k < materials.offsets(material + 1); ++k) {
-      const EvaluatedNuclideRecord& n = data.nuclides(materials.nuclide(k));
+      const NuclideRecord& n = data.nuclides(materials.nuclide(k));
       if (n.fissions == 0) continue;
       const LawRecord& law = data.secondaries.laws(data.reactions(n.first_fission).first_law);
       if (law.tag == LawTag::fixed_watt) {
@@ -64,8 +64,8 @@ struct EvaluatedPhysics {
     const int n = collision_nuclide(materials, mat, cache, macro.total, p.rng.next());
     const Real energy = p.energy;
     const Real bound = bound_scattering(materials, mat, energy);
-    const EvaluatedXs xs = nuclide_xs(data, n, energy, data.grid_search(energy), p.urr_seed, ptables, bound);
-    const EvaluatedNuclideRecord& nuclide = data.nuclides(n);
+    const NuclideXs xs = nuclide_xs(data, n, energy, data.grid_search(energy), p.urr_seed, ptables, bound);
+    const NuclideRecord& nuclide = data.nuclides(n);
 
     const NuSplit nu = xs.fission > 0 ? nu_split(data, n, energy) : NuSplit{};
     if (xs.fission > 0) {

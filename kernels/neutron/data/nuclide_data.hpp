@@ -1,16 +1,17 @@
 #pragma once
-// Evaluated nuclides on the device (Params: built once by src/params/build_evaluated_data, read-only in
-// kernels): their grids (nuclide_grid.hpp, as the synthetic library's) with the columns evaluated data
-// adds, the records of evaluated_records.hpp, the secondary distributions they name, and the lookups a
-// collision makes on them. Every array of numbers lives in secondaries.reals.
-#include "kernels/neutron/data/evaluated_records.hpp"
+// Continuous-energy nuclides on the device, synthetic and evaluated alike (Params: built once by
+// src/params/build_nuclide_tables, read-only in kernels): their grids (nuclide_grid.hpp) with the columns
+// evaluated tables add or the synthetic library's nu lines, the records of nuclide_records.hpp, the
+// secondary distributions they name, and the lookups a collision makes on them. Every array of numbers
+// lives in secondaries.reals.
 #include "kernels/neutron/data/nuclide_grid.hpp"
+#include "kernels/neutron/data/nuclide_records.hpp"
 #include "kernels/neutron/data/secondary_data.hpp"
 
 namespace keff::neutron {
 
 // A nuclide's cross sections at E, and where E sits on its grid (for the reactions' own lookups).
-struct EvaluatedXs {
+struct NuclideXs {
   Real total = 0, elastic = 0, absorption = 0, fission = 0, nu_fission = 0;
   Real scattering = 0;  // non-elastic scattering: the reactions with neutrons out but elastic and fission
   Real nu = 0;          // the synthetic library's nu(E), whose grid has no nu-fission column
@@ -19,13 +20,13 @@ struct EvaluatedXs {
 };
 
 template <class Mem>
-struct EvaluatedParams {
+struct NuclideParams {
   // Each nuclide's grid of energy, elastic, absorption (capture) and fission, searched as the synthetic
   // library's is (settings.energy_grid), and its own columns at the same points.
   NuclideGrid<Mem> grid;
   Kokkos::View<const EvaluatedColumns*, Mem> columns;  // evaluated tables; empty for the synthetic library
   Kokkos::View<const NuLine*, Mem> nu_lines;           // the synthetic library's nu(E); empty for evaluated tables
-  Kokkos::View<const EvaluatedNuclideRecord*, Mem> nuclides;
+  Kokkos::View<const NuclideRecord*, Mem> nuclides;
   Kokkos::View<const ReactionRecord*, Mem> reactions;
   Kokkos::View<const DelayedGroupRecord*, Mem> groups;
   SecondaryParams<Mem> secondaries;
@@ -40,15 +41,15 @@ struct EvaluatedParams {
 
   // Linear-linear between the grid points around E (ACE's rule), held at the grid's ends; the total is
   // the sum of the partials, as the synthetic library's.
-  KOKKOS_INLINE_FUNCTION EvaluatedXs lookup(int nuclide, Real energy) const { return lookup(nuclide, energy, grid_search(energy)); }
+  KOKKOS_INLINE_FUNCTION NuclideXs lookup(int nuclide, Real energy) const { return lookup(nuclide, energy, grid_search(energy)); }
 
   // The same, with E's `search` (grid_search(energy)).
-  KOKKOS_INLINE_FUNCTION EvaluatedXs lookup(int nuclide, Real energy, int search) const {
+  KOKKOS_INLINE_FUNCTION NuclideXs lookup(int nuclide, Real energy, int search) const {
     const GridInterval at = grid_interval(grid, nuclide, energy, search);
     const GridPoint& lo = grid.points(at.point);
     const GridPoint& hi = grid.points(at.point + 1);
     const Real f = at.fraction;
-    EvaluatedXs xs;
+    NuclideXs xs;
     xs.index = at.point - grid.grid_offsets(nuclide);
     xs.fraction = f;
     xs.elastic = lo.elastic + f * (hi.elastic - lo.elastic);
@@ -69,7 +70,7 @@ struct EvaluatedParams {
   }
 
   // A reaction's cross section where `xs` was looked up: 0 below its threshold point.
-  KOKKOS_INLINE_FUNCTION Real reaction_xs(const ReactionRecord& r, const EvaluatedXs& xs) const {
+  KOKKOS_INLINE_FUNCTION Real reaction_xs(const ReactionRecord& r, const NuclideXs& xs) const {
     if (xs.index < r.threshold) return 0;
     const Real* v = &secondaries.reals(r.xs_offset) + (xs.index - r.threshold);
     return (1 - xs.fraction) * v[0] + xs.fraction * v[1];

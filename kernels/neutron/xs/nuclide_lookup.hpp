@@ -5,7 +5,7 @@
 // the micro-XS cache the collision samples its nuclide from.
 //
 // The band's uniform number for nuclide n is the n-th number of the particle's urr stream
-// (Particle::urr_seed). The stream moves on only at collisions (kernels/neutron/evaluated_physics.hpp),
+// (Particle::urr_seed). The stream moves on only at collisions (kernels/neutron/continuous_energy_physics.hpp),
 // so the lookup before a flight and the collision after it see the same resonances, as in OpenMC.
 #include "kernels/neutron/xs/probability_tables.hpp"
 #include "kernels/particle.hpp"
@@ -20,12 +20,12 @@ KOKKOS_INLINE_FUNCTION Real urr_draw(std::uint64_t urr_seed, int nuclide) {
   return r.next();
 }
 
-// `search`: E's place in the grid search (EvaluatedParams::grid_search); `bound`: the material's
+// `search`: E's place in the grid search (NuclideParams::grid_search); `bound`: the material's
 // bound-atom scattering cross section per atom at E, or < 0 (none).
 template <class Mem>
-KOKKOS_INLINE_FUNCTION EvaluatedXs nuclide_xs(const EvaluatedParams<Mem>& d, int nuclide, Real energy, int search,
+KOKKOS_INLINE_FUNCTION NuclideXs nuclide_xs(const NuclideParams<Mem>& d, int nuclide, Real energy, int search,
                                               std::uint64_t urr_seed, bool ptables, Real bound) {
-  EvaluatedXs xs = d.lookup(nuclide, energy, search);
+  NuclideXs xs = d.lookup(nuclide, energy, search);
   if (ptables && d.nuclides(nuclide).urr.energies > 1) {
     apply_probability_tables(d, nuclide, energy, urr_draw(urr_seed, nuclide), xs);
   }
@@ -47,7 +47,7 @@ KOKKOS_INLINE_FUNCTION Real bound_scattering(const MaterialParams<Mem>& material
 // particle's urr stream; material < 0 (void) gives zeros. cache(k) = density_k * sigma_t_k of the
 // material's k-th nuclide (for sample_nuclide).
 template <class Mem, class Cache>
-KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d, const MaterialParams<Mem>& materials,
+KOKKOS_INLINE_FUNCTION MacroXs material_macro_xs(const NuclideParams<Mem>& d, const MaterialParams<Mem>& materials,
                                                   bool ptables, int material, Real energy, std::uint64_t urr_seed,
                                                   const Cache& cache) {
   MacroXs macro;
@@ -59,7 +59,7 @@ KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d,
   for (int k = begin; k < materials.offsets(material + 1); ++k) {
     const int n = materials.nuclide(k);
     const Real density = materials.density(k);
-    const EvaluatedXs xs = nuclide_xs(d, n, energy, search, urr_seed, ptables, bound);
+    const NuclideXs xs = nuclide_xs(d, n, energy, search, urr_seed, ptables, bound);
     const Real total = density * xs.total;
     macro.total += total;
     macro.absorption += density * (xs.absorption + xs.fission);
@@ -73,9 +73,9 @@ KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d,
 
 // The same where the particle is.
 template <class Mem, class Cache>
-KOKKOS_INLINE_FUNCTION MacroXs evaluated_macro_xs(const EvaluatedParams<Mem>& d, const MaterialParams<Mem>& materials,
+KOKKOS_INLINE_FUNCTION MacroXs material_macro_xs(const NuclideParams<Mem>& d, const MaterialParams<Mem>& materials,
                                                   bool ptables, const Particle& p, const Cache& cache) {
-  return evaluated_macro_xs(d, materials, ptables, p.geo.material, p.energy, p.urr_seed, cache);
+  return material_macro_xs(d, materials, ptables, p.geo.material, p.energy, p.urr_seed, cache);
 }
 
 }  // namespace keff::neutron

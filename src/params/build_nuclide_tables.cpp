@@ -1,4 +1,4 @@
-#include "src/params/build_evaluated_data.hpp"
+#include "src/params/build_nuclide_tables.hpp"
 
 #include "io/library/data_error.hpp"
 #include "src/params/build_nuclear_data.hpp"
@@ -27,7 +27,7 @@ std::string number(double v) {
 
 bool is_fission_mt(int mt) { return mt == 18 || mt == 19 || mt == 20 || mt == 21 || mt == 38; }
 
-neutron::NuRecord EvaluatedTables::add_nu(const ace::Multiplicity& nu) {
+neutron::NuRecord NuclideTables::add_nu(const ace::Multiplicity& nu) {
   neutron::NuRecord r;
   if (!nu.present) return r;
   if (!nu.polynomial.empty()) {
@@ -41,7 +41,7 @@ neutron::NuRecord EvaluatedTables::add_nu(const ace::Multiplicity& nu) {
   return r;
 }
 
-neutron::ReactionRecord EvaluatedTables::add_reaction(const ace::Reaction& r) {
+neutron::ReactionRecord NuclideTables::add_reaction(const ace::Reaction& r) {
   neutron::ReactionRecord out;
   out.mt = r.mt;
   out.threshold = r.threshold_index;
@@ -64,9 +64,9 @@ neutron::ReactionRecord EvaluatedTables::add_reaction(const ace::Reaction& r) {
   return out;
 }
 
-int EvaluatedTables::add_synthetic_nuclide(const NuclideData& d) {
-  if (!grid_points.empty()) throw std::logic_error("EvaluatedTables: a synthetic nuclide among evaluated ones");
-  neutron::EvaluatedNuclideRecord rec;
+int NuclideTables::add_synthetic_nuclide(const NuclideData& d) {
+  if (!grid_points.empty()) throw std::logic_error("NuclideTables: a synthetic nuclide among evaluated ones");
+  neutron::NuclideRecord rec;
   rec.awr = static_cast<Real>(d.awr);
   rec.elastic_angle = -1;
   rec.first_reaction = static_cast<int>(reactions.size());
@@ -96,9 +96,9 @@ int EvaluatedTables::add_synthetic_nuclide(const NuclideData& d) {
   return static_cast<int>(nuclides.size()) - 1;
 }
 
-int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
-  if (!nu_lines.empty()) throw std::logic_error("EvaluatedTables: an evaluated nuclide among synthetic ones");
-  neutron::EvaluatedNuclideRecord rec;
+int NuclideTables::add_nuclide(const ace::IncidentNeutron& n) {
+  if (!nu_lines.empty()) throw std::logic_error("NuclideTables: an evaluated nuclide among synthetic ones");
+  neutron::NuclideRecord rec;
   rec.awr = static_cast<Real>(n.awr);
   rec.kt = static_cast<Real>(n.temperature_mev * ev_per_mev);
 
@@ -166,9 +166,9 @@ int EvaluatedTables::add_nuclide(const ace::IncidentNeutron& n) {
   return static_cast<int>(nuclides.size()) - 1;
 }
 
-void EvaluatedTables::add_nu_fission(const neutron::EvaluatedNuclideRecord& rec) {
+void NuclideTables::add_nu_fission(const neutron::NuclideRecord& rec) {
   // The device's own nu(E), run here over the tables built so far.
-  neutron::EvaluatedParams<Kokkos::HostSpace> tables;
+  neutron::NuclideParams<Kokkos::HostSpace> tables;
   tables.secondaries.reals = Kokkos::View<const Real*, Kokkos::HostSpace>(secondaries.reals.data(), secondaries.reals.size());
   tables.secondaries.ints = Kokkos::View<const int*, Kokkos::HostSpace>(secondaries.ints.data(), secondaries.ints.size());
   const auto first = static_cast<std::size_t>(grid_offsets[grid_offsets.size() - 2]);
@@ -178,36 +178,36 @@ void EvaluatedTables::add_nu_fission(const neutron::EvaluatedNuclideRecord& rec)
   }
 }
 
-std::size_t EvaluatedTables::bytes(EnergyGridKind grid, int hash_bins) const {
-  return secondaries.bytes() + nuclides.size() * sizeof(neutron::EvaluatedNuclideRecord) +
+std::size_t NuclideTables::bytes(EnergyGridKind grid, int hash_bins) const {
+  return secondaries.bytes() + nuclides.size() * sizeof(neutron::NuclideRecord) +
          static_cast<std::size_t>(nuclide_grid_bytes(static_cast<double>(nuclides.size()),
                                                      static_cast<double>(grid_points.size()), grid, hash_bins)) +
          columns.size() * sizeof(neutron::EvaluatedColumns) + reactions.size() * sizeof(neutron::ReactionRecord) +
          groups.size() * sizeof(neutron::DelayedGroupRecord);
 }
 
-neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec, EnergyGridKind grid, int hash_bins,
+neutron::NuclideParams<DeviceMem> NuclideTables::to_device(const DeviceExec& exec, EnergyGridKind grid, int hash_bins,
                                                                const std::string& source) const {
   return to_device(exec, build_nuclide_grid(exec, grid_offsets, grid_points, grid, hash_bins, source));
 }
 
-neutron::EvaluatedParams<DeviceMem> EvaluatedTables::to_device(const DeviceExec& exec,
+neutron::NuclideParams<DeviceMem> NuclideTables::to_device(const DeviceExec& exec,
                                                                const NuclideGrid<DeviceMem>& grid) const {
-  neutron::EvaluatedParams<DeviceMem> d;
+  neutron::NuclideParams<DeviceMem> d;
   d.grid = grid;
   if (!columns.empty()) d.columns = keff::to_device(exec, "keff::evaluated::columns", columns);
-  if (!nu_lines.empty()) d.nu_lines = keff::to_device(exec, "keff::evaluated::nu_lines", nu_lines);
-  d.nuclides = keff::to_device(exec, "keff::evaluated::nuclides", nuclides);
-  d.reactions = keff::to_device(exec, "keff::evaluated::reactions", reactions);
-  d.groups = keff::to_device(exec, "keff::evaluated::groups", groups);
+  if (!nu_lines.empty()) d.nu_lines = keff::to_device(exec, "keff::nuclides::nu_lines", nu_lines);
+  d.nuclides = keff::to_device(exec, "keff::nuclides::nuclides", nuclides);
+  d.reactions = keff::to_device(exec, "keff::nuclides::reactions", reactions);
+  d.groups = keff::to_device(exec, "keff::nuclides::groups", groups);
   d.secondaries = secondaries.to_device(exec);
   return d;
 }
 
-neutron::EvaluatedParams<DeviceMem> build_synthetic_params(const DeviceExec& exec, const NuclideLibrary& library,
+neutron::NuclideParams<DeviceMem> build_synthetic_params(const DeviceExec& exec, const NuclideLibrary& library,
                                                            EnergyGridKind grid, int hash_bins) {
   const NuclideGrid<DeviceMem> grids = build_library_grid(exec, library, grid, hash_bins);
-  EvaluatedTables tables;
+  NuclideTables tables;
   for (const NuclideData& d : library.nuclides) tables.add_synthetic_nuclide(d);
   return tables.to_device(exec, grids);
 }
