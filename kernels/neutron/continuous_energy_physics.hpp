@@ -83,7 +83,7 @@ struct ContinuousEnergyPhysics {
       return out;
     }
     // The probability-table draws move on with the energy (OpenMC advances its URR stream likewise).
-    p.urr_seed = Lcg63::skip(p.urr_seed, static_cast<std::uint64_t>(data.n_nuclides()));
+    if (ptables) p.urr_seed = Lcg63::skip(p.urr_seed, static_cast<std::uint64_t>(data.n_nuclides()));
     // Elastic, or one of the nuclide's non-elastic reactions (no number drawn where it has none).
     const int reaction = nuclide.reactions == 0 || p.rng.next() * (xs.elastic + xs.scattering) < xs.elastic
                              ? -1

@@ -177,6 +177,7 @@ ProblemParams build_problem(const DeviceExec& exec, const model::Problem& proble
     p.n_nuclides = static_cast<int>(library.nuclides.size());
     p.gridpoints = library.nuclides.empty() ? 0 : static_cast<int>(library.nuclides.front().energy.size());
     p.nuclide_data = build_synthetic_params(exec, broadened.library, settings.energy_grid, settings.hash_bins);
+    p.ptables = false;  // it has no probability tables: no lookup asks for them, no collision moves their stream
     p.materials = build_material_params(exec, problem, library, &broadened);
     build_thermal(exec, problem, comm, library, p);
   }

@@ -45,6 +45,14 @@ struct NuclideParams {
 
   // The same, with E's `search` (grid_search(energy)).
   KOKKOS_INLINE_FUNCTION NuclideXs lookup(int nuclide, Real energy, int search) const {
+    return nu_per_lookup() ? lookup_as<true>(nuclide, energy, search) : lookup_as<false>(nuclide, energy, search);
+  }
+
+  // The lookup of one form: the synthetic library's (NuLines) or evaluated tables'. A material's lookup
+  // picks the form once, outside its loop over nuclides (nuclide_lookup.hpp), and this is forced inline
+  // in it: that loop is the hottest of continuous-energy transport.
+  template <bool NuLines>
+  KOKKOS_FORCEINLINE_FUNCTION NuclideXs lookup_as(int nuclide, Real energy, int search) const {
     const GridInterval at = grid_interval(grid, nuclide, energy, search);
     const GridPoint& lo = grid.points(at.point);
     const GridPoint& hi = grid.points(at.point + 1);
@@ -55,7 +63,7 @@ struct NuclideParams {
     xs.elastic = lo.elastic + f * (hi.elastic - lo.elastic);
     xs.absorption = lo.capture + f * (hi.capture - lo.capture);
     xs.fission = lo.fission + f * (hi.fission - lo.fission);
-    if (nu_per_lookup()) {
+    if constexpr (NuLines) {
       const NuLine& line = nu_lines(nuclide);
       xs.nu = line.constant + line.slope * (energy * Real(1.0e-6));
       xs.nu_fission = xs.nu * xs.fission;

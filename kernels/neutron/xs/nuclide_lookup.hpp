@@ -21,19 +21,29 @@ KOKKOS_INLINE_FUNCTION Real urr_draw(std::uint64_t urr_seed, int nuclide) {
 }
 
 // `search`: E's place in the grid search (NuclideParams::grid_search); `bound`: the material's
-// bound-atom scattering cross section per atom at E, or < 0 (none).
-template <class Mem>
-KOKKOS_INLINE_FUNCTION NuclideXs nuclide_xs(const NuclideParams<Mem>& d, int nuclide, Real energy, int search,
-                                              std::uint64_t urr_seed, bool ptables, Real bound) {
-  NuclideXs xs = d.lookup(nuclide, energy, search);
-  if (ptables && d.nuclides(nuclide).urr.energies > 1) {
-    apply_probability_tables(d, nuclide, energy, urr_draw(urr_seed, nuclide), xs);
+// bound-atom scattering cross section per atom at E, or < 0 (none). NuLines: the data's form
+// (NuclideParams::lookup_as); the synthetic library has no probability tables.
+template <bool NuLines, class Mem>
+KOKKOS_FORCEINLINE_FUNCTION NuclideXs nuclide_xs_as(const NuclideParams<Mem>& d, int nuclide, Real energy, int search,
+                                                    std::uint64_t urr_seed, bool ptables, Real bound) {
+  NuclideXs xs = d.template lookup_as<NuLines>(nuclide, energy, search);
+  if constexpr (!NuLines) {
+    if (ptables && d.nuclides(nuclide).urr.energies > 1) {
+      apply_probability_tables(d, nuclide, energy, urr_draw(urr_seed, nuclide), xs);
+    }
   }
   if (bound >= 0) {
     xs.elastic = bound;
     xs.total = xs.elastic + xs.absorption + xs.fission + xs.scattering;
   }
   return xs;
+}
+
+template <class Mem>
+KOKKOS_INLINE_FUNCTION NuclideXs nuclide_xs(const NuclideParams<Mem>& d, int nuclide, Real energy, int search,
+                                            std::uint64_t urr_seed, bool ptables, Real bound) {
+  return d.nu_per_lookup() ? nuclide_xs_as<true>(d, nuclide, energy, search, urr_seed, ptables, bound)
+                           : nuclide_xs_as<false>(d, nuclide, energy, search, urr_seed, ptables, bound);
 }
 
 // The material's bound-atom scattering per atom at E, or -1 outside its NCrystal table (or without one).
@@ -46,29 +56,44 @@ KOKKOS_INLINE_FUNCTION Real bound_scattering(const MaterialParams<Mem>& material
 // Macroscopic cross sections (cm^-1) of `material` at `energy`, with the probability-table bands of a
 // particle's urr stream; material < 0 (void) gives zeros. cache(k) = density_k * sigma_t_k of the
 // material's k-th nuclide (for sample_nuclide).
-template <class Mem, class Cache>
-KOKKOS_INLINE_FUNCTION MacroXs material_macro_xs(const NuclideParams<Mem>& d, const MaterialParams<Mem>& materials,
-                                                  bool ptables, int material, Real energy, std::uint64_t urr_seed,
-                                                  const Cache& cache) {
+namespace detail {
+
+template <bool NuLines, class Mem, class Cache>
+KOKKOS_INLINE_FUNCTION MacroXs material_macro_xs_as(const NuclideParams<Mem>& d, const MaterialParams<Mem>& materials,
+                                                    bool ptables, int material, Real energy, std::uint64_t urr_seed,
+                                                    const Cache& cache) {
   MacroXs macro;
-  if (material < 0) return macro;
   const Real bound = bound_scattering(materials, material, energy);
   const int search = d.grid_search(energy);
-  const bool nu_per_lookup = d.nu_per_lookup();
   const int begin = materials.offsets(material);
   for (int k = begin; k < materials.offsets(material + 1); ++k) {
     const int n = materials.nuclide(k);
     const Real density = materials.density(k);
-    const NuclideXs xs = nuclide_xs(d, n, energy, search, urr_seed, ptables, bound);
+    const NuclideXs xs = nuclide_xs_as<NuLines>(d, n, energy, search, urr_seed, ptables, bound);
     const Real total = density * xs.total;
     macro.total += total;
     macro.absorption += density * (xs.absorption + xs.fission);
     macro.fission += density * xs.fission;
-    // The synthetic library's product in its own order, which its results' bits rest on.
-    macro.nu_fission += nu_per_lookup ? density * xs.nu * xs.fission : density * xs.nu_fission;
+    if constexpr (NuLines) {
+      macro.nu_fission += density * xs.nu * xs.fission;  // the synthetic library's product order: its bits
+    } else {
+      macro.nu_fission += density * xs.nu_fission;
+    }
     cache(k - begin) = total;
   }
   return macro;
+}
+
+}  // namespace detail
+
+template <class Mem, class Cache>
+KOKKOS_INLINE_FUNCTION MacroXs material_macro_xs(const NuclideParams<Mem>& d, const MaterialParams<Mem>& materials,
+                                                  bool ptables, int material, Real energy, std::uint64_t urr_seed,
+                                                  const Cache& cache) {
+  if (material < 0) return MacroXs{};
+  return d.nu_per_lookup()
+             ? detail::material_macro_xs_as<true>(d, materials, ptables, material, energy, urr_seed, cache)
+             : detail::material_macro_xs_as<false>(d, materials, ptables, material, energy, urr_seed, cache);
 }
 
 // The same where the particle is.
