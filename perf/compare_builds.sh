@@ -4,7 +4,8 @@
 # unsorted, and sorted by material and energy with the default sorter), and the C5G7 2-D and 3-D
 # unrodded cores (lattices two deep) in history mode; where KEFF_ACE_LIBRARY names an ACE library (the
 # one scripts/setup-njoy.sh makes), the evaluated HEU metal sphere and uranyl solution too, history and
-# event; prints the median particles/s (transport, active batches) of each and their ratio.
+# event; prints the median particles/s (transport, active batches) of each and their ratio. The two
+# builds take turns going first, round by round, so that neither is favoured by its place.
 #   perf/compare_builds.sh BEFORE_BIN_DIR AFTER_BIN_DIR [ROUNDS=5] [OUT=perf/results/compare_builds]
 # BEFORE_C5G7=DIR (environment): the C5G7 inputs the before build reads, where the change rewrote
 # examples/c5g7/ in a form the older build cannot read (the same model: e.g. the folder as `git show`
@@ -21,7 +22,9 @@ sorted() {  # sorted INPUT -> the input with its event lookups sorted by materia
   echo "$tmp/$(basename "$1")"
 }
 for r in $(seq "$rounds"); do
-  for side in before after; do
+  sides="before after"
+  [ $((r % 2)) = 0 ] && sides="after before"
+  for side in $sides; do
     bin=$before c5g7=${BEFORE_C5G7:-examples/c5g7}
     [ "$side" = after ] && bin=$after c5g7=examples/c5g7
     run() { "$bin/keff" run "$@" --quiet --statepoint '' --json "$out/$side-$cfg-$r.json"; }

@@ -21,8 +21,8 @@ struct NuclideXs {
 
 template <class Mem>
 struct NuclideParams {
-  // Each nuclide's grid of energy, elastic, absorption (capture) and fission, searched as the synthetic
-  // library's is (settings.energy_grid), and its own columns at the same points.
+  // Each nuclide's grid of energy, elastic, absorption (capture) and fission with the search
+  // settings.energy_grid asks for, and at the same points the columns of its form: one of the next two.
   NuclideGrid<Mem> grid;
   Kokkos::View<const EvaluatedColumns*, Mem> columns;  // evaluated tables; empty for the synthetic library
   Kokkos::View<const NuLine*, Mem> nu_lines;           // the synthetic library's nu(E); empty for evaluated tables
@@ -40,7 +40,7 @@ struct NuclideParams {
   KOKKOS_INLINE_FUNCTION int grid_search(Real energy) const { return energy_search(grid, energy); }
 
   // Linear-linear between the grid points around E (ACE's rule), held at the grid's ends; the total is
-  // the sum of the partials, as the synthetic library's.
+  // the sum of the partials.
   KOKKOS_INLINE_FUNCTION NuclideXs lookup(int nuclide, Real energy) const { return lookup(nuclide, energy, grid_search(energy)); }
 
   // The same, with E's `search` (grid_search(energy)).

@@ -32,8 +32,10 @@ struct NuRecord {
 };
 
 // A reaction a collision can choose once it is neither elastic nor absorption nor fission: inelastic
-// levels and continuum, (n,2n), (n,3n), (n,n'alpha), ... Its cross section runs from grid point
-// `threshold` to the grid's end, at reals[xs_offset].
+// levels and continuum, (n,2n), (n,3n), (n,n'alpha), ...; or a fission reaction. Its cross section runs
+// from grid point `threshold` to the grid's end, at reals[xs_offset]; -1: none of its own (a synthetic
+// nuclide's only fission reaction, whose cross section is the grid's fission column and which is never
+// chosen among others, so never looked up).
 struct ReactionRecord {
   int mt = 0;
   int threshold = 0;
