@@ -31,10 +31,12 @@ KOKKOS_INLINE_FUNCTION int sample_scattering_reaction(const NuclideParams<Mem>& 
   return sample_reaction(d, n.first_reaction, n.reactions, xs, xi);
 }
 
+// Among a nuclide's several fission reactions (the chances 19, 20, 21, 38); with one, the caller takes it
+// and draws no xi (kernels/neutron/interactor/scatter_evaluated.hpp).
 template <class Mem>
 KOKKOS_INLINE_FUNCTION int sample_fission_reaction(const NuclideParams<Mem>& d, int nuclide, const NuclideXs& xs, Real xi) {
   const NuclideRecord& n = d.nuclides(nuclide);
-  return n.fissions == 1 ? n.first_fission : sample_reaction(d, n.first_fission, n.fissions, xs, xi);
+  return sample_reaction(d, n.first_fission, n.fissions, xs, xi);
 }
 
 // Index into d.groups of the delayed group, chosen with xi by the groups' probabilities at E.
