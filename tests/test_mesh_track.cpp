@@ -255,7 +255,9 @@ TEST(MeshWalk, RayEndAgreesWithTheWalk) {
         ASSERT_GE(w.pieces.size(), 1u);
         EXPECT_EQ(w.pieces[0].length, first);  // bit for bit: CMFD's sums stay the walk's
         EXPECT_EQ(w.pieces.size(), w.inside ? 2u : 1u);
-        if (w.inside) EXPECT_EQ(w.pieces[1].length, d - first);
+        if (w.inside) {
+          EXPECT_EQ(w.pieces[1].length, d - first);
+        }
         int beyond[3] = {start[0], start[1], start[2]};
         beyond[a] += u[a] > 0 ? 1 : -1;
         EXPECT_EQ(w.idx[a], beyond[a]);
@@ -263,7 +265,9 @@ TEST(MeshWalk, RayEndAgreesWithTheWalk) {
       }
       case RayEnd::on_face: {
         ASSERT_LE(w.faces.size(), 1u);  // now, or left to the next flight
-        if (!w.faces.empty()) EXPECT_EQ(w.faces[0], a);
+        if (!w.faces.empty()) {
+          EXPECT_EQ(w.faces[0], a);
+        }
         double total = 0;
         for (const Piece& piece : w.pieces) total += piece.length;
         EXPECT_EQ(w.pieces[0].bin, mesh.bin_of(start));
