@@ -76,9 +76,9 @@ done
 "$scripts_dir/setup-kokkos-kernels.sh"
 "$scripts_dir/setup-ncrystal.sh"
 "$scripts_dir/setup-njoy.sh"
-# OpenMPI resolves this machine's name at every MPI_Init; where neither /etc/hosts nor a resolver answers
-# for it (a bare chroot or container), each keff start waits about 5 s for DNS, and the suite's ~600
-# starts add half an hour. Said here, not mended: /etc/hosts is the machine's own.
+# OpenMPI resolves this machine's name at every MPI_Init; where neither /etc/hosts nor a resolver
+# answers for it (a bare chroot or container), each keff start waits about 5 s for DNS, and the suite's
+# several hundred starts add half an hour. Said here, not mended: /etc/hosts is the machine's own.
 if ! timeout 2 getent hosts "$(hostname)" > /dev/null 2>&1; then
   log "warning: this machine's name '$(hostname)' does not resolve at once: every MPI start (each keff run)"
   log "  will wait for DNS; add '127.0.1.1 $(hostname)' to /etc/hosts (scripts/README.md)"
