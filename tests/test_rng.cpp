@@ -29,6 +29,23 @@ TEST(Rng, SkipComposes) {
   EXPECT_EQ(Lcg63::skip(Lcg63::skip(s, a), b), Lcg63::skip(s, a + b));
 }
 
+// history_rng jumps (batch n + index) strides with the stride's own jump, then stream 2^58-step jumps: the
+// state is the one skip reaches from the seed in stream 2^58 + (batch n + index) stride steps, also where
+// that count passes 2^64.
+TEST(Rng, HistoryStreamStartsWhereSkipLands) {
+  struct Case { std::uint64_t seed, batch, n, index; RngStream stream; };
+  for (const Case& c : {Case{1, 0, 1, 0, RngStream::tracking}, Case{7, 3, 1000, 42, RngStream::source},
+                        Case{0x7fffffffffffffffULL, 97, 123457, 99999, RngStream::urr},
+                        Case{12345, 5000, 1ULL << 40, (1ULL << 40) - 1, RngStream::source_pilot}}) {
+    const std::uint64_t steps = (static_cast<std::uint64_t>(c.stream) << 58) + (c.batch * c.n + c.index) * Lcg63::stride;
+    EXPECT_EQ(history_rng(c.seed, c.stream, c.batch, c.n, c.index).state, Lcg63::skip(c.seed, steps))
+        << "seed " << c.seed << " batch " << c.batch << " index " << c.index;
+  }
+  const LcgJump a = LcgJump::power({Lcg63::mult, Lcg63::add}, 1234567), b = LcgJump::power({Lcg63::mult, Lcg63::add}, 7654321);
+  EXPECT_EQ(a.then(b).apply(99), Lcg63::skip(99, 1234567 + 7654321));
+  EXPECT_EQ(b.then(a).apply(99), a.then(b).apply(99));
+}
+
 TEST(Rng, HistoryStreamsAreReproducibleAndDistinct) {
   Lcg63 a = history_rng(7, RngStream::tracking, 3, 1000, 42);
   Lcg63 b = history_rng(7, RngStream::tracking, 3, 1000, 42);

@@ -18,8 +18,9 @@ KOKKOS_INLINE_FUNCTION Particle start_history(const TransportContext<Mem, Physic
   p.group = s.group;
   p.weight = s.weight;
   p.index = index;
-  p.rng = history_rng(ctx.control.coords, RngStream::tracking, index);
-  p.urr_seed = independent_rng(ctx.control.coords, RngStream::urr, index).state;
+  const LcgJump offset = history_offset(ctx.control.coords, index);  // the same in both streams
+  p.rng = history_rng(ctx.control.coords.seed, RngStream::tracking, offset);
+  p.urr_seed = independent_rng(ctx.control.coords.seed, RngStream::urr, offset).state;
   if (!locate(ctx.geometry, p.r, p.u, p.geo)) ctx.lose(p, LostReason::at_source);
   ctx.cmfd.start(p);
   return p;
