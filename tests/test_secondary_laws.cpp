@@ -8,6 +8,7 @@
 #include "io/library/ace/ace_data.hpp"
 #include "io/library/ace/ace_reader.hpp"
 #include "io/library/ace/xsdir.hpp"
+#include "kernels/neutron/data/cdf_search.hpp"
 #include "kernels/neutron/interactor/sample_secondary.hpp"
 #include "src/params/flatten_secondaries.hpp"
 #include "src/params/to_device.hpp"
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -249,6 +251,59 @@ TEST(SecondaryLaws, Tab1InterpolationLaws) {
   EXPECT_DOUBLE_EQ(y[1], 4.0e6);             // histogram: the left value
   EXPECT_DOUBLE_EQ(y[2], 1.0e6);             // held at the ends
   EXPECT_DOUBLE_EQ(y[3], 9.0e6);
+}
+
+// A long CDF's guide narrows the bisection to the bin the whole bisection finds: at every guide point
+// j / 64 and its neighbours in Real, and at random numbers, over CDFs with flat runs (zero-probability
+// bins), steps and a continuum that starts above 0 (after discrete lines); flattening gives a guide to
+// the long continua only.
+TEST(SecondaryLaws, GuidedCdfSearchFindsTheBisectionsBin) {
+  using neutron::cdf_bin;
+  std::vector<std::vector<Real>> cdfs;
+  for (int n : {64, 65, 200, 647, 3000}) {
+    std::vector<Real> c(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) c[k] = std::pow(static_cast<Real>(k) / (n - 1), 2.5);
+    for (int k = n / 3; k < n / 2; ++k) c[k] = c[n / 3];  // a flat run
+    for (int k = 0; k < n / 8; ++k) c[k] = 0;
+    c[n / 2 + 1] = 17.0 / 64;  // values on guide points, out of order with the run: clamp below
+    for (int k = n / 2 + 2; k < n; ++k) c[k] = std::max(c[k], c[k - 1]);
+    for (int k = 0; k <= n / 2 + 1; ++k) c[k] = std::min(c[k], Real(17.0 / 64));
+    cdfs.push_back(c);
+    std::vector<Real> after_lines(c);  // a continuum after discrete lines: from 0.3
+    for (Real& v : after_lines) v = 0.3 + 0.7 * v;
+    cdfs.push_back(after_lines);
+  }
+  Lcg63 rng;
+  for (const std::vector<Real>& c : cdfs) {
+    const int n = static_cast<int>(c.size());
+    std::vector<int> guide;
+    for (int j = 0; j <= neutron::cdf_guide_bins; ++j) guide.push_back(neutron::cdf_guide_entry(c.data(), n, j));
+    std::vector<Real> numbers;
+    for (int j = 0; j < neutron::cdf_guide_bins; ++j) {
+      const Real u = static_cast<Real>(j) / neutron::cdf_guide_bins;
+      numbers.insert(numbers.end(), {u, std::nextafter(u, Real(1)), std::nextafter(u, Real(0))});
+    }
+    for (Real v : c) numbers.insert(numbers.end(), {v, std::nextafter(v, Real(1)), std::nextafter(v, Real(0))});
+    for (int i = 0; i < 20000; ++i) numbers.push_back(rng.next());
+    for (const Real xi : numbers) {
+      if (!(xi >= 0 && xi < 1)) continue;
+      ASSERT_EQ(cdf_bin(c.data(), n, xi, guide.data()), cdf_bin(c.data(), n, xi)) << "n " << n << " xi " << xi;
+    }
+  }
+
+  SecondaryTables tables;
+  std::vector<double> e, pdf, cdf;
+  for (int k = 0; k < 100; ++k) {
+    e.push_back(k < 2 ? 0.1 * (k + 1) : 0.01 * k);
+    pdf.push_back(1.0);
+    cdf.push_back(k < 2 ? 0.1 * (k + 1) : 0.2 + 0.8 * (k - 2) / 97.0);
+  }
+  ace::EnergyLaw law = law_of(ace::EnergyLawKind::continuous_tabular);
+  law.incident_energy = {1.0, 3.0};
+  law.outgoing = {outgoing(e, pdf, cdf, 2), outgoing({0, 1, 3}, {0.8, 0.4, 0}, {0, 0.6, 1})};
+  tables.add_laws({law});
+  EXPECT_GE(tables.outgoing[0].guide, 0);  // 98 continuum points
+  EXPECT_EQ(tables.outgoing[1].guide, -1);
 }
 
 #ifdef KEFF_ACE_LIBRARY

@@ -1,5 +1,6 @@
 #include "src/params/flatten_secondaries.hpp"
 
+#include "kernels/neutron/data/cdf_search.hpp"
 #include "src/params/to_device.hpp"
 
 namespace keff {
@@ -14,6 +15,13 @@ bool linear_everywhere(const std::vector<int>& laws) {
 }
 
 }  // namespace
+
+int SecondaryTables::add_cdf_guide(int cdf_offset, int points) {
+  if (points < neutron::cdf_guide_min_points) return -1;
+  const int at = static_cast<int>(ints.size());
+  for (int j = 0; j <= neutron::cdf_guide_bins; ++j) ints.push_back(neutron::cdf_guide_entry(&reals[cdf_offset], points, j));
+  return at;
+}
 
 int SecondaryTables::append(const std::vector<double>& values, double scale) {
   const int at = static_cast<int>(reals.size());
@@ -52,7 +60,7 @@ neutron::AngleRecord SecondaryTables::add_angle(const ace::AngleTable& a) {
       r.points = static_cast<int>(a.mu.size());
       r.offset = append(a.mu, 1.0);
       append(a.pdf, 1.0);
-      append(a.cdf, 1.0);
+      r.guide = add_cdf_guide(append(a.cdf, 1.0), r.points);
       break;
   }
   return r;
@@ -105,7 +113,8 @@ int SecondaryTables::add_laws(const std::vector<ace::EnergyLaw>& source) {
           o.points = static_cast<int>(t.energy.size());
           o.offset = append(t.energy, ev_per_mev);
           append(t.pdf, 1.0 / ev_per_mev);
-          append(t.cdf, 1.0);
+          const int cdf = append(t.cdf, 1.0);
+          o.guide = add_cdf_guide(cdf + o.discrete, o.points - o.discrete);
           append(t.kalbach_r, 1.0);
           append(t.kalbach_a, 1.0);
           o.first_angle = static_cast<int>(angles.size());

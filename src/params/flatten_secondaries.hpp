@@ -20,6 +20,9 @@ class SecondaryTables {
   // Appends a TAB1 (x and y scaled: MeV to eV where they are energies); and numbers, returning their offset.
   neutron::Tab1Record add_tab1(const ace::Tab1& f, double x_scale, double y_scale);
   int append(const std::vector<double>& values, double scale);
+  // Appends the guide of the CDF of `points` at reals[cdf_offset] to ints, returning its offset, or -1
+  // where the CDF is too short to need one (kernels/neutron/data/cdf_search.hpp).
+  int add_cdf_guide(int cdf_offset, int points);
 
   neutron::SecondaryParams<DeviceMem> to_device(const DeviceExec& exec) const;
   std::size_t bytes() const;

@@ -38,6 +38,7 @@ struct AngleRecord {
   int interpolation = 2;  // tabular: 1 histogram, 2 linear-linear
   int points = 0;         // equiprobable_bins: 33 edges; tabular: mu, pdf, cdf at offset, + points, + 2 points
   int offset = 0;
+  int guide = -1;         // tabular: the CDF's guide at ints[guide] (cdf_search.hpp), or -1 (none)
 };
 
 // A reaction's cosines against incident energy: `energies` at reals[energy_offset], one AngleRecord each
@@ -58,6 +59,7 @@ struct OutgoingRecord {
   int points = 0;
   int offset = 0;
   int first_angle = 0;
+  int guide = -1;  // the continuum CDF's guide at ints[guide] (cdf_search.hpp), or -1 (none)
 };
 
 // One energy law of a reaction or delayed group.

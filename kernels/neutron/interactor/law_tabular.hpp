@@ -59,7 +59,7 @@ KOKKOS_INLINE_FUNCTION SecondaryDraw sample_tabular_law(const SecondaryParams<Me
     k = 0;
     out.energy = e[0];
   } else {
-    k = t.discrete + cdf_bin(c + t.discrete, t.points - t.discrete, xi);
+    k = t.discrete + cdf_bin(c + t.discrete, t.points - t.discrete, xi, t.guide < 0 ? nullptr : &d.ints(t.guide));
     k = Kokkos::min(k, t.points - 2);
     out.energy = invert_bin(e, p, c, k, t.interpolation, xi);
   }

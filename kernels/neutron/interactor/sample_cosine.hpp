@@ -2,20 +2,11 @@
 // Cosines from ACE angular data: one table (isotropic, 32 equiprobable bins, or tabular with histogram or
 // linear-linear PDF), and a reaction's distribution against incident energy, interpolated stochastically
 // between the two tables around E (the next one chosen with the interpolation factor's probability).
+#include "kernels/neutron/data/cdf_search.hpp"
 #include "kernels/neutron/data/secondary_data.hpp"
 #include "kernels/rng.hpp"
 
 namespace keff::neutron {
-
-// The index k of the CDF bin holding xi: cdf[k] <= xi < cdf[k + 1], in [0, n - 2].
-KOKKOS_INLINE_FUNCTION int cdf_bin(const Real* cdf, int n, Real xi) {
-  int lo = 0, hi = n - 1;
-  while (hi - lo > 1) {
-    const int mid = (lo + hi) / 2;
-    if (cdf[mid] <= xi) lo = mid; else hi = mid;
-  }
-  return lo;
-}
 
 // x in bin k of a piecewise PDF (histogram, or linear-linear between p[k] and p[k + 1]) where the CDF
 // reaches xi: the inverse of the bin's CDF.
@@ -43,7 +34,8 @@ KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const A
       const Real* m = &d.reals(a.offset);
       const Real* p = m + a.points;
       const Real* c = p + a.points;
-      mu = invert_bin(m, p, c, cdf_bin(c, a.points, xi), a.interpolation, xi);
+      const int* guide = a.guide < 0 ? nullptr : &d.ints(a.guide);
+      mu = invert_bin(m, p, c, cdf_bin(c, a.points, xi, guide), a.interpolation, xi);
       break;
     }
     default: mu = 2 * xi - 1;
