@@ -9,10 +9,14 @@ DIR/PROBLEM.seedN.json are the runs: keff's --json summaries (examples/evaluated
 --reaction-tallies JSON. Per problem: k pooled over the seeds (inverse-variance weights) for each code
 and their difference in combined sigmas; the leakage fraction, fission and absorption per source neutron
 as seed means; the 20-group flux as chi^2 over the groups where either code scored; each code's
-particles/s and the figure of merit of k, 1 / (sigma_k^2 T) with T the active batches' transport time
-(from the particles/s), as keff's over OpenMC's. A second table gives the reaction rates per source
-neutron: fission, capture (absorption - fission: every disappearance reaction, in both codes), inelastic
-scattering (MT 51-91; OpenMC's "(n,level)") and (n,2n). Standard library only.
+particles/s and the figure of merit of k, 1 / (sigma_k^2 T), as keff's over OpenMC's. Both codes'
+figures are measured alike: the particles/s and T count the active batches' whole time (OpenMC's
+"active batches" runtime; keff's batch_particles_per_second, the bank and the reductions besides
+transport), and sigma_k is the combined estimator's standard deviation over the active batches
+(keff's correction for the batches' correlation, which OpenMC does not make, widens only the k sigma
+of the agreement column). A second table gives the reaction rates per source neutron: fission,
+capture (absorption - fission: every disappearance reaction, in both codes), inelastic scattering
+(MT 51-91; OpenMC's "(n,level)") and (n,2n). Standard library only.
 """
 import argparse
 import glob
@@ -62,10 +66,11 @@ def keff_figures(run):
         j = reactions["scores"].index(score)
         return reactions["mean"][j], reactions["std_dev"][j]
 
-    return {"k": (k["mean"], k_sigma), "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
+    return {"k": (k["mean"], k_sigma), "k_batch_std": k["std"],
+            "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
             "fission": total("fission"), "absorption": total("absorption"), "flux": column("flux"),
             "capture": difference(total("absorption"), total("fission")), "inelastic": reaction("inelastic"),
-            "n2n": reaction("(n,2n)"), "rate": run["particles_per_second"], "active": active_histories(run)}
+            "n2n": reaction("(n,2n)"), "rate": run["batch_particles_per_second"], "active": active_histories(run)}
 
 
 def difference(a, b):
@@ -81,15 +86,17 @@ def active_histories(run):
 
 def openmc_figures(run):
     r = {name: (v["mean"], v["std"]) for name, v in run["reactions"].items()}
-    return {"k": (run["k"], run["k_std"]), "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
+    return {"k": (run["k"], run["k_std"]), "k_batch_std": run["k_std"],
+            "leakage": (run["leakage"]["mean"], run["leakage"]["std"]),
             "fission": r["fission"], "absorption": r["absorption"], "capture": difference(r["absorption"], r["fission"]),
             "inelastic": r["inelastic"], "n2n": r["(n,2n)"],
             "flux": (run["flux"]["mean"], run["flux"]["std"]), "rate": run["particles_per_second"]}
 
 
 def figure_of_merit(f, histories):
-    """1 / (sigma_k^2 T): T the transport time of `histories` active histories at the run's rate."""
-    return f["rate"] / (f["k"][1] ** 2 * histories)
+    """1 / (sigma_k^2 T): T the time of `histories` active histories at the run's rate, sigma_k the
+    combined estimator's standard deviation over the batches."""
+    return f["rate"] / (f["k_batch_std"] ** 2 * histories)
 
 
 def flux_mean(figures):
