@@ -4,6 +4,7 @@
 // starts at a state derived only from (seed, stream, batch, global particle index), so the numbers it
 // draws do not depend on which thread, rank or transport mode runs it. There is no shared pool.
 #include "kernels/vocabulary/batch.hpp"
+#include "kernels/vocabulary/splitmix64.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -122,13 +123,8 @@ KOKKOS_INLINE_FUNCTION Lcg63 history_rng(const BatchCoordinates& c, RngStream st
   return history_rng(c.seed, stream, history_offset(c, index));
 }
 
-// splitmix64's output function: neighbouring inputs give unrelated words.
-KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+// splitmix64's word after z: neighbouring inputs give unrelated words.
+KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t z) { return splitmix64_next(z); }
 
 // A stream independent of the history's tracking stream, for numbers the history draws beside it: laid
 // out as history_rng's, from the seed mixed with the stream's number, a point of the cycle unrelated to

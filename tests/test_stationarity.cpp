@@ -2,6 +2,7 @@
 // its false-alarm rate on stationary correlated series (src/README.md quotes it), and the verdict's words.
 #include <gtest/gtest.h>
 
+#include "kernels/vocabulary/splitmix64.hpp"
 #include "src/host/stationarity.hpp"
 
 #include <cmath>
@@ -28,12 +29,7 @@ class Normals {
   }
 
  private:
-  std::uint64_t bits() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t bits() { return splitmix64_next(state_); }
   std::uint64_t state_;
 };
 

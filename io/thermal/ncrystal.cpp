@@ -5,6 +5,7 @@
 #include "io/input_file.hpp"
 #include "io/limits.hpp"
 #include "io/printable.hpp"
+#include "kernels/vocabulary/splitmix64.hpp"
 
 #include "NCrystal/NCrystal.hh"
 
@@ -47,12 +48,7 @@ class TableRng final : public NCrystal::RNG {
   double actualGenerate() override { return (static_cast<double>(next() >> 11) + 1.0) * 0x1.0p-53; }
 
  private:
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return splitmix64_next(state_); }
   std::uint64_t state_;
 };
 

@@ -47,6 +47,7 @@
 
 #include "io/limits.hpp"
 #include "io/test_point.hpp"
+#include "kernels/vocabulary/splitmix64.hpp"
 #include "kernels/vocabulary/types.hpp"
 #include "src/host/interrupt.hpp"
 
@@ -100,15 +101,10 @@ double det_log(double x) {
   return k * ln2 + 2.0 * s * sum;
 }
 
-// splitmix64: a tiny, well-mixed generator with a specified output.
+// splitmix64 (kernels/vocabulary/splitmix64.hpp), with the draws the synthetic library makes.
 struct SplitMix64 {
   std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return splitmix64_next(state); }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
   double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
   double log_uniform(double lo, double hi) { return lo * det_exp(det_log(hi / lo) * uniform()); }

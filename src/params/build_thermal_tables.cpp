@@ -4,6 +4,7 @@
 #include "io/input/settings_rows.hpp"
 #include "io/thermal/ncrystal.hpp"
 #include "io/test_point.hpp"
+#include "kernels/vocabulary/splitmix64.hpp"
 #include "src/host/interrupt.hpp"
 #include "src/params/to_device.hpp"
 
@@ -197,7 +198,7 @@ ThermalTablesBuilt build_thermal_tables(const DeviceExec& exec, const model::Pro
     const ThermalTableOut out{host.energy.data(), &host.xs_elastic(t, 0), &host.xs_inelastic(t, 0),
                               &host.elastic_mu(t, 0, 0), &host.inelastic_shift(t, 0, 0), &host.inelastic_mu(t, 0, 0)};
     try {
-      tabulate_ncrystal_into(mat.ncrystal_opened, spec, settings.seed * 0x9E3779B97F4A7C15ULL + t, exec.concurrency(),
+      tabulate_ncrystal_into(mat.ncrystal_opened, spec, settings.seed * splitmix64_gamma + t, exec.concurrency(),
                              stop, out);
     } catch (const ThermalTableStopped& e) {
       built.stopped = "while the NCrystal table of material '" + mat.name + "' (" + std::to_string(t + 1) + " of " +
