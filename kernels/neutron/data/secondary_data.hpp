@@ -2,6 +2,7 @@
 // Secondary distributions on the device (Params: built once by src/params/flatten_secondaries, read-only
 // in kernels): the records of secondary_records.hpp and the two arrays they index. A reaction or delayed
 // group names its laws as a range [first, first + count) of `laws`.
+#include "kernels/neutron/data/cdf_search.hpp"
 #include "kernels/neutron/data/secondary_records.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -24,11 +25,7 @@ struct SecondaryParams {
     const Real* ys = xs + n;
     if (n == 1 || x <= xs[0]) return ys[0];
     if (x >= xs[n - 1]) return ys[n - 1];
-    int lo = 0, hi = n - 1;  // xs[lo] <= x < xs[hi]
-    while (hi - lo > 1) {
-      const int mid = (lo + hi) / 2;
-      if (xs[mid] <= x) lo = mid; else hi = mid;
-    }
+    const int lo = cdf_bin(xs, n, x), hi = lo + 1;  // xs[lo] <= x < xs[hi]
     int law = 2;
     for (int r = 0; r < f.regions; ++r) {
       if (hi < ints(f.regions_offset + 2 * r)) { law = ints(f.regions_offset + 2 * r + 1); break; }
