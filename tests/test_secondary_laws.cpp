@@ -265,7 +265,7 @@ TEST(SecondaryLaws, GuidedCdfSearchFindsTheBisectionsBin) {
     for (int k = 0; k < n; ++k) c[k] = std::pow(static_cast<Real>(k) / (n - 1), 2.5);
     for (int k = n / 3; k < n / 2; ++k) c[k] = c[n / 3];  // a flat run
     for (int k = 0; k < n / 8; ++k) c[k] = 0;
-    c[n / 2 + 1] = 17.0 / 64;  // values on guide points, out of order with the run: clamp below
+    c[n / 2 + 1] = 17.0 / 64;  // a value on a guide point; the values around it clamped to stay monotone
     for (int k = n / 2 + 2; k < n; ++k) c[k] = std::max(c[k], c[k - 1]);
     for (int k = 0; k <= n / 2 + 1; ++k) c[k] = std::min(c[k], Real(17.0 / 64));
     cdfs.push_back(c);
