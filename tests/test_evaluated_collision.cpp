@@ -56,7 +56,7 @@ std::vector<Outcome> run(const NuclideTables& tables, Case what, double energy_e
           neutron::emit_from_reaction(d, reaction, d.nuclides(0).awr, e, u, rng);
         } else {
           int group = -2;
-          e = neutron::fission_neutron_energy(d, 0, d.lookup(0, e0), e0, neutron::nu_split(d, 0, e0), rng, &group);
+          e = neutron::fission_neutron_energy(d, 0, d.lookup(0, e0), e0, d.nu(d.nuclides(0).nu_total, e0), rng, &group);
           extra = group;
         }
         out(i) = Outcome{e, u.z, extra};

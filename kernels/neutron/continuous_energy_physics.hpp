@@ -67,18 +67,18 @@ struct ContinuousEnergyPhysics {
     const NuclideXs xs = nuclide_xs(data, n, energy, data.grid_search(energy), p.urr_seed, ptables, bound);
     const NuclideRecord& nuclide = data.nuclides(n);
 
-    const NuSplit nu = xs.fission > 0 ? nu_split(data, n, energy) : NuSplit{};
+    const Real nu_total = xs.fission > 0 ? data.nu(nuclide.nu_total, energy) : Real(0);
     if (xs.fission > 0) {
-      const Real expected = p.weight * nu.total * xs.fission / (xs.total * k_prev);
+      const Real expected = p.weight * nu_total * xs.fission / (xs.total * k_prev);
       bank_fission_sites(p, expected, bank, [&](Site& s, Lcg63& rng) {
         int group = -1;
-        s.energy = fission_neutron_energy(data, n, xs, energy, nu, rng, &group);
+        s.energy = fission_neutron_energy(data, n, xs, energy, nu_total, rng, &group);
       });
     }
 
     const Real absorption = xs.absorption + xs.fission;
     if (p.rng.next() * xs.total < absorption) {
-      out.k_absorption = p.weight * nu.total * xs.fission / absorption;
+      out.k_absorption = p.weight * nu_total * xs.fission / absorption;
       p.fate = Fate::absorbed;
       return out;
     }

@@ -84,27 +84,18 @@ KOKKOS_INLINE_FUNCTION int reaction_neutrons(const NuclideParams<Mem>& d, int re
   return whole + (rng.next() < y - whole ? 1 : 0);
 }
 
-// Total and delayed nu of `nuclide` at `energy`: what each of a collision's fission neutrons is drawn
-// with, evaluated once per collision.
-struct NuSplit {
-  Real total = 0, delayed = 0;
-};
-template <class Mem>
-KOKKOS_INLINE_FUNCTION NuSplit nu_split(const NuclideParams<Mem>& d, int nuclide, Real energy) {
-  const NuclideRecord& n = d.nuclides(nuclide);
-  return {d.nu(n.nu_total, energy), n.groups > 0 ? d.nu(n.nu_delayed, energy) : Real(0)};
-}
-
-// A fission neutron of `nuclide` hit at `energy`: delayed with probability nu.delayed / nu.total (no
-// number drawn without delayed neutrons), its energy then from a delayed group's spectrum (its group in
-// *group), else prompt from the fission reaction's spectrum (*group = -1). Isotropic in the laboratory
-// frame, as the caller draws it.
+// A fission neutron of `nuclide` hit at `energy`, of a collision whose total nu there is `nu_total`:
+// delayed with probability nu_delayed / nu_total (no number drawn without delayed neutrons), its energy
+// then from a delayed group's spectrum (its group in *group), else prompt from the fission reaction's
+// spectrum (*group = -1). Isotropic in the laboratory frame, as the caller draws it. Delayed nu is
+// evaluated here, per neutron banked, not per collision: most collisions with a fissile nuclide bank none.
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real fission_neutron_energy(const NuclideParams<Mem>& d, int nuclide, const NuclideXs& xs,
-                                                   Real energy, const NuSplit& nu, Lcg63& rng, int* group) {
+                                                   Real energy, Real nu_total, Lcg63& rng, int* group) {
   const NuclideRecord& n = d.nuclides(nuclide);
+  const Real nu_delayed = n.groups > 0 ? d.nu(n.nu_delayed, energy) : Real(0);
   Real e_out;
-  if (nu.delayed > 0 && rng.next() * nu.total < nu.delayed) {
+  if (nu_delayed > 0 && rng.next() * nu_total < nu_delayed) {
     const int g = sample_delayed_group(d, nuclide, energy, rng.next());
     *group = g - n.first_group;
     const DelayedGroupRecord& dg = d.groups(g);
