@@ -77,8 +77,10 @@ struct NuclideParams {
     return xs;
   }
 
-  // A reaction's cross section where `xs` was looked up: 0 below its threshold point.
+  // A reaction's cross section where `xs` was looked up: 0 below its threshold point. Never asked of a
+  // reaction without a cross section of its own (xs_offset -1, a synthetic nuclide's fission).
   KOKKOS_INLINE_FUNCTION Real reaction_xs(const ReactionRecord& r, const NuclideXs& xs) const {
+    KOKKOS_EXPECTS(r.xs_offset >= 0);  // KEFF_EXPECT (kernels/contracts.hpp), which this layer cannot include
     if (xs.index < r.threshold) return 0;
     const Real* v = &secondaries.reals(r.xs_offset) + (xs.index - r.threshold);
     return (1 - xs.fraction) * v[0] + xs.fraction * v[1];
