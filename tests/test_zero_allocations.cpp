@@ -218,6 +218,32 @@ TEST(ZeroAllocations, StateEstimateCountsCmfdScoreCopies) {
   EXPECT_NEAR(transport_state_bytes(exec, n, 0.0), allocated, 0.02 * allocated + 4096);
 }
 
+// With tallies: a copy of their sums per thread on the host (kernels/tally/tally_score.hpp), counted in the
+// estimate and labelled keff::, unless the copies together would pass tally_copies_max_bytes.
+TEST(ZeroAllocations, StateEstimateCountsTallyCopies) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const Exec exec;
+  const double copies = scatter_copies(exec);
+  const auto too_many = static_cast<std::int64_t>(tally_copies_max_bytes / sizeof(Fixed) / std::max(copies, 1.0)) + 1;
+  for (const std::int64_t values : {std::int64_t{60}, too_many}) {
+    TransportStateSizes n;
+    n.bank_capacity = 3000;
+    n.tally_values = values;
+    std::optional<TransportState<Exec>> allocated_state;
+    const std::vector<std::string> labels =
+        allocations_during([&] { allocated_state.emplace(allocate_transport_state(exec, n)); });
+    const auto& state = *allocated_state;
+    for (const auto& label : labels) EXPECT_EQ(label.rfind("keff::", 0), 0u) << label;
+    const bool per_thread = sums_per_thread<Exec::memory_space> && values < too_many;
+    EXPECT_EQ(state.tally_per_thread, per_thread) << values << " values";
+    const bool named = std::find(labels.begin(), labels.end(), "keff::state::tally_sums_per_thread") != labels.end();
+    EXPECT_EQ(named, per_thread) << values << " values";
+    const auto allocated = static_cast<double>(state.bytes());
+    EXPECT_GE(allocated, (1 + (per_thread ? copies : 0)) * static_cast<double>(values) * sizeof(Fixed));
+    EXPECT_NEAR(transport_state_bytes(exec, n, 0.0), allocated, 0.02 * allocated + 4096) << values << " values";
+  }
+}
+
 // The same for the source cycle's State (kernels/source_state.hpp).
 TEST(ZeroAllocations, SourceStateEstimateIsWhatIsAllocated) {
   SourceStateSizes n;

@@ -5,11 +5,14 @@
 // bits for any thread count, rank count, transport mode or domain decomposition (kernels/fixed_point.hpp).
 #include "kernels/collision_outcome.hpp"
 #include "kernels/fixed_point.hpp"
+#include "kernels/scatter_sums.hpp"
 #include "kernels/tally/mesh_track.hpp"
 #include "kernels/tally/tally_filters.hpp"
 #include "kernels/tally/tally_params.hpp"
 
 #include <Kokkos_Core.hpp>
+
+#include <cstdint>
 
 namespace keff {
 
@@ -62,11 +65,14 @@ KOKKOS_INLINE_FUNCTION Real analog_value(TallyScore s, const TallyCollision& c, 
 
 }  // namespace detail
 
-// What transport scores into: the tallies' Params and this batch's fixed-point sums.
+// What transport scores into: the tallies' Params and this batch's fixed-point sums, or on the host
+// each thread's copy of them.
 template <class Mem>
 struct Tallies {
   TallyParams<Mem> params;
   Kokkos::View<Fixed*, Mem> sums;
+  ScatterSums<Fixed*, Mem> copies;  // with per_thread: what each thread adds to, gathered into sums
+  bool per_thread = false;
 
   // A flight from r0 over distance d along p.u, in the particle's cell, material and energy; called
   // before the particle moves (kernels/transport/step_advance.hpp).
@@ -157,12 +163,22 @@ struct Tallies {
       const std::int64_t base = t.offset + bin * t.n_scores;
       for (int k = 0; k < t.n_scores; ++k) {
         const Real value = amount * rate(params.scores(t.first_score + k));
-        if (value > 0) Kokkos::atomic_add(&sums(base + k), to_fixed<tally_fraction_bits>(value));
+        if (value > 0) add_fixed(base + k, to_fixed<tally_fraction_bits>(value));
       }
       int j = t.n_filters - 1;  // the next combination, the last filter fastest
       while (j >= 0 && ++pick[j] == m[j].n) pick[j--] = 0;
       if (j < 0) return;
     }
+  }
+
+  KOKKOS_INLINE_FUNCTION void add_fixed(std::int64_t i, Fixed value) const {
+    if constexpr (sums_per_thread<Mem>) {
+      if (per_thread) {
+        copies.access()(i) += value;
+        return;
+      }
+    }
+    Kokkos::atomic_add(&sums(i), value);
   }
 };
 

@@ -47,6 +47,8 @@ struct TransportState {
 
   FissionBank<Mem> bank;                  // sites banked this batch, in the order they were pushed
   Kokkos::View<Fixed*, Mem> tally_sums;   // this batch's tally scores
+  ScatterSums<Fixed*, Mem> tally_copies;  // with tally_per_thread: each thread's (kernels/tally/tally_score.hpp)
+  bool tally_per_thread = false;
   CmfdTally<Mem> cmfd;                    // this batch's CMFD scores (zero-size without CMFD)
   Kokkos::View<Fixed* [population_sum_count], Kokkos::LayoutRight, Mem> population_sums;  // kernels/population_scores.hpp
   ScatterSums<Fixed* [population_sum_count], Mem> population_adds;                       // what transport adds them in
@@ -64,22 +66,39 @@ struct TransportState {
   std::size_t bytes() const {
     const auto b = [](const auto& v) { return v.span() * sizeof(typename std::decay_t<decltype(v)>::value_type); };
     const std::size_t copies = 1 + static_cast<std::size_t>(sum_copies);
-    return b(bank.sites) + b(tally_sums) + (population_sums.span() + cmfd.scores.size()) * copies * sizeof(Fixed) + workspace.bytes() +
-           slots.bytes() + spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes() +
+    const std::size_t tally_copies_bytes = tally_per_thread ? static_cast<std::size_t>(sum_copies) * b(tally_sums) : 0;
+    return b(bank.sites) + b(tally_sums) + tally_copies_bytes +
+           (population_sums.span() + cmfd.scores.size()) * copies * sizeof(Fixed) + workspace.bytes() + slots.bytes() +
+           spare_slots.bytes() - spare_slots.ended.span() * sizeof(BatchCounters) + queues.bytes() +
            b(secondaries.records);
   }
 };
 
+// On the host the tally sums get a copy per thread (kernels/tally/tally_score.hpp) while all the copies
+// together stay within this: a mesh tally of millions of bins on many cores is added to atomically
+// instead, as on GPUs.
+inline constexpr double tally_copies_max_bytes = 64.0 * 1024 * 1024;
+
+template <class Exec>
+bool tallies_per_thread(const Exec& exec, std::int64_t tally_values) {
+  const double copies = scatter_copies(exec);
+  return copies > 0 && tally_values > 0 &&
+         copies * static_cast<double>(tally_values) * sizeof(Fixed) <= tally_copies_max_bytes;
+}
+
 // What allocate_transport_state will allocate on `exec`, before it does (src/host/memory_check.hpp), in
 // doubles so that no size overflows: a row of history-mode scratch per thread (exec.concurrency()), on
-// the host a copy of CMFD's scores per thread too, `bytes_per_slot` per event slot (event_slot_bytes)
-// and the counting sort's key offsets. A test holds it to the allocated bytes().
+// the host a copy of CMFD's scores and of the tallies (within tally_copies_max_bytes) per thread too,
+// `bytes_per_slot` per event slot (event_slot_bytes) and the counting sort's key offsets. A test holds it
+// to the allocated bytes().
 template <class Exec>
 double transport_state_bytes(const Exec& exec, const TransportStateSizes& n, double bytes_per_slot) {
   const double concurrency = exec.concurrency();
   const double copies = 1 + scatter_copies(exec);  // kernels/scatter_sums.hpp
   const double cmfd = n.cmfd_groups > 0 ? cmfd_tally_values(n.cmfd_mesh, n.cmfd_groups) : 0.0;
-  const double tally = (static_cast<double>(n.tally_values) + (3.0 * n.populations + cmfd) * copies) * sizeof(Fixed);
+  const double tally_copies = tallies_per_thread(exec, n.tally_values) ? copies - 1 : 0;
+  const double tally =
+      (static_cast<double>(n.tally_values) * (1 + tally_copies) + (3.0 * n.populations + cmfd) * copies) * sizeof(Fixed);
   const double scratch = concurrency * (n.event_slots > 0 ? 1 : std::max(n.max_nuclides, 1)) * sizeof(Real);
   const double sort_offsets =
       (event_sort_keys(n.event_slots, n.event_order, n.n_materials, n.n_groups) + 1.0) * sizeof(int);
@@ -121,9 +140,13 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
   const bool spare = n.event_slots > 0 && n.event_order.moves_particles();
   const auto population_sums =
       state_view<Kokkos::View<Fixed* [population_sum_count], Kokkos::LayoutRight, Mem>>(exec, "population_sums", n.populations);
+  const auto tally_sums = state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values);
+  const bool tally_per_thread = tallies_per_thread(exec, n.tally_values);
   return TransportState<Exec>{
       bank,
-      state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values),
+      tally_sums,
+      tally_per_thread ? scatter_sums_over(exec, tally_sums) : ScatterSums<Fixed*, Mem>{},
+      tally_per_thread,
       allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
       population_sums,
       scatter_sums_over(exec, population_sums),
