@@ -1,6 +1,6 @@
 #pragma once
 // Per-thread scratch for history-based transport, allocated once per run and handed to kernels: nothing
-// in a transport step allocates. A thread acquires a UniqueToken and uses row token.value().
+// in a transport step allocates. A thread acquires a row from the UniqueToken and releases it after.
 //
 // Layout: [token][nuclide] in the execution space's own array layout. On a CPU (LayoutRight) a thread's
 // row is contiguous and no two threads share a cache line but at row ends; on a GPU (LayoutLeft) entry k

@@ -27,8 +27,10 @@ struct HistoryTransport {
   Workspace<Exec> ws;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, BatchCounters& sums) const {
-    Kokkos::Experimental::AcquireUniqueToken<Exec> token(ws.token);
-    const auto cache = Kokkos::subview(ws.micro_xs, token.value(), Kokkos::ALL);
+    // The token itself, not an AcquireUniqueToken: that copies the token, and on the host a copy holds the
+    // execution space instance, whose reference count every history would then add to atomically.
+    const int row = ws.token.acquire();
+    const auto cache = Kokkos::subview(ws.micro_xs, row, Kokkos::ALL);
     Particle p = start_history(ctx, source(i), ctx.control.coords.local.first + i);
     count_start(p, sums);
     do {
@@ -42,6 +44,7 @@ struct HistoryTransport {
       }
       ctx.finish(p, sums);
     } while (ctx.resume_secondary(p, sums));
+    ws.token.release(row);
   }
 
   KOKKOS_INLINE_FUNCTION void init(BatchCounters& v) const { v = BatchCounters{}; }
