@@ -15,6 +15,7 @@
 // speed follows y^2 exp(-y^2).
 #include "kernels/free_gas_rate.hpp"
 #include "kernels/particle.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 
 namespace keff {
 
@@ -34,7 +35,7 @@ KOKKOS_INLINE_FUNCTION Vec3 sample_target_velocity(Real energy, Vec3 u, Real awr
       y = Kokkos::sqrt(-Kokkos::log(rng.next()) - Kokkos::log(rng.next()) * c * c);
     }
     mu = 2 * rng.next() - 1;
-    const Real relative = Kokkos::sqrt(Kokkos::fmax(Real(0), y_n * y_n + y * y - 2 * y_n * y * mu));
+    const Real relative = Kokkos::sqrt(at_least(Real(0), y_n * y_n + y * y - 2 * y_n * y * mu));
     if (rng.next() * (y_n + y) < relative) break;
   }
   return (y / beta) * rotate_direction(u, mu, rng);
@@ -51,7 +52,7 @@ KOKKOS_INLINE_FUNCTION void scatter_off_moving_target(Particle& p, Real awr, Vec
   const Real e_out = dot(v_out, v_out);
   const Real speed = Kokkos::sqrt(e_out);
   if (speed > 0) p.u = (1 / speed) * v_out;
-  p.energy = Kokkos::fmin(Kokkos::fmax(e_out, constants::energy_min_ev), constants::energy_max_ev);
+  p.energy = clamped(e_out, constants::energy_min_ev, constants::energy_max_ev);
 }
 
 }  // namespace keff

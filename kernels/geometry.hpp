@@ -24,7 +24,8 @@ namespace keff {
 
 // The smaller and the larger of two distances, which are never NaN ("none" is constants::infinity):
 // plain comparisons, which every compiler inlines, where a host build calls libm for
-// Kokkos::fmin/fmax (perf/RESULTS.md, "Where the time goes, before and after").
+// Kokkos::fmin/fmax (perf/RESULTS.md, "Where the time goes, before and after"). For values that may be
+// NaN: kernels/vocabulary/bounds.hpp.
 KOKKOS_INLINE_FUNCTION Real smaller(Real a, Real b) { return b < a ? b : a; }
 KOKKOS_INLINE_FUNCTION Real larger(Real a, Real b) { return b > a ? b : a; }
 

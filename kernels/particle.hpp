@@ -4,6 +4,7 @@
 // (kernels/transport/particle_slots.hpp), and both call the same device step functions (kernels/transport/step_*.hpp).
 #include "kernels/geometry_data.hpp"
 #include "kernels/rng.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 #include "kernels/vocabulary/vec3.hpp"
 #include "kernels/xs_data.hpp"
 
@@ -66,7 +67,7 @@ struct Particle {
 KOKKOS_INLINE_FUNCTION Vec3 sample_isotropic(Lcg63& rng) {
   const Real mu = 2.0 * rng.next() - 1.0;
   const Real phi = 2.0 * constants::pi * rng.next();
-  const Real s = Kokkos::sqrt(Kokkos::fmax(0.0, 1.0 - mu * mu));
+  const Real s = Kokkos::sqrt(at_least(0.0, 1.0 - mu * mu));
   return {s * Kokkos::cos(phi), s * Kokkos::sin(phi), mu};
 }
 
@@ -74,7 +75,7 @@ KOKKOS_INLINE_FUNCTION Vec3 sample_isotropic(Lcg63& rng) {
 KOKKOS_INLINE_FUNCTION Vec3 rotate_direction(Vec3 u, Real mu, Lcg63& rng) {
   const Real phi = 2.0 * constants::pi * rng.next();
   const Real cp = Kokkos::cos(phi), sp = Kokkos::sin(phi);
-  const Real a = Kokkos::sqrt(Kokkos::fmax(0.0, 1.0 - mu * mu));
+  const Real a = Kokkos::sqrt(at_least(0.0, 1.0 - mu * mu));
   Vec3 out;
   if (Kokkos::fabs(u.z) < 0.9999) {
     const Real b = Kokkos::sqrt(1.0 - u.z * u.z);
@@ -82,7 +83,7 @@ KOKKOS_INLINE_FUNCTION Vec3 rotate_direction(Vec3 u, Real mu, Lcg63& rng) {
     out.y = mu * u.y + a * (u.y * u.z * cp + u.x * sp) / b;
     out.z = mu * u.z - a * b * cp;
   } else {  // u nearly along z: the formula above loses precision, rotate about y instead
-    const Real c = Kokkos::sqrt(Kokkos::fmax(0.0, 1.0 - u.y * u.y));
+    const Real c = Kokkos::sqrt(at_least(0.0, 1.0 - u.y * u.y));
     out.x = mu * u.x + a * (u.x * u.y * cp + u.z * sp) / c;
     out.y = mu * u.y - a * c * cp;
     out.z = mu * u.z + a * (u.y * u.z * cp - u.x * sp) / c;

@@ -11,6 +11,7 @@
 // With settings.thermal_tables = false (host backends) NCrystal answers instead, through the host calls
 // io/thermal provides (ThermalHostCalls), with the particle's own random numbers.
 #include "kernels/particle.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 #include "kernels/xs_data.hpp"
 
 namespace keff {
@@ -51,7 +52,7 @@ KOKKOS_INLINE_FUNCTION void scatter_thermal(Particle& p, const ThermalTables<Mem
   if (th.direct.self) {
     KOKKOS_IF_ON_HOST((double e_out = 0, mu_out = 1;
                        th.direct.scatter(th.direct.self, t, p.energy, &draw_from_particle, &p.rng, &e_out, &mu_out);
-                       p.energy = Kokkos::fmin(Kokkos::fmax(e_out, constants::energy_min_ev), constants::energy_max_ev);
+                       p.energy = clamped(e_out, constants::energy_min_ev, constants::energy_max_ev);
                        p.u = rotate_direction(p.u, mu_out, p.rng); return;))
     KOKKOS_IF_ON_DEVICE((Kokkos::abort("keff: NCrystal is called on the host only (settings.thermal_tables)");))
   }
@@ -69,11 +70,10 @@ KOKKOS_INLINE_FUNCTION void scatter_thermal(Particle& p, const ThermalTables<Mem
   if (j > samples - 1) j = samples - 1;
   Real mu = 1;
   if (elastic) {
-    mu = Kokkos::fmax(Real(-1), 1 - (1 - th.elastic_mu(t, k, j)) * th.energy(k) / p.energy);
+    mu = at_least(Real(-1), 1 - (1 - th.elastic_mu(t, k, j)) * th.energy(k) / p.energy);
   } else {
     mu = th.inelastic_mu(t, k, j);
-    p.energy = Kokkos::fmin(Kokkos::fmax(p.energy + th.inelastic_shift(t, k, j), constants::energy_min_ev),
-                            constants::energy_max_ev);
+    p.energy = clamped(p.energy + th.inelastic_shift(t, k, j), constants::energy_min_ev, constants::energy_max_ev);
   }
   p.u = rotate_direction(p.u, mu, p.rng);
 }

@@ -4,12 +4,13 @@
 // library's Watt spectrum with fixed parameters. Energies in eV.
 #include "kernels/neutron/interactor/law_tabular.hpp"
 #include "kernels/sample_maxwell.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 
 namespace keff::neutron {
 
 // Law 3: the centre-of-mass energy of a neutron leaving a level, E' = (A/(A+1))^2 (E - (A+1)/A |Q|).
 KOKKOS_INLINE_FUNCTION Real level_scattering_energy(const LawRecord& law, Real energy) {
-  return Kokkos::fmax(Real(0), law.c1 * (energy - law.c0));
+  return at_least(Real(0), law.c1 * (energy - law.c0));
 }
 
 // Laws 7 and 11 are restricted to E' <= L = E - U (the restriction energy). Where L is several times the
@@ -94,7 +95,7 @@ KOKKOS_INLINE_FUNCTION Real sample_watt_law(const SecondaryParams<Mem>& d, const
 KOKKOS_INLINE_FUNCTION SecondaryDraw sample_n_body(const LawRecord& law, Real energy, Real awr, Real q_value, Lcg63& rng) {
   const int bodies = static_cast<int>(law.c0);
   const Real ap = law.c1;
-  const Real e_max = Kokkos::fmax(Real(0), (ap - 1) / ap * (awr / (awr + 1) * energy + q_value));
+  const Real e_max = at_least(Real(0), (ap - 1) / ap * (awr / (awr + 1) * energy + q_value));
   const Real x = sample_maxwell(1, rng);
   Real y;
   if (bodies == 3) {

@@ -5,6 +5,7 @@
 // table's range to the range interpolated at E ("unit-base interpolation", as MCNP and NJOY do it);
 // discrete lines are not scaled. Laws 44 and 61 also give the cosine, correlated with E'.
 #include "kernels/neutron/interactor/sample_cosine.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 
 namespace keff::neutron {
 
@@ -68,7 +69,7 @@ KOKKOS_INLINE_FUNCTION SecondaryDraw sample_tabular_law(const SecondaryParams<Me
     const Real lo_l = l == i ? lo_i : lo_j, hi_l = l == i ? hi_i : hi_j;
     if (hi_l > lo_l) out.energy = lo + (out.energy - lo_l) * (hi - lo) / (hi_l - lo_l);
   }
-  out.energy = Kokkos::fmax(out.energy, Real(0));
+  out.energy = at_least(Real(0), out.energy);
 
   if (law.tag == LawTag::kalbach_mann) {
     const Real* rr = c + t.points;

@@ -5,6 +5,7 @@
 #include "kernels/neutron/data/cdf_search.hpp"
 #include "kernels/neutron/data/secondary_data.hpp"
 #include "kernels/rng.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 
 namespace keff::neutron {
 
@@ -15,7 +16,7 @@ KOKKOS_INLINE_FUNCTION Real invert_bin(const Real* x, const Real* p, const Real*
   if (interpolation == 1 || x[k + 1] == x[k]) return p[k] > 0 ? x[k] + dc / p[k] : x[k];
   const Real slope = (p[k + 1] - p[k]) / (x[k + 1] - x[k]);
   if (slope == 0) return p[k] > 0 ? x[k] + dc / p[k] : x[k];
-  return x[k] + (Kokkos::sqrt(Kokkos::fmax(Real(0), p[k] * p[k] + 2 * slope * dc)) - p[k]) / slope;
+  return x[k] + (Kokkos::sqrt(at_least(Real(0), p[k] * p[k] + 2 * slope * dc)) - p[k]) / slope;
 }
 
 template <class Mem>
@@ -40,7 +41,7 @@ KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const A
     }
     default: mu = 2 * xi - 1;
   }
-  return Kokkos::fmin(Real(1), Kokkos::fmax(Real(-1), mu));
+  return at_most(Real(1), at_least(Real(-1), mu));
 }
 
 // The index i of the interval [x[i], x[i + 1]] holding e (clamped to the ends), and e's fraction of it.

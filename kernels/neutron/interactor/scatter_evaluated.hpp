@@ -7,6 +7,7 @@
 #include "kernels/neutron/interactor/sample_reaction.hpp"
 #include "kernels/neutron/interactor/sample_secondary.hpp"
 #include "kernels/particle.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 
 namespace keff::neutron {
 
@@ -16,7 +17,7 @@ KOKKOS_INLINE_FUNCTION void scatter_isotropic_at_rest(Real awr, Real& energy, Ve
   const Real mu_cm = 2.0 * rng.next() - 1.0;
   const Real s = awr * awr + 2.0 * awr * mu_cm + 1.0;
   energy *= s / ((awr + 1.0) * (awr + 1.0));
-  energy = Kokkos::fmax(energy, constants::energy_min_ev);
+  energy = at_least(constants::energy_min_ev, energy);
   const Real mu_lab = (1.0 + awr * mu_cm) / Kokkos::sqrt(s);
   u = rotate_direction(u, mu_lab, rng);
 }
@@ -41,7 +42,7 @@ KOKKOS_INLINE_FUNCTION void scatter_elastic_evaluated(const NuclideParams<Mem>& 
   const Real e_out = dot(v_out, v_out);
   const Real speed = Kokkos::sqrt(e_out);
   if (speed > 0) u = (1 / speed) * v_out;
-  energy = Kokkos::fmin(Kokkos::fmax(e_out, constants::energy_min_ev), constants::energy_max_ev);
+  energy = clamped(e_out, constants::energy_min_ev, constants::energy_max_ev);
 }
 
 // A centre-of-mass energy and cosine of a neutron leaving a target of mass ratio `awr` hit at `energy`,
@@ -54,7 +55,7 @@ KOKKOS_INLINE_FUNCTION void center_of_mass_to_lab(Real energy, Real awr, Real& e
     return;
   }
   mu = mu * Kokkos::sqrt(e_cm / e_lab) + Kokkos::sqrt(energy / e_lab) / (awr + 1);
-  mu = Kokkos::fmin(Real(1), Kokkos::fmax(Real(-1), mu));
+  mu = at_most(Real(1), at_least(Real(-1), mu));
   e_out = e_lab;
 }
 
@@ -70,7 +71,7 @@ KOKKOS_INLINE_FUNCTION void emit_from_reaction(const NuclideParams<Mem>& d, int 
                                          : sample_cosine(d.secondaries, d.secondaries.angle_distributions(r.angle), energy, rng);
   if (r.center_of_mass) center_of_mass_to_lab(energy, awr, e_out, mu);
   u = rotate_direction(u, mu, rng);
-  energy = Kokkos::fmin(Kokkos::fmax(e_out, constants::energy_min_ev), constants::energy_max_ev);
+  energy = clamped(e_out, constants::energy_min_ev, constants::energy_max_ev);
 }
 
 // The number of neutrons `reaction` gives at `energy`: its multiplicity, or its tabulated yield rounded
@@ -107,7 +108,7 @@ KOKKOS_INLINE_FUNCTION Real fission_neutron_energy(const NuclideParams<Mem>& d, 
     const ReactionRecord& r = d.reactions(fission);
     e_out = sample_secondary(d.secondaries, r.first_law, r.laws, energy, n.awr, r.q_value, rng).energy;
   }
-  return Kokkos::fmin(Kokkos::fmax(e_out, constants::energy_min_ev), constants::energy_max_ev);
+  return clamped(e_out, constants::energy_min_ev, constants::energy_max_ev);
 }
 
 }  // namespace keff::neutron

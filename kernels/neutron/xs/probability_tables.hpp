@@ -7,6 +7,7 @@
 // the sum again. Outside the table's energies nothing changes. The caller keeps xi for a nuclide while
 // the neutron's energy stays in that range, so its collisions see one consistent set of resonances.
 #include "kernels/neutron/data/nuclide_data.hpp"
+#include "kernels/vocabulary/bounds.hpp"
 
 namespace keff::neutron {
 
@@ -46,9 +47,9 @@ KOKKOS_INLINE_FUNCTION void apply_probability_tables(const NuclideParams<Mem>& d
     fission *= xs.fission;
     capture *= xs.absorption;
   }
-  xs.elastic = Kokkos::fmax(Real(0), elastic);
-  xs.fission = Kokkos::fmax(Real(0), fission);
-  xs.absorption = Kokkos::fmax(Real(0), capture);
+  xs.elastic = at_least(Real(0), elastic);
+  xs.fission = at_least(Real(0), fission);
+  xs.absorption = at_least(Real(0), capture);
   xs.total = xs.elastic + xs.absorption + xs.fission + xs.scattering;
   xs.nu_fission = xs.fission > 0 ? d.nu(d.nuclides(nuclide).nu_total, energy) * xs.fission : Real(0);
 }
