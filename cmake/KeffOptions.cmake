@@ -5,6 +5,10 @@ target_compile_features(keff_options INTERFACE cxx_std_20)
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   target_compile_options(keff_options INTERFACE
     $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor>)
+  # No errno from math functions: keff never reads it, and without it the compiler inlines sqrt with no
+  # branch to libm and may treat log and exp as pure. No result changes (perf/RESULTS.md, "Contention in
+  # the hot loop").
+  target_compile_options(keff_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-fno-math-errno>)
   if(KEFF_WARNINGS_AS_ERRORS)
     target_compile_options(keff_options INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
   endif()
