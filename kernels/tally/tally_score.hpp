@@ -1,8 +1,10 @@
 #pragma once
 // Scoring tallies from the transport steps: a flight (track-length estimator), a collision about to
 // happen (collision estimator) and what a collision did (analog estimator). Each contribution is rounded
-// to fixed point (tally_fraction_bits) and added with an integer atomic, so a batch's sums are the same
-// bits for any thread count, rank count, transport mode or domain decomposition (kernels/fixed_point.hpp).
+// to fixed point (tally_fraction_bits) and added as an integer, so a batch's sums are the same bits for
+// any thread count, rank count, transport mode or domain decomposition (kernels/fixed_point.hpp): on the
+// host into the thread's own copy of the sums (kernels/scatter_sums.hpp) where the copies fit in
+// tally_copies_max_bytes (kernels/transport/transport_state.hpp), otherwise and on GPUs with an atomic.
 #include "kernels/collision_outcome.hpp"
 #include "kernels/fixed_point.hpp"
 #include "kernels/scatter_sums.hpp"
@@ -171,6 +173,7 @@ struct Tallies {
     }
   }
 
+  // One fixed-point value into sum i: plain into this thread's copy, or atomically into the batch's sums.
   KOKKOS_INLINE_FUNCTION void add_fixed(std::int64_t i, Fixed value) const {
     if constexpr (sums_per_thread<Mem>) {
       if (per_thread) {
