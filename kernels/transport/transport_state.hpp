@@ -142,10 +142,14 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
       state_view<Kokkos::View<Fixed* [population_sum_count], Kokkos::LayoutRight, Mem>>(exec, "population_sums", n.populations);
   const auto tally_sums = state_view<Kokkos::View<Fixed*, Mem>>(exec, "tally_sums", n.tally_values);
   const bool tally_per_thread = tallies_per_thread(exec, n.tally_values);
+  ScatterSums<Fixed*, Mem> tally_copies;
+  if constexpr (sums_per_thread<Mem>) {  // (a GPU's View has another layout than a ScatterSums)
+    if (tally_per_thread) tally_copies = scatter_sums_over(exec, tally_sums);
+  }
   return TransportState<Exec>{
       bank,
       tally_sums,
-      tally_per_thread ? scatter_sums_over(exec, tally_sums) : ScatterSums<Fixed*, Mem>{},
+      tally_copies,
       tally_per_thread,
       allocate_cmfd_tally(exec, n.cmfd_mesh, cmfd_groups, n.cmfd_groups),
       population_sums,
@@ -159,6 +163,26 @@ TransportState<Exec> allocate_transport_state(const Exec& exec, const TransportS
       SecondaryStack<Mem>{state_view<Kokkos::View<SecondaryRecord*, Mem>>(exec, "secondaries", n.secondary_capacity),
                           Kokkos::View<std::int64_t, Mem>(
                               Kokkos::view_alloc(exec, std::string("keff::state::secondary_count")))}};
+}
+
+// Before a batch: its tally sums zeroed, and their per-thread copies where it has them.
+template <class Exec>
+void reset_tally_sums(const Exec& exec, const TransportState<Exec>& state) {
+  if constexpr (sums_per_thread<typename Exec::memory_space>) {
+    if (state.tally_per_thread) {
+      reset_scatter_sums(exec, state.tally_sums, state.tally_copies);
+      return;
+    }
+  }
+  Kokkos::deep_copy(exec, state.tally_sums, Fixed(0));
+}
+
+// After it: the per-thread copies, where it has them, summed into the tally sums.
+template <class Exec>
+void gather_tally_sums(const Exec& exec, const TransportState<Exec>& state) {
+  if constexpr (sums_per_thread<typename Exec::memory_space>) {
+    if (state.tally_per_thread) gather_scatter_sums(exec, state.tally_sums, state.tally_copies);
+  }
 }
 
 // Replaces the secondary neutrons' records with room for `capacity` (between batches only).

@@ -164,15 +164,11 @@ TransportedBatch Transporter::transport(int batch, std::span<const Real> k_prev,
     Kokkos::deep_copy(exec_, state_.bank.count, std::int64_t(0));
     Kokkos::deep_copy(exec_, state_.secondaries.count, std::int64_t(0));
     Kokkos::deep_copy(exec_, state_.lost.listed, 0);
-    if (state_.tally_per_thread) {
-      reset_scatter_sums(exec_, state_.tally_sums, state_.tally_copies);
-    } else {
-      Kokkos::deep_copy(exec_, state_.tally_sums, Fixed(0));
-    }
+    reset_tally_sums(exec_, state_);
     if (cmfd.active) reset_cmfd_tally(exec_, cmfd);
     if (problem_.settings.populations > 1) reset_scatter_sums(exec_, state_.population_sums, state_.population_adds);
     out.sums = with_physics(params_, [&](const auto& physics) { return transport_with(physics, control, cmfd, source); });
-    if (state_.tally_per_thread) gather_scatter_sums(exec_, state_.tally_sums, state_.tally_copies);
+    gather_tally_sums(exec_, state_);
     if (cmfd.active) gather_cmfd_tally(exec_, cmfd);
     if (problem_.settings.populations > 1) gather_scatter_sums(exec_, state_.population_sums, state_.population_adds);
     exec_.fence();
