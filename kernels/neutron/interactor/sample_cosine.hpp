@@ -41,7 +41,7 @@ KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const A
     }
     default: mu = 2 * xi - 1;
   }
-  return at_most(Real(1), at_least(Real(-1), mu));
+  return clamped(mu, Real(-1), Real(1));
 }
 
 // The index i of the interval [x[i], x[i + 1]] holding e (clamped to the ends), and e's fraction of it.

@@ -55,7 +55,7 @@ KOKKOS_INLINE_FUNCTION void center_of_mass_to_lab(Real energy, Real awr, Real& e
     return;
   }
   mu = mu * Kokkos::sqrt(e_cm / e_lab) + Kokkos::sqrt(energy / e_lab) / (awr + 1);
-  mu = at_most(Real(1), at_least(Real(-1), mu));
+  mu = clamped(mu, Real(-1), Real(1));
   e_out = e_lab;
 }
 
