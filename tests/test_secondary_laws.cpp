@@ -9,6 +9,7 @@
 #include "io/library/ace/ace_reader.hpp"
 #include "io/library/ace/xsdir.hpp"
 #include "kernels/neutron/data/cdf_search.hpp"
+#include "kernels/neutron/data/energy_guide.hpp"
 #include "kernels/neutron/interactor/sample_secondary.hpp"
 #include "src/params/flatten_secondaries.hpp"
 #include "src/params/to_device.hpp"
@@ -304,6 +305,60 @@ TEST(SecondaryLaws, GuidedCdfSearchFindsTheBisectionsBin) {
   tables.add_laws({law});
   EXPECT_GE(tables.outgoing[0].guide, 0);  // 98 continuum points
   EXPECT_EQ(tables.outgoing[1].guide, -1);
+}
+
+// An energy grid's guide narrows the bisection to the interval the whole bisection finds: at every point
+// and every slice edge and their neighbours in Real, and at random energies, over grids as evaluated data
+// hold them (ν(E) from 1e-5 eV to 20 MeV with repeated energies at discontinuities, dense runs of many
+// points in one slice, points on slice edges); flattening guides the grids of 16 points or more.
+TEST(SecondaryLaws, GuidedEnergySearchFindsTheBisectionsInterval) {
+  using neutron::energy_guide_edge;
+  using neutron::energy_guide_key;
+  std::vector<std::vector<Real>> grids;
+  for (int n : {16, 79, 300}) {
+    std::vector<Real> x;
+    for (int k = 0; k < n; ++k) x.push_back(1e-5 * std::pow(2e12, static_cast<Real>(k) / (n - 1)));
+    x[n / 3] = x[n / 3 + 1] = energy_guide_edge(energy_guide_key(x[n / 3 + 1]));  // a discontinuity on an edge
+    x[n / 2] = x[n / 2 - 1];                                                      // and one inside a slice
+    grids.push_back(x);
+  }
+  std::vector<Real> dense;  // 200 points within a factor of two, then a jump of six decades
+  for (int k = 0; k < 200; ++k) dense.push_back(1.0e6 + 1.0e6 * k / 200);
+  dense.push_back(3.0e12);
+  grids.push_back(dense);
+  Lcg63 rng;
+  for (const std::vector<Real>& x : grids) {
+    const int n = static_cast<int>(x.size());
+    SecondaryTables tables;
+    const int offset = static_cast<int>(tables.reals.size());
+    tables.reals.insert(tables.reals.end(), x.begin(), x.end());
+    const int at = tables.add_energy_guide(offset, n);
+    ASSERT_GE(at, 0) << "n " << n;
+    const int* guide = &tables.ints[at];
+    std::vector<Real> energies;
+    for (Real v : x) energies.insert(energies.end(), {v, std::nextafter(v, Real(0)), std::nextafter(v, Real(1e30))});
+    for (int key = energy_guide_key(x[0]); key <= energy_guide_key(x[n - 1]) + 1; ++key) {
+      const Real edge = energy_guide_edge(key);
+      energies.insert(energies.end(), {edge, std::nextafter(edge, Real(0)), std::nextafter(edge, Real(1e30))});
+    }
+    for (int i = 0; i < 20000; ++i) energies.push_back(x[0] * std::pow(x[n - 1] / x[0], rng.next()));
+    for (const Real e : energies) {
+      if (!(e > x[0] && e < x[n - 1])) continue;
+      ASSERT_EQ(neutron::energy_interval(x.data(), n, e, guide), neutron::cdf_bin(x.data(), n, e))
+          << "n " << n << " e " << e;
+    }
+  }
+
+  SecondaryTables tables;
+  std::vector<double> x(16), y(16, 1.0);
+  for (int k = 0; k < 16; ++k) x[k] = 1e-11 * std::pow(10.0, k);  // MeV
+  EXPECT_GE(tables.add_tab1({{}, {}, x, y}, 1e6, 1.0).guide, 0);
+  x.pop_back();
+  y.pop_back();
+  EXPECT_EQ(tables.add_tab1({{}, {}, x, y}, 1e6, 1.0).guide, -1);  // 15 points: bisected whole
+  x.insert(x.begin(), 0.0);
+  y.push_back(1.0);
+  EXPECT_EQ(tables.add_tab1({{}, {}, x, y}, 1e6, 1.0).guide, -1);  // from 0: keys order positive energies only
 }
 
 #ifdef KEFF_ACE_LIBRARY

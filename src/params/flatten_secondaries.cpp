@@ -1,7 +1,9 @@
 #include "src/params/flatten_secondaries.hpp"
 
-#include "kernels/neutron/data/cdf_search.hpp"
+#include "kernels/neutron/data/energy_guide.hpp"
 #include "src/params/to_device.hpp"
+
+#include <cmath>
 
 namespace keff {
 namespace {
@@ -23,6 +25,21 @@ int SecondaryTables::add_cdf_guide(int cdf_offset, int points) {
   return at;
 }
 
+int SecondaryTables::add_energy_guide(int x_offset, int points) {
+  if (points < neutron::energy_guide_min_points) return -1;
+  const Real* x = &reals[x_offset];
+  if (!(x[0] > 0) || !std::isfinite(x[points - 1])) return -1;  // keys order positive, finite energies only
+  const int first = neutron::energy_guide_key(x[0]);
+  const int entries = neutron::energy_guide_key(x[points - 1]) - first + 2;
+  const int at = static_cast<int>(ints.size());
+  ints.push_back(first);
+  ints.push_back(entries);
+  for (int j = 0; j < entries; ++j) {
+    ints.push_back(neutron::energy_interval_clamped(x, points, neutron::energy_guide_edge(first + j)));
+  }
+  return at;
+}
+
 int SecondaryTables::append(const std::vector<double>& values, double scale) {
   const int at = static_cast<int>(reals.size());
   for (double v : values) reals.push_back(static_cast<Real>(v * scale));
@@ -34,6 +51,7 @@ neutron::Tab1Record SecondaryTables::add_tab1(const ace::Tab1& f, double x_scale
   r.points = static_cast<int>(f.x.size());
   r.offset = append(f.x, x_scale);
   append(f.y, y_scale);
+  r.guide = add_energy_guide(r.offset, r.points);
   if (!linear_everywhere(f.laws)) {
     r.regions_offset = static_cast<int>(ints.size());
     r.regions = static_cast<int>(f.laws.size());
@@ -70,6 +88,7 @@ int SecondaryTables::add_angle_distribution(const ace::AngleDistribution& distri
   neutron::AngleDistributionRecord d;
   d.energies = static_cast<int>(distribution.energy.size());
   d.energy_offset = append(distribution.energy, ev_per_mev);
+  d.energy_guide = add_energy_guide(d.energy_offset, d.energies);
   d.first_angle = static_cast<int>(angles.size());
   for (const ace::AngleTable& a : distribution.tables) angles.push_back(add_angle(a));
   angle_distributions.push_back(d);
@@ -104,6 +123,7 @@ int SecondaryTables::add_laws(const std::vector<ace::EnergyLaw>& source) {
       default: {  // the tabular laws 4, 44 and 61
         r.energies = static_cast<int>(law.incident_energy.size());
         r.energy_offset = append(law.incident_energy, ev_per_mev);
+        r.energy_guide = add_energy_guide(r.energy_offset, r.energies);
         r.incident_interpolation = !law.laws.empty() && law.laws.back() == 1 ? 1 : 2;
         r.first_table = static_cast<int>(outgoing.size());
         for (const ace::OutgoingTable& t : law.outgoing) {

@@ -23,6 +23,9 @@ class SecondaryTables {
   // Appends the guide of the CDF of `points` at reals[cdf_offset] to ints, returning its offset, or -1
   // where the CDF is too short to need one (kernels/neutron/data/cdf_search.hpp).
   int add_cdf_guide(int cdf_offset, int points);
+  // Appends the guide of the `points` ascending energies at reals[x_offset] to ints, returning its offset,
+  // or -1 where they are too few to need one or not positive (kernels/neutron/data/energy_guide.hpp).
+  int add_energy_guide(int x_offset, int points);
 
   neutron::SecondaryParams<DeviceMem> to_device(const DeviceExec& exec) const;
   std::size_t bytes() const;

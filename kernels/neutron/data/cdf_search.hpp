@@ -6,8 +6,8 @@
 // number, so bisecting between them finds the bin bisecting the whole CDF finds, in log2 of the points
 // per guide bin steps instead of log2 of the points: each step is a dependent load, and the fission
 // spectra's CDFs hold hundreds of points. Guides are built with the tables
-// (src/params/flatten_secondaries.cpp) by the same search. The unguided bisection also places x in the
-// abscissae of a TAB1 and of an incident-energy grid (SecondaryParams::evaluate, grid_interval). No Kokkos.
+// (src/params/flatten_secondaries.cpp) by the same search. The same bisection places an energy in a TAB1's
+// abscissae or an incident-energy grid, there narrowed by energy_guide.hpp's guide. No Kokkos.
 #include "kernels/vocabulary/macros.hpp"
 #include "kernels/vocabulary/types.hpp"
 

@@ -2,7 +2,7 @@
 // Secondary distributions on the device (Params: built once by src/params/flatten_secondaries, read-only
 // in kernels): the records of secondary_records.hpp and the two arrays they index. A reaction or delayed
 // group names its laws as a range [first, first + count) of `laws`.
-#include "kernels/neutron/data/cdf_search.hpp"
+#include "kernels/neutron/data/energy_guide.hpp"
 #include "kernels/neutron/data/secondary_records.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -18,6 +18,9 @@ struct SecondaryParams {
   Kokkos::View<const AngleRecord*, Mem> angles;
   Kokkos::View<const AngleDistributionRecord*, Mem> angle_distributions;
 
+  // The guide at ints[offset], or null (offset -1: none).
+  KOKKOS_INLINE_FUNCTION const int* guide(int offset) const { return offset < 0 ? nullptr : &ints(offset); }
+
   // f(x) of a TAB1 (ENDF interpolation laws 1 to 5), held at its end values outside its range.
   KOKKOS_INLINE_FUNCTION Real evaluate(const Tab1Record& f, Real x) const {
     const int n = f.points;
@@ -25,7 +28,7 @@ struct SecondaryParams {
     const Real* ys = xs + n;
     if (n == 1 || x <= xs[0]) return ys[0];
     if (x >= xs[n - 1]) return ys[n - 1];
-    const int lo = cdf_bin(xs, n, x), hi = lo + 1;  // xs[lo] <= x < xs[hi]
+    const int lo = energy_interval(xs, n, x, guide(f.guide)), hi = lo + 1;  // xs[lo] <= x < xs[hi]
     int law = 2;
     for (int r = 0; r < f.regions; ++r) {
       if (hi < ints(f.regions_offset + 2 * r)) { law = ints(f.regions_offset + 2 * r + 1); break; }

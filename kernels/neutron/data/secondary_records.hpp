@@ -29,6 +29,7 @@ struct Tab1Record {
   int points = 0;
   int regions_offset = 0;
   int regions = 0;
+  int guide = -1;   // the abscissae's guide at ints[guide] (energy_guide.hpp), or -1 (none)
 };
 
 // A cosine distribution.
@@ -47,6 +48,7 @@ struct AngleDistributionRecord {
   int energies = 0;
   int energy_offset = 0;
   int first_angle = 0;
+  int energy_guide = -1;  // the energies' guide at ints[energy_guide] (energy_guide.hpp), or -1 (none)
 };
 
 // An outgoing-energy table (laws 4, 44, 61) at one incident energy: `discrete` lines first, then a
@@ -72,6 +74,7 @@ struct LawRecord {
   int energy_offset = 0;
   int incident_interpolation = 2;
   int first_table = 0;
+  int energy_guide = -1;  // the incident energies' guide at ints[energy_guide] (energy_guide.hpp), or -1
   // maxwell_fission, evaporation: f1 = theta(E); watt: f1 = a(E), f2 = b(E) (1/eV).
   Tab1Record f1, f2;
   // level_scattering: c0 = (A+1)/A |Q|, c1 = (A/(A+1))^2; maxwell, evaporation, watt: c0 = restriction U;

@@ -30,7 +30,7 @@ template <class Mem>
 KOKKOS_INLINE_FUNCTION SecondaryDraw sample_tabular_law(const SecondaryParams<Mem>& d, const LawRecord& law, Real energy,
                                                         Lcg63& rng) {
   Real r;
-  const int i = grid_interval(&d.reals(law.energy_offset), law.energies, energy, &r);
+  const int i = grid_interval(&d.reals(law.energy_offset), law.energies, energy, d.guide(law.energy_guide), &r);
   const bool histogram = law.incident_interpolation == 1 || law.energies < 2;
   const int l = (!histogram && rng.next() < r) ? i + 1 : i;
 
@@ -60,7 +60,7 @@ KOKKOS_INLINE_FUNCTION SecondaryDraw sample_tabular_law(const SecondaryParams<Me
     k = 0;
     out.energy = e[0];
   } else {
-    k = t.discrete + cdf_bin(c + t.discrete, t.points - t.discrete, xi, t.guide < 0 ? nullptr : &d.ints(t.guide));
+    k = t.discrete + cdf_bin(c + t.discrete, t.points - t.discrete, xi, d.guide(t.guide));
     k = Kokkos::min(k, t.points - 2);
     out.energy = invert_bin(e, p, c, k, t.interpolation, xi);
   }

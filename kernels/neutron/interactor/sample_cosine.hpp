@@ -35,7 +35,7 @@ KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const A
       const Real* m = &d.reals(a.offset);
       const Real* p = m + a.points;
       const Real* c = p + a.points;
-      const int* guide = a.guide < 0 ? nullptr : &d.ints(a.guide);
+      const int* guide = d.guide(a.guide);
       mu = invert_bin(m, p, c, cdf_bin(c, a.points, xi, guide), a.interpolation, xi);
       break;
     }
@@ -44,11 +44,12 @@ KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const A
   return clamped(mu, Real(-1), Real(1));
 }
 
-// The index i of the interval [x[i], x[i + 1]] holding e (clamped to the ends), and e's fraction of it.
-KOKKOS_INLINE_FUNCTION int grid_interval(const Real* x, int n, Real e, Real* fraction) {
+// The index i of the interval [x[i], x[i + 1]] holding e (clamped to the ends), and e's fraction of it;
+// `guide`: the grid's (energy_guide.hpp), or null.
+KOKKOS_INLINE_FUNCTION int grid_interval(const Real* x, int n, Real e, const int* guide, Real* fraction) {
   if (n < 2 || e <= x[0]) { *fraction = 0; return 0; }
   if (e >= x[n - 1]) { *fraction = 1; return n - 2; }
-  const int i = cdf_bin(x, n, e);
+  const int i = energy_interval(x, n, e, guide);
   *fraction = (e - x[i]) / (x[i + 1] - x[i]);
   return i;
 }
@@ -58,7 +59,7 @@ KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const A
                                           Lcg63& rng) {
   if (dist.energies == 0) return 2 * rng.next() - 1;
   Real r;
-  int i = grid_interval(&d.reals(dist.energy_offset), dist.energies, energy, &r);
+  int i = grid_interval(&d.reals(dist.energy_offset), dist.energies, energy, d.guide(dist.energy_guide), &r);
   if (dist.energies > 1 && rng.next() < r) ++i;
   return sample_cosine(d, d.angles(dist.first_angle + i), rng);
 }
