@@ -74,6 +74,9 @@ struct MacroXs {
   Real absorption = 0;
   Real fission = 0;
   Real nu_fission = 0;
+  // Continuous energy: the energy's place in the grid search (NuclideParams::grid_search), which the
+  // collision at that energy reuses to look up its nuclide; 0 in multigroup.
+  int energy_search = 0;
 };
 
 }  // namespace keff

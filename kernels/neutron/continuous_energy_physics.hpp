@@ -64,7 +64,8 @@ struct ContinuousEnergyPhysics {
     const int n = collision_nuclide(materials, mat, cache, macro.total, p.rng.next());
     const Real energy = p.energy;
     const Real bound = bound_scattering(materials, mat, energy);
-    const NuclideXs xs = nuclide_xs(data, n, energy, data.grid_search(energy), p.urr_seed, ptables, bound);
+    // `macro` was looked up at this energy: its search places the energy in the grid again.
+    const NuclideXs xs = nuclide_xs(data, n, energy, macro.energy_search, p.urr_seed, ptables, bound);
     const NuclideRecord& nuclide = data.nuclides(n);
 
     const Real nu_total = xs.fission > 0 ? data.nu(nuclide.nu_total, energy) : Real(0);

@@ -151,13 +151,13 @@ struct HistoryFields {
 template <class Exec>
 struct XsFields {
   SlotField<Exec, Real> xs_total, xs_absorption, xs_fission, xs_nu_fission, xs_energy;
-  SlotField<Exec, int> xs_material, xs_group;
+  SlotField<Exec, int> xs_energy_search, xs_material, xs_group;
 
   template <class F>
   void for_each_view(F&& f) {
     f(xs_total, "xs_total"), f(xs_absorption, "xs_absorption"), f(xs_fission, "xs_fission");
-    f(xs_nu_fission, "xs_nu_fission"), f(xs_energy, "xs_energy"), f(xs_material, "xs_material");
-    f(xs_group, "xs_group");
+    f(xs_nu_fission, "xs_nu_fission"), f(xs_energy_search, "xs_energy_search"), f(xs_energy, "xs_energy");
+    f(xs_material, "xs_material"), f(xs_group, "xs_group");
   }
   template <class Direction, class P>
   KOKKOS_INLINE_FUNCTION void transfer(int s, P& p) const {
@@ -165,6 +165,7 @@ struct XsFields {
     Direction::copy(xs_absorption(s), p.xs.absorption);
     Direction::copy(xs_fission(s), p.xs.fission);
     Direction::copy(xs_nu_fission(s), p.xs.nu_fission);
+    Direction::copy(xs_energy_search(s), p.xs.energy_search);
     Direction::copy(xs_material(s), p.xs_material);
     Direction::copy(xs_energy(s), p.xs_energy);
     Direction::copy(xs_group(s), p.xs_group);

@@ -65,6 +65,7 @@ KOKKOS_INLINE_FUNCTION MacroXs material_macro_xs_as(const NuclideParams<Mem>& d,
   MacroXs macro;
   const Real bound = bound_scattering(materials, material, energy);
   const int search = d.grid_search(energy);
+  macro.energy_search = search;
   const int begin = materials.offsets(material);
   for (int k = begin; k < materials.offsets(material + 1); ++k) {
     const int n = materials.nuclide(k);
