@@ -255,11 +255,15 @@ TEST(SecondaryLaws, Tab1InterpolationLaws) {
 }
 
 // A long CDF's guide narrows the bisection to the bin the whole bisection finds: at every guide point
-// j / 64 and its neighbours in Real, and at random numbers, over CDFs with flat runs (zero-probability
-// bins), steps and a continuum that starts above 0 (after discrete lines); flattening gives a guide to
-// the long continua only.
+// j / B and its neighbours in Real, and at random numbers, over CDFs with flat runs (zero-probability
+// bins), steps and a continuum that starts above 0 (after discrete lines); B the most powers of two that
+// hold a point each, from 64 to 1024; flattening gives a guide to the long continua only.
 TEST(SecondaryLaws, GuidedCdfSearchFindsTheBisectionsBin) {
   using neutron::cdf_bin;
+  EXPECT_EQ(neutron::cdf_guide_bins(64), 64);
+  EXPECT_EQ(neutron::cdf_guide_bins(255), 128);
+  EXPECT_EQ(neutron::cdf_guide_bins(647), 512);
+  EXPECT_EQ(neutron::cdf_guide_bins(3000), 1024);
   std::vector<std::vector<Real>> cdfs;
   for (int n : {64, 65, 200, 647, 3000}) {
     std::vector<Real> c(static_cast<std::size_t>(n));
@@ -278,10 +282,11 @@ TEST(SecondaryLaws, GuidedCdfSearchFindsTheBisectionsBin) {
   for (const std::vector<Real>& c : cdfs) {
     const int n = static_cast<int>(c.size());
     std::vector<int> guide;
-    for (int j = 0; j <= neutron::cdf_guide_bins; ++j) guide.push_back(neutron::cdf_guide_entry(c.data(), n, j));
+    const int bins = neutron::cdf_guide_bins(n);
+    for (int j = 0; j <= bins; ++j) guide.push_back(neutron::cdf_guide_entry(c.data(), n, j));
     std::vector<Real> numbers;
-    for (int j = 0; j < neutron::cdf_guide_bins; ++j) {
-      const Real u = static_cast<Real>(j) / neutron::cdf_guide_bins;
+    for (int j = 0; j < bins; ++j) {
+      const Real u = static_cast<Real>(j) / bins;
       numbers.insert(numbers.end(), {u, std::nextafter(u, Real(1)), std::nextafter(u, Real(0))});
     }
     for (Real v : c) numbers.insert(numbers.end(), {v, std::nextafter(v, Real(1)), std::nextafter(v, Real(0))});
