@@ -2,7 +2,9 @@
 # Thermal motion on the default benchmark: settings.thermal = "none" (targets at rest) against "free_gas",
 # interleaved. Speed: transport particles/s over the active batches of examples/default.toml (each run
 # printed, then the mean). Spectrum: one run each at --spectrum-particles with a track-length energy tally,
-# the share of all absorptions in the grid's bottom bin, below 1e-3 eV and below 1e-2 eV, and k.
+# the share of all absorptions in the grid's bottom bin, below 1e-3 eV and below 1e-2 eV, and k; and an
+# analog count of collisions per source neutron, with which the speeds' ratio becomes one per collision
+# (moving targets keep neutrons near kT alive longer: a free-gas history makes more collisions).
 # Not a test: numbers go to perf/RESULTS.md ("Thermal motion").
 #
 #   perf/thermal_benchmark.sh [--build build] [--rounds 3] [--spectrum-particles 20000] [--threads 2]
@@ -26,7 +28,8 @@ for t in $models; do
   sed -e "s/^energy_grid = \"hash\"/energy_grid = \"hash\"\nthermal = \"$t\"/" -e 's/^statepoint = .*/statepoint = ""/' \
     examples/default.toml > "$tmp/$t.toml"
   { cat "$tmp/$t.toml"; printf '\n[[tally]]\nname = "spectrum"\nfilters = ["energy"]\n'
-    printf 'energy = [1.0e-5, 1.1e-5, 1.0e-3, 1.0e-2, 0.1, 0.625, 1.0e3, 2.0e7]\nscores = ["absorption"]\n'; } \
+    printf 'energy = [1.0e-5, 1.1e-5, 1.0e-3, 1.0e-2, 0.1, 0.625, 1.0e3, 2.0e7]\nscores = ["absorption"]\n'
+    printf '\n[[tally]]\nname = "collisions"\nscores = ["events"]\n'; } \
     > "$tmp/${t}_spectrum.toml"
 done
 
@@ -49,4 +52,11 @@ for t in $models; do
     $(NF - 2) == "absorption" { v[++n] = $(NF - 1); total += $(NF - 1) }  # the bin label holds a comma
     END { printf "%s: bottom bin %.2g %%, below 1e-3 eV %.3g %%, below 1e-2 eV %.3g %%, k %s\n", t,
           100 * v[1] / total, 100 * (v[1] + v[2]) / total, 100 * (v[1] + v[2] + v[3]) / total, k }'
+  "$keff" tally show "$tmp/$t.h5" collisions --csv | awk -F, -v t="$t" '
+    $(NF - 2) == "events" { print $(NF - 1) > "'"$tmp/$t.collisions"'"; printf "%s: %.4g collisions per source neutron\n", t, $(NF - 1) }'
 done
+awk -v none="$(cat "$tmp/none.collisions")" -v gas="$(cat "$tmp/free_gas.collisions")" '
+  $1 == "mean" { rate[$2] = $3 }
+  END { r = rate["free_gas"] / rate["none"]
+        printf "free_gas / none: %.3f per history, %.3f per collision (x %.3f collisions per history)\n", r, r * gas / none, gas / none }' \
+  <(for t in $models; do echo "mean $t $(awk -v t="$t" '$2 == t {s += $3; n++} END {print s / n}' "$tmp/rates")"; done)
