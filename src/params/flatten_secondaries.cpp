@@ -21,7 +21,8 @@ bool linear_everywhere(const std::vector<int>& laws) {
 int SecondaryTables::add_cdf_guide(int cdf_offset, int points) {
   if (points < neutron::cdf_guide_min_points) return -1;
   const int at = static_cast<int>(ints.size());
-  for (int j = 0; j <= neutron::cdf_guide_bins(points); ++j) ints.push_back(neutron::cdf_guide_entry(&reals[cdf_offset], points, j));
+  const int bins = neutron::cdf_guide_bins(points);
+  for (int j = 0; j <= bins; ++j) ints.push_back(neutron::cdf_guide_entry(&reals[cdf_offset], points, j));
   return at;
 }
 

@@ -6,9 +6,10 @@
 // them finds the bin bisecting the whole CDF finds, in log2 of the points per guide bin steps instead of
 // log2 of the points: each step is a dependent load, and the fission spectra's CDFs hold hundreds of
 // points (U235's 647, its fast elastic cosines 100 to 300). B grows with the CDF, about one point per
-// bin, so what is left is mostly one step; a guide is a sixth of its CDF's bytes. Guides are built with the tables
-// (src/params/flatten_secondaries.cpp) by the same search. The same bisection places an energy in a TAB1's
-// abscissae or an incident-energy grid, there narrowed by energy_guide.hpp's guide. No Kokkos.
+// bin, so what is left is mostly one step; a guide is at most a sixth of its CDF's bytes. Guides are
+// built with the tables (src/params/flatten_secondaries.cpp) by the same search. The same bisection
+// places an energy in a TAB1's abscissae or an incident-energy grid, there narrowed by energy_guide.hpp's
+// guide. No Kokkos.
 #include "kernels/vocabulary/macros.hpp"
 #include "kernels/vocabulary/types.hpp"
 

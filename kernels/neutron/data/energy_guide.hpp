@@ -2,8 +2,9 @@
 // Where an energy falls in a tabulated function's ascending energies (a TAB1's abscissae, a law's or an
 // angular distribution's incident energies): bisection, narrowed first by a guide over the energy's
 // binary exponent and its leading mantissa bits. For a positive double those bits, read as an integer,
-// grow with the number, and each value of them (a key) covers a slice of 1/energy_guide_slices of a
-// factor of two: a logarithmic grid of slices that costs a shift, where a logarithmic hash costs a log.
+// grow with the number, and each value of them (a key) covers a slice of a factor of two (an eighth of
+// one, with three mantissa bits): a logarithmic grid of slices that costs a shift, where a logarithmic
+// hash costs a log.
 //
 // The guide of a function holds the interval of each slice's lower edge, from the slice of its first
 // energy to the one after its last. An energy in a slice lies between the intervals of that slice's
@@ -24,9 +25,8 @@ namespace keff::neutron {
 
 static_assert(sizeof(Real) == sizeof(std::uint64_t), "the guide's keys read a double's bits");
 
-// Slices per factor of two: a power of two (the leading mantissa bits of the key).
+// The key's mantissa bits: 2^3 slices per factor of two.
 inline constexpr int energy_guide_mantissa_bits = 3;
-inline constexpr int energy_guide_slices = 1 << energy_guide_mantissa_bits;
 // Shorter grids are bisected whole: a guide would save at most three steps.
 inline constexpr int energy_guide_min_points = 16;
 
@@ -48,8 +48,8 @@ KOKKOS_INLINE_FUNCTION int energy_interval_clamped(const Real* x, int n, Real e)
   return cdf_bin(x, n, e);
 }
 
-// The interval of e, where the caller knows x[0] < e < x[n - 1]; `guide`: ints[guide] (energy_guide.hpp's
-// layout), or null for the whole bisection.
+// The interval of e, where the caller knows x[0] < e < x[n - 1]; `guide`: ints[guide] (the layout above),
+// or null for the whole bisection.
 KOKKOS_INLINE_FUNCTION int energy_interval(const Real* x, int n, Real e, const int* guide) {
   if (guide == nullptr) return cdf_bin(x, n, e);
   const int j = energy_guide_key(e) - guide[0];
