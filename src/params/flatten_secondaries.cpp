@@ -36,7 +36,8 @@ int SecondaryTables::add_energy_guide(int x_offset, int points) {
   ints.push_back(first);
   ints.push_back(entries);
   for (int j = 0; j < entries; ++j) {
-    ints.push_back(neutron::energy_interval_clamped(x, points, neutron::energy_guide_edge(first + j)));
+    Real fraction;
+    ints.push_back(neutron::grid_interval(x, points, neutron::energy_guide_edge(first + j), nullptr, &fraction));
   }
   return at;
 }

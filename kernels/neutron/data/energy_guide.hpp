@@ -40,20 +40,23 @@ KOKKOS_INLINE_FUNCTION Real energy_guide_edge(int key) {
   return Kokkos::bit_cast<Real>(static_cast<std::uint64_t>(key) << (52 - energy_guide_mantissa_bits));
 }
 
-// The interval i of e in x[0..n): x[i] <= e < x[i + 1], held in [0, n - 2] (0 at or below x[0], n - 2 at
-// or above x[n - 1]), the guide's entry for an edge.
-KOKKOS_INLINE_FUNCTION int energy_interval_clamped(const Real* x, int n, Real e) {
-  if (!(e > x[0])) return 0;
-  if (e >= x[n - 1]) return n - 2;
-  return cdf_bin(x, n, e);
-}
-
 // The interval of e, where the caller knows x[0] < e < x[n - 1]; `guide`: ints[guide] (the layout above),
 // or null for the whole bisection.
 KOKKOS_INLINE_FUNCTION int energy_interval(const Real* x, int n, Real e, const int* guide) {
   if (guide == nullptr) return cdf_bin(x, n, e);
   const int j = energy_guide_key(e) - guide[0];
   return cdf_bin_between(x, guide[2 + j], guide[2 + j + 1] + 1, e);
+}
+
+// The index i of the interval [x[i], x[i + 1]] holding e, held at the ends (0 at or below x[0], n - 2 at
+// or above x[n - 1]), and e's fraction of it; `guide` as energy_interval's. A guide's entry for an edge is
+// this interval.
+KOKKOS_INLINE_FUNCTION int grid_interval(const Real* x, int n, Real e, const int* guide, Real* fraction) {
+  if (n < 2 || e <= x[0]) { *fraction = 0; return 0; }
+  if (e >= x[n - 1]) { *fraction = 1; return n - 2; }
+  const int i = energy_interval(x, n, e, guide);
+  *fraction = (e - x[i]) / (x[i + 1] - x[i]);
+  return i;
 }
 
 }  // namespace keff::neutron

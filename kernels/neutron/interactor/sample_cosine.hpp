@@ -44,16 +44,6 @@ KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const A
   return clamped(mu, Real(-1), Real(1));
 }
 
-// The index i of the interval [x[i], x[i + 1]] holding e (clamped to the ends), and e's fraction of it;
-// `guide`: the grid's (energy_guide.hpp), or null.
-KOKKOS_INLINE_FUNCTION int grid_interval(const Real* x, int n, Real e, const int* guide, Real* fraction) {
-  if (n < 2 || e <= x[0]) { *fraction = 0; return 0; }
-  if (e >= x[n - 1]) { *fraction = 1; return n - 2; }
-  const int i = energy_interval(x, n, e, guide);
-  *fraction = (e - x[i]) / (x[i + 1] - x[i]);
-  return i;
-}
-
 template <class Mem>
 KOKKOS_INLINE_FUNCTION Real sample_cosine(const SecondaryParams<Mem>& d, const AngleDistributionRecord& dist, Real energy,
                                           Lcg63& rng) {
