@@ -41,7 +41,7 @@ for round in $(seq "$rounds"); do
   done
 done
 for t in $models; do
-  echo "mean $t $(awk -v t="$t" '$2 == t {s += $3; n++} END {printf "%.4g", s / n}' "$tmp/rates")"
+  echo "mean $t $(awk -v t="$t" '$2 == t {s += $3; n++} END {printf "%.4g", s / n}' "$tmp/rates")" | tee -a "$tmp/means"
 done
 
 echo "# absorptions by energy, $spectrum_particles particles per batch"
@@ -52,11 +52,11 @@ for t in $models; do
     $(NF - 2) == "absorption" { v[++n] = $(NF - 1); total += $(NF - 1) }  # the bin label holds a comma
     END { printf "%s: bottom bin %.2g %%, below 1e-3 eV %.3g %%, below 1e-2 eV %.3g %%, k %s\n", t,
           100 * v[1] / total, 100 * (v[1] + v[2]) / total, 100 * (v[1] + v[2] + v[3]) / total, k }'
-  "$keff" tally show "$tmp/$t.h5" collisions --csv | awk -F, -v t="$t" '
-    $(NF - 2) == "events" { print $(NF - 1) > "'"$tmp/$t.collisions"'"; printf "%s: %.4g collisions per source neutron\n", t, $(NF - 1) }'
+  collisions=$("$keff" tally show "$tmp/$t.h5" collisions --csv | awk -F, '$(NF - 2) == "events" { print $(NF - 1) }')
+  printf "%s: %.4g collisions per source neutron\n" "$t" "$collisions"
+  echo "collisions $t $collisions" >> "$tmp/means"
 done
-awk -v none="$(cat "$tmp/none.collisions")" -v gas="$(cat "$tmp/free_gas.collisions")" '
-  $1 == "mean" { rate[$2] = $3 }
-  END { r = rate["free_gas"] / rate["none"]
-        printf "free_gas / none: %.3f per history, %.3f per collision (x %.3f collisions per history)\n", r, r * gas / none, gas / none }' \
-  <(for t in $models; do echo "mean $t $(awk -v t="$t" '$2 == t {s += $3; n++} END {print s / n}' "$tmp/rates")"; done)
+awk '{ v[$1 " " $2] = $3 }
+  END { r = v["mean free_gas"] / v["mean none"]; c = v["collisions free_gas"] / v["collisions none"]
+        printf "free_gas / none: %.3f per history, %.3f per collision (x %.3f collisions per history)\n", r, r * c, c }' \
+  "$tmp/means"
